@@ -1,0 +1,29 @@
+// ESLint 9 flat config. eslint-plugin-n8n-nodes-base ships legacy configs, so their rule sets are
+// applied to the files each one is written for; @n8n/eslint-plugin-community-nodes is the rule set
+// n8n uses to verify community packages (including the n8n Cloud restrictions).
+import tseslint from 'typescript-eslint';
+import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
+import communityNodes from '@n8n/eslint-plugin-community-nodes';
+
+const n8nBase = (config) => ({ plugins: { 'n8n-nodes-base': n8nNodesBase }, rules: n8nNodesBase.configs[config].rules });
+
+export default [
+	{ ignores: ['dist/**', 'node_modules/**', 'test/e2e/runtime/**', 'test/e2e/.work/**', '**/*.js', '**/*.mjs', 'bench/**'] },
+	{
+		files: ['**/*.ts'],
+		languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module' } },
+		plugins: { '@typescript-eslint': tseslint.plugin },
+		rules: {
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+			'no-console': 'off',
+		},
+	},
+	{ files: ['package.json'], languageOptions: { parser: tseslint.parser }, ...n8nBase('community') },
+	{ files: ['credentials/**/*.ts'], ...n8nBase('credentials') },
+	{ files: ['nodes/**/*.ts'], ...n8nBase('nodes') },
+	{
+		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'shared/**/*.ts'],
+		...communityNodes.configs.recommended,
+	},
+	{ files: ['package.json'], ...communityNodes.configs.recommended },
+];
