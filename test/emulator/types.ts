@@ -51,6 +51,8 @@ export interface EmulatorOptions {
 	seed?: boolean;
 	/** Base delay of webhook retry backoff, ms (doubles per attempt, capped, jittered). Default 1000. */
 	retryBaseMs?: number;
+	/** Real-time limit for one webhook POST before it counts as a failed (timed-out) attempt. Default 10000. */
+	deliveryTimeoutMs?: number;
 }
 
 export interface ClientInfo {
@@ -160,6 +162,9 @@ export interface EmulatorControl {
 		environment: Environment;
 		organizationId?: string;
 		plan?: Plan;
+		/** Fixed credentials (e.g. for a demo); must carry the environment's prefix. Default random. */
+		clientId?: string;
+		clientSecret?: string;
 	}): ClientInfo;
 	/** New secret; the old one keeps working for 24 h of clock time. */
 	rotateClientSecret(clientId: string): { clientSecret: string };
