@@ -1,0 +1,252 @@
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	INode,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+import { NodeOperationError } from 'n8n-workflow';
+
+import { fromCredentialError, gstError } from './apiError';
+import { findCredentialError } from './credentialError';
+import type { GstCredentials } from './environment';
+import { apiBaseUrl, ENVIRONMENT_LABEL, readCredentials } from './environment';
+import { describeNetworkFailure } from './networkError';
+import { excerpt } from './redact';
+import { capabilityName, describePath, RESOURCES } from './resources';
+import type { AttemptResult, RetryFailure } from './retry';
+import { parseRetryAfter, withRetry } from './retry';
+import { runtime } from './runtime';
+import { tokenCache } from './tokenCache';
+
+export const CREDENTIAL_NAME = 'gstComplianceApi';
+
+/** What the transport needs of an n8n context; IExecuteFunctions and IWebhookFunctions both fit. */
+export interface GstRequestContext {
+	getNode(): INode;
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string, itemIndex?: number): Promise<T>;
+	helpers: {
+		httpRequestWithAuthentication(
+			credentialsType: string,
+			requestOptions: IHttpRequestOptions,
+		): Promise<unknown>;
+	};
+}
+
+export interface GstRequestOptions {
+	itemIndex?: number;
+	qs?: IDataObject;
+	body?: IDataObject;
+}
+
+interface RequestScope {
+	node: INode;
+	credentials: GstCredentials;
+	environment: string;
+	host: string;
+	path: string;
+	itemIndex?: number;
+}
+
+type ApiError = ReturnType<typeof gstError>;
+
+/**
+ * One call to the GST Compliance API with the `gstComplianceApi` credential. Retries 429 (per
+ * Retry-After), 5xx and network errors within `runtime.apiRetry`; re-mints once on 401. Throws
+ * NodeApiError / NodeOperationError with a message a no-code user can act on.
+ *
+ * n8n's own retry on 401 exists only for credentials with `preAuthentication` and an `expirable`
+ * field, which would also persist every token in the credentials table; the token cache
+ * (shared/tokenCache.ts) is in memory instead, so the 401 handling lives here.
+ */
+export async function gstApiRequest(
+	this: GstRequestContext,
+	method: IHttpRequestMethods,
+	path: string,
+	opts: GstRequestOptions = {},
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const { itemIndex } = opts;
+	let credentials: GstCredentials;
+	try {
+		credentials = readCredentials(await this.getCredentials(CREDENTIAL_NAME, itemIndex));
+	} catch (error) {
+		const credentialError = findCredentialError(error);
+		if (credentialError) throw fromCredentialError(node, credentialError, itemIndex);
+		throw new NodeOperationError(node, error as Error, { itemIndex });
+	}
+	const scope: RequestScope = {
+		node,
+		credentials,
+		environment: ENVIRONMENT_LABEL[credentials.environment],
+		host: new URL(apiBaseUrl(credentials)).host,
+		path,
+		itemIndex,
+	};
+	const request: IHttpRequestOptions = {
+		method,
+		url: path,
+		qs: opts.qs,
+		body: opts.body,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: runtime.apiRequestTimeoutMs,
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
+	let reauthenticated = false;
+
+	const attempt = async (): Promise<AttemptResult<IDataObject>> => {
+		for (;;) {
+			const serialAtStart = tokenCache.lastSerial;
+			let response: IN8nHttpFullResponse;
+			try {
+				response = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					CREDENTIAL_NAME,
+					request,
+				)) as IN8nHttpFullResponse;
+			} catch (error) {
+				const credentialError = findCredentialError(error);
+				if (credentialError) {
+					return { ok: false, retryable: false, error: fromCredentialError(node, credentialError, itemIndex) };
+				}
+				return { ok: false, retryable: true, error: unreachable(scope, describeNetworkFailure(error)) };
+			}
+			const status = response.statusCode;
+			if (status === 401 && !reauthenticated) {
+				reauthenticated = true;
+				tokenCache.invalidate(credentials, serialAtStart);
+				continue;
+			}
+			return classify(scope, status, response);
+		}
+	};
+	return await withRetry(runtime.apiRetry, runtime, attempt, (failure) => finalError(scope, failure));
+}
+
+function classify(scope: RequestScope, status: number, response: IN8nHttpFullResponse): AttemptResult<IDataObject> {
+	const body = parseBody(response.body);
+	if (status >= 200 && status < 300) {
+		if (body && typeof body === 'object' && !Array.isArray(body)) return { ok: true, value: body as IDataObject };
+		return fatal(
+			gstError(scope.node, {
+				code: 'BAD_RESPONSE',
+				message: `The GST Compliance API at ${scope.host} answered HTTP ${status} with a body that is not a JSON object`,
+				httpStatus: status,
+				itemIndex: scope.itemIndex,
+			}),
+		);
+	}
+	const serverSays = serverMessage(body);
+	const description = serverSays ? `The service said: ${serverSays}` : undefined;
+	const fail = (code: Parameters<typeof gstError>[1]['code'], message: string) =>
+		gstError(scope.node, { code, message, description, httpStatus: status, itemIndex: scope.itemIndex });
+	const target = describePath(scope.path);
+
+	if (status === 401) {
+		return fatal(
+			fail(
+				'UNAUTHORIZED',
+				`The ${scope.environment} API host (${scope.host}) rejected the token (HTTP 401) even after a new token was minted. ` +
+					`Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).`,
+			),
+		);
+	}
+	if (status === 429) {
+		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], runtime.now());
+		return { ok: false, retryable: true, retryAfterMs, error: fail('RATE_LIMITED', 'rate limited') };
+	}
+	if (status >= 500) {
+		return { ok: false, retryable: true, error: fail('SERVER_ERROR', `HTTP ${status}`) };
+	}
+	if (status === 403) {
+		// The spec leaves the entitlement status open; the emulator (and Keycloak-style gateways) use 403.
+		const named = (errorObject(body) ?? {}).capability;
+		const fallback = target ? RESOURCES[target.resource].capability : 'this capability';
+		return fatal(
+			fail(
+				'NOT_ENTITLED',
+				`Your plan does not include ${capabilityName(named, fallback)}. The credential works, but this capability is switched off for the account; ask the account admin to enable it.`,
+			),
+		);
+	}
+	if (status === 404) {
+		const what = target ? `${RESOURCES[target.resource].label} ${target.id}` : `Nothing at ${scope.path}`;
+		return fatal(
+			fail(
+				'NOT_FOUND',
+				`${what} was not found in ${scope.environment} for this organization`,
+			),
+		);
+	}
+	return fatal(
+		fail('REQUEST_REJECTED', `The GST Compliance API at ${scope.host} refused the request (HTTP ${status})${serverSays ? `: ${serverSays}` : ''}`),
+	);
+}
+
+function finalError(scope: RequestScope, failure: RetryFailure): Error {
+	const error = failure.error as ApiError;
+	if (failure.reason === 'fatal') return error;
+	const code = error.context.gstCode;
+	const httpStatus = error.context.httpStatus as number | undefined;
+	const tries = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
+	const info = { httpStatus, itemIndex: scope.itemIndex, description: error.description ?? undefined };
+	if (code === 'RATE_LIMITED') {
+		const wait =
+			failure.reason === 'retryAfterTooLong' && failure.retryAfterMs !== undefined
+				? ` and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than this node waits`
+				: '';
+		return gstError(scope.node, {
+			...info,
+			code,
+			message: `The GST Compliance API is rate-limiting this client (HTTP 429)${wait}; gave up after ${tries}. Lower the node's Concurrency option or run the workflow later.`,
+		});
+	}
+	if (code === 'SERVER_ERROR') {
+		return gstError(scope.node, {
+			...info,
+			code,
+			message: `The GST Compliance API at ${scope.host} failed with HTTP ${httpStatus} on each of ${tries}. Try again later.`,
+		});
+	}
+	return gstError(scope.node, { ...info, code: 'API_UNREACHABLE', message: `${error.message} (gave up after ${tries})` });
+}
+
+function unreachable(scope: RequestScope, why: string): ApiError {
+	return gstError(scope.node, {
+		code: 'API_UNREACHABLE',
+		message: `Could not reach the GST Compliance API at ${scope.host}: ${why}. Check the ${scope.environment} API URL in the credential and that n8n can reach it`,
+		itemIndex: scope.itemIndex,
+	});
+}
+
+const fatal = (error: ApiError): AttemptResult<IDataObject> => ({ ok: false, retryable: false, error });
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/** The API's error object: `{ error: { code, message, ... } }` in the emulator; the spec leaves it open. */
+function errorObject(body: unknown): Record<string, unknown> | undefined {
+	if (!body || typeof body !== 'object') return undefined;
+	const { error } = body as Record<string, unknown>;
+	if (error && typeof error === 'object') return error as Record<string, unknown>;
+	return body as Record<string, unknown>;
+}
+
+function serverMessage(body: unknown): string {
+	if (typeof body === 'string') return body.trim() ? excerpt(body, [], 200) : '';
+	const object = errorObject(body);
+	const candidate = [object?.message, object?.error_description, object?.error, object?.detail].find(
+		(value) => typeof value === 'string' && value.trim() !== '',
+	);
+	return typeof candidate === 'string' ? excerpt(candidate, [], 200) : '';
+}
