@@ -110,16 +110,12 @@ export class MemoryDedupeStore implements DedupeStore {
 	}
 
 	private append(digest: string, minute: number): void {
-		if (this.seen.size === 0) {
-			this.base = minute;
-			this.log = '';
-		}
 		if (minute - this.base < 0 || minute - this.base > MAX_OFFSET) this.rebase(minute);
 		this.seen.set(digest, minute);
 		this.log += digest + encodeOffset(minute - this.base);
 	}
 
-	/** Rare (a clock step or a half-year gap): rewrite the records against a new base. */
+	/** On first use, after a clock step back, or every ~half year: rewrite records against a new base. */
 	private rebase(minute: number): void {
 		let base = minute;
 		for (const seenAt of this.seen.values()) base = Math.min(base, seenAt);

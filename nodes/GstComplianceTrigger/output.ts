@@ -32,7 +32,7 @@ async function refetch(context: IWebhookFunctions, event: EventEnvelope): Promis
 	const path = typeof resourceId === 'string' ? resourcePath(event.type, resourceId) : undefined;
 	if (!path) return { refetched: null, refetchError: 'The event names no resource this node can fetch' };
 	try {
-		return { refetched: (await gstApiRequest(context, 'GET', path)) as IDataObject };
+		return { refetched: (await gstApiRequest.call(context, 'GET', path)) as IDataObject };
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		return { refetched: null, refetchError: message };
