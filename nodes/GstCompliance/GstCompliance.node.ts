@@ -1,0 +1,63 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { testGstComplianceCredentials } from '../../shared/credentialTest';
+import { einvoiceFields, einvoiceOperations } from './descriptions/EinvoiceDescription';
+import { ewaybillFields, ewaybillOperations } from './descriptions/EwaybillDescription';
+import { getOptions } from './descriptions/OptionsDescription';
+import { executeGet } from './get';
+
+export class GstCompliance implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'GST Compliance',
+		name: 'gstCompliance',
+		icon: { light: 'file:../../icons/gstCompliance.svg', dark: 'file:../../icons/gstCompliance.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Read the current state of India GST e-invoices (IRN) and e-way bills from the GST Compliance API',
+		defaults: { name: 'GST Compliance' },
+		usableAsTool: true,
+		// The legacy n8n-nodes-base rules want ['main']; n8n's community-package rules (the ones n8n
+		// verifies) want the constant. The two conflict, the community rule wins.
+		// eslint-disable-next-line n8n-nodes-base/node-class-description-inputs-wrong-regular-node
+		inputs: [NodeConnectionTypes.Main],
+		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'gstComplianceApi', required: true, testedBy: 'testGstComplianceCredentials' }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{
+						name: 'E-Invoice',
+						value: 'einvoice',
+						description: 'A GST e-invoice with its IRN (invoice reference number); IDs start with einv_',
+					},
+					{
+						name: 'E-Way Bill',
+						value: 'ewaybill',
+						description: 'A GST e-way bill (EWB) for moving goods; needs a plan that includes e-way bills',
+					},
+				],
+				default: 'einvoice',
+			},
+			...einvoiceOperations,
+			...einvoiceFields,
+			...ewaybillOperations,
+			...ewaybillFields,
+			...getOptions,
+		],
+	};
+
+	methods = { credentialTest: { testGstComplianceCredentials } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// Get is the only operation of both resources.
+		return [await executeGet(this)];
+	}
+}

@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const showFor = { resource: ['einvoice'] };
+
+export const einvoiceOperations: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: showFor },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				// The sentence-case rule would drop the hyphen of "e-invoice".
+				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
+				action: 'Get an e-invoice',
+				description:
+					'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed_terminal), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
+			},
+		],
+		default: 'get',
+	},
+];
+
+export const einvoiceFields: INodeProperties[] = [
+	{
+		displayName: 'E-Invoice ID',
+		name: 'einvoiceId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'einv_…',
+		displayOptions: { show: { ...showFor, operation: ['get'] } },
+		description:
+			'ID of the e-invoice, starting with einv_ (not the IRN or the invoice number). After a GST Compliance Trigger, map the ID of the event data.',
+	},
+];

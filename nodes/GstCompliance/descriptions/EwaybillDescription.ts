@@ -1,0 +1,38 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const showFor = { resource: ['ewaybill'] };
+
+export const ewaybillOperations: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: showFor },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				// The sentence-case rule would drop the hyphen of "e-way".
+				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
+				action: 'Get an e-way bill',
+				description:
+					'Retrieve one e-way bill (EWB) by its ID with its current status (generated, cancelled, expired or rejected) and its fields. Needs a plan that includes e-way bills.',
+			},
+		],
+		default: 'get',
+	},
+];
+
+export const ewaybillFields: INodeProperties[] = [
+	{
+		displayName: 'E-Way Bill ID',
+		name: 'ewaybillId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: { ...showFor, operation: ['get'] } },
+		description:
+			'ID of the e-way bill as the API returns it. After a GST Compliance Trigger, map the ID of the event data.',
+	},
+];
