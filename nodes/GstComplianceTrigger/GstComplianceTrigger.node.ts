@@ -11,6 +11,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { testGstComplianceCredentials } from '../../shared/credentialTest';
 import { dedupeRegistry, MemoryDedupeStore, type DedupeOptions } from '../../shared/dedupe';
 import { ALL_EVENTS, EVENT_TYPES } from '../../shared/events';
 import { SIGNATURE_HEADER } from '../../shared/signature';
@@ -46,7 +47,12 @@ export class GstComplianceTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'gstComplianceWebhookApi', required: true, testedBy: 'gstComplianceWebhookSecretCheck' },
-			{ name: 'gstComplianceApi', required: false, displayOptions: { show: { refetch: [true] } } },
+			{
+				name: 'gstComplianceApi',
+				required: false,
+				displayOptions: { show: { refetch: [true] } },
+				testedBy: 'gstComplianceApiTest',
+			},
 		],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
@@ -122,6 +128,7 @@ export class GstComplianceTrigger implements INodeType {
 
 	methods = {
 		credentialTest: {
+			gstComplianceApiTest: testGstComplianceCredentials,
 			async gstComplianceWebhookSecretCheck(
 				this: ICredentialTestFunctions,
 				credential: ICredentialsDecrypted,
