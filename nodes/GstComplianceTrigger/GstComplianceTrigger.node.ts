@@ -12,7 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../shared/credentialTest';
-import { dedupeRegistry, MemoryDedupeStore, type DedupeOptions } from '../../shared/dedupe';
+import { dedupeRegistry, MemoryDedupeStore, type DedupeOptions, type DedupeStore } from '../../shared/dedupe';
 import { ALL_EVENTS, EVENT_TYPES } from '../../shared/events';
 import { SIGNATURE_HEADER } from '../../shared/signature';
 import { handleDelivery } from './delivery';
@@ -219,7 +219,7 @@ function rawBody(context: IWebhookFunctions): Buffer {
  * back after each new id. Test-URL deliveries (manual mode) get their own in-memory store: n8n does
  * not save static data for them, and they must never mark an id that production will receive.
  */
-function dedupeStore(context: IWebhookFunctions, options: DedupeOptions) {
+function dedupeStore(context: IWebhookFunctions, options: DedupeOptions): DedupeStore {
 	const node = context.getNode();
 	const isTest = context.getMode() === 'manual';
 	const key = `${context.getWorkflow().id ?? 'unsaved'}:${node.id}:${isTest ? 'test' : 'production'}`;
