@@ -32,7 +32,9 @@ async function main(): Promise<void> {
 		retryBaseMs: Number(setting('retry-base-ms', '1000')),
 		seed: true,
 	});
-	const { seeded, control: _control, stop, ...urls } = emulator;
+	const { seeded, stop } = emulator;
+	const { tokenUrl, authUrl, realm, productionUrl, sandboxUrl, controlUrl } = emulator;
+	const urls = { tokenUrl, authUrl, realm, productionUrl, sandboxUrl, controlUrl };
 	if (process.argv.includes('--json')) {
 		console.log(JSON.stringify({ ...urls, seeded, resources: SEED }));
 	} else {

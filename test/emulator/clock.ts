@@ -19,10 +19,14 @@ export class Scheduler implements Clock {
 	private readonly timers = new Set<Timer>();
 	private readonly inFlight = new Set<Promise<unknown>>();
 	private seq = 0;
+	private stopped = false;
 	private manualNow: number | null;
 
-	constructor(private readonly source: 'real' | 'manual' | Clock = 'real') {
-		this.manualNow = source === 'manual' ? MANUAL_CLOCK_START : null;
+	constructor(
+		private readonly source: 'real' | 'manual' | Clock = 'real',
+		manualStart = MANUAL_CLOCK_START,
+	) {
+		this.manualNow = source === 'manual' ? manualStart : null;
 	}
 
 	get isManual(): boolean {
@@ -37,6 +41,7 @@ export class Scheduler implements Clock {
 	/** Runs `fn` once the clock reaches `at`; returns a cancel function. */
 	schedule(at: number, fn: () => void | Promise<unknown>): () => void {
 		const timer: Timer = { at, seq: this.seq++, fn };
+		if (this.stopped) return () => undefined; // work finishing after stop() must not reschedule
 		this.timers.add(timer);
 		// A manual clock fires only in advance()/settle(), except work due now, which must not wait.
 		const delay = at - this.now();
@@ -58,7 +63,7 @@ export class Scheduler implements Clock {
 	/** Resolves when nothing is in flight and no timer is due at the current clock time. */
 	async settle(): Promise<void> {
 		for (;;) {
-			while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+			await this.drain();
 			const due = this.nextDue(this.now());
 			if (!due) return;
 			this.fire(due);
@@ -81,7 +86,14 @@ export class Scheduler implements Clock {
 		await this.settle();
 	}
 
+	/** Resolves when no tracked work is in flight (due timers are left alone). */
+	async drain(): Promise<void> {
+		while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+	}
+
+	/** Drops every timer and refuses new ones; in-flight work may still finish (see drain()). */
 	stop(): void {
+		this.stopped = true;
 		for (const timer of this.timers) clearTimeout(timer.handle);
 		this.timers.clear();
 	}

@@ -32,7 +32,7 @@ function resolve(options: EmulatorOptions): Resolved {
 /** Starts the token host, both API hosts and the control host; every port is ephemeral unless given. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 	const opts = resolve(options);
-	const clock = new Scheduler(options.clock ?? 'real');
+	const clock = new Scheduler(options.clock ?? 'real', options.manualClockStart);
 	const state = new EmulatorState(opts, clock);
 	const webhooks = new Webhooks(state, clock, opts.retryBaseMs, opts.deliveryTimeoutMs);
 	const control = createControl(state, webhooks, clock);
@@ -51,6 +51,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	const stop = () => {
 		stopped ??= (async () => {
 			clock.stop();
+			webhooks.stop();
+			await clock.drain();
 			await Promise.all(servers.map(([server]) => closeServer(server)));
 		})();
 		return stopped;

@@ -21,9 +21,8 @@ export const DAY_MS = 24 * 3_600_000;
 export const CLIENT_PREFIX: Record<Environment, string> = { production: 'svc_live_', sandbox: 'svc_test_' };
 const DEFAULT_PLAN: Plan = 'einvoice+ewaybill';
 
-export type Resolved = Required<Omit<EmulatorOptions, 'ports' | 'clock'>> & {
+export type Resolved = Required<Omit<EmulatorOptions, 'ports' | 'clock' | 'manualClockStart'>> & {
 	ports: { auth: number; production: number; sandbox: number; control: number };
-	deliveryTimeoutMs: number;
 };
 
 interface Secret {

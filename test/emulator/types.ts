@@ -47,6 +47,11 @@ export interface EmulatorOptions {
 	rejectScope?: boolean;
 	/** Clock used for token expiry, rate-limit windows, signatures and delivery schedules. */
 	clock?: 'real' | 'manual' | Clock;
+	/**
+	 * Start of the manual clock, epoch ms. Default 2025-01-15T04:30:00Z. Pass Date.now() when a receiver
+	 * checks the signature timestamp against real time (5-minute tolerance) but retries must be stepped.
+	 */
+	manualClockStart?: number;
 	/** Seed demo clients, organizations and resources (printed by `npm run emulator`). Default true. */
 	seed?: boolean;
 	/** Base delay of webhook retry backoff, ms (doubles per attempt, capped, jittered). Default 1000. */

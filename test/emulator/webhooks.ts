@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'crypto';
-import { request as httpRequest } from 'http';
+import { request as httpRequest, type ClientRequest } from 'http';
 import { request as httpsRequest } from 'https';
 import type { Scheduler } from './clock';
 import { randomHex } from './fixtures';
@@ -43,6 +43,7 @@ export class Webhooks {
 	private readonly log = new Map<string, Delivery>();
 	private faults: DeliveryFaults = {};
 	private held: Delivery[] = [];
+	private readonly requests = new Set<ClientRequest>();
 
 	constructor(
 		private readonly state: EmulatorState,
@@ -110,6 +111,11 @@ export class Webhooks {
 		delivery.cancel?.();
 		await this.clock.track(this.attempt(delivery, true));
 		return record(delivery);
+	}
+
+	/** Aborts POSTs in flight (to a hung receiver, say) so stop() leaves nothing open. */
+	stop(): void {
+		for (const req of this.requests) req.destroy(new Error('emulator stopped'));
 	}
 
 	/** Sends deliveries held back for reordering, so settle() never waits on a half-full batch. */
@@ -211,7 +217,7 @@ export class Webhooks {
 		const t = Math.floor(this.clock.now() / 1000);
 		let signature = `t=${t},v1=${sign(sub.signingSecret, t, body)}`;
 		if (sub.previous && sub.previous.until > this.clock.now()) signature += `,v1=${sign(sub.previous.secret, t, body)}`;
-		const outcome = await post(sub.url, body, { 'Service-Signature': signature }, this.timeoutMs);
+		const outcome = await post(sub.url, body, { 'Service-Signature': signature }, this.timeoutMs, this.requests);
 		if (!('error' in outcome) && outcome.status >= 200 && outcome.status < 300) counters.deliveriesSucceeded++;
 		else counters.deliveriesFailed++;
 		return outcome;
@@ -248,7 +254,13 @@ function shuffle<T>(items: T[]): T[] {
 	return out.every((item, i) => item === items[i]) ? out.reverse() : out;
 }
 
-function post(target: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<Outcome> {
+function post(
+	target: string,
+	body: string,
+	headers: Record<string, string>,
+	timeoutMs: number,
+	open: Set<ClientRequest>,
+): Promise<Outcome> {
 	return new Promise((resolve) => {
 		const url = new URL(target);
 		const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -262,6 +274,8 @@ function post(target: string, body: string, headers: Record<string, string>, tim
 			},
 			agent: false,
 		});
+		open.add(req);
+		req.on('close', () => open.delete(req));
 		req.setTimeout(timeoutMs, () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
 		req.on('error', (error) => resolve({ error: error.message }));
 		req.on('response', (res) => {
