@@ -1,5 +1,5 @@
 import { createHmac } from 'crypto';
-import { MANUAL_CLOCK_START } from '../../emulator';
+import { MANUAL_CLOCK_START, startEmulator } from '../../emulator';
 import { apiGet, credentials, decodeJwt, HOUR, MINUTE, requestToken, tokenFor, useEmulator } from './helpers';
 
 describe('emulator: token endpoint and authentication', () => {
@@ -32,6 +32,19 @@ describe('emulator: token endpoint and authentication', () => {
 		expect(emu.control.now()).toBe(MANUAL_CLOCK_START);
 		expect(emu.authUrl).not.toBe(emu.sandboxUrl);
 		expect(emu.tokenUrl).toBe(`${emu.authUrl}/realms/gst/protocol/openid-connect/token`);
+	});
+
+	it('makes expires_in and exp configurable (tokenTtlSeconds)', async () => {
+		const emu = await startEmulator({ clock: 'manual', seed: false, tokenTtlSeconds: 5 });
+		try {
+			const client = emu.control.createClient({ environment: 'production' });
+			const res = await requestToken(emu, credentials(client));
+			expect(res.body.expires_in).toBe(5);
+			const { claims } = decodeJwt(String(res.body.access_token));
+			expect(Number(claims.exp) - Number(claims.iat)).toBe(5);
+		} finally {
+			await emu.stop();
+		}
 	});
 
 	it('issues production clients with svc_live_ and sandbox clients with svc_test_', () => {
