@@ -69,3 +69,13 @@ export function recordingSleep(): { waits: number[]; sleep: (ms: number) => Prom
 		},
 	};
 }
+
+/** A local port nobody listens on (bound once, then released), for "unreachable host" cases. */
+export async function closedPortUrl(): Promise<string> {
+	const { createServer } = await import('net');
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	await new Promise((resolve) => server.close(resolve));
+	return `http://127.0.0.1:${port}`;
+}
