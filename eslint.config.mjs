@@ -14,7 +14,7 @@ export default [
 		languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module' } },
 		plugins: { '@typescript-eslint': tseslint.plugin },
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
 			'no-console': 'off',
 		},
 	},
