@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'http';
-import { guard, sendError, sendJson } from './http';
+import { guard, sendError, sendFault, sendJson } from './http';
 import { verifyJwt } from './jwt';
 import { bump, type ClientRecord, type EmulatorState, type ResourceKind } from './state';
 import { AUDIENCE } from './tokenServer';
@@ -35,9 +35,7 @@ export function createApiServer(state: EmulatorState, environment: Environment):
 			const fault = state.apiFaults.shift();
 			if (fault?.kind === 'reset') return void req.socket.destroy();
 			if (fault?.kind === 'status') {
-				const headers = fault.retryAfterSeconds !== undefined ? { 'Retry-After': fault.retryAfterSeconds } : {};
-				res.writeHead(fault.status, { 'Content-Type': 'application/json', ...headers });
-				return void res.end(fault.body ?? JSON.stringify({ error: { code: 'injected_fault', message: 'Injected fault' } }));
+				return sendFault(res, fault, { error: { code: 'injected_fault', message: 'Injected fault' } });
 			}
 
 			const auth = authenticate(state, req, environment);

@@ -24,6 +24,17 @@ export function sendError(
 	sendJson(res, status, { error: { code, message, ...extra.fields } }, extra.headers);
 }
 
+/** Answers an injected status fault: its status, optional Retry-After, its body or a default JSON one. */
+export function sendFault(
+	res: ServerResponse,
+	fault: { status: number; body?: string; retryAfterSeconds?: number },
+	defaultBody: unknown,
+): void {
+	const headers = fault.retryAfterSeconds !== undefined ? { 'Retry-After': fault.retryAfterSeconds } : {};
+	res.writeHead(fault.status, { 'Content-Type': 'application/json', ...headers });
+	res.end(fault.body ?? JSON.stringify(defaultBody));
+}
+
 export function readBody(req: IncomingMessage, limit = 1024 * 1024): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];

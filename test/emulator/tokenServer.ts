@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'http';
 import { randomHex } from './fixtures';
-import { guard, mediaType, readBody, sendJson, type Headers } from './http';
+import { guard, mediaType, readBody, sendFault, sendJson, type Headers } from './http';
 import { signJwt } from './jwt';
 import { bump, type EmulatorState } from './state';
 
@@ -35,9 +35,7 @@ export function createTokenServer(state: EmulatorState, issuer: () => string): S
 				return void res.end('<html>upstream proxy error</html>');
 			}
 			if (fault?.kind === 'status') {
-				const headers = fault.retryAfterSeconds !== undefined ? { 'Retry-After': fault.retryAfterSeconds } : {};
-				res.writeHead(fault.status, { 'Content-Type': 'application/json', ...headers });
-				return void res.end(fault.body ?? JSON.stringify({ error: 'injected_fault', error_description: 'Injected fault' }));
+				return sendFault(res, fault, { error: 'injected_fault', error_description: 'Injected fault' });
 			}
 
 			if (mediaType(req) !== 'application/x-www-form-urlencoded') {
