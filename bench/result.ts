@@ -15,7 +15,8 @@ export interface Row {
 	/** ours / baseline per run (or the figure itself for an absolute goal). */
 	ratio: number[];
 	goal: string;
-	met: (ratio: Summary) => boolean;
+	/** Absent for informative rows, which have no goal of their own. */
+	met?: (ratio: Summary) => boolean;
 	note?: string;
 }
 
@@ -30,6 +31,7 @@ export function ratios(ours: readonly number[], baseline: readonly number[]): nu
 	return ours.map((value, run) => value / baseline[run]);
 }
 
-export function verdict(row: Row): 'met' | 'MISSED' {
+export function verdict(row: Row): 'met' | 'MISSED' | '—' {
+	if (!row.met) return '—';
 	return row.met(summarize(row.ratio)) ? 'met' : 'MISSED';
 }

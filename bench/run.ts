@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { n8nBench } from './n8n';
+import { n8nBench } from './n8n/index';
 import { consoleTable } from './report';
 import { writeReport } from './document';
 import type { Section } from './result';

@@ -1,0 +1,23 @@
+/** Items 5–6 in a real n8n started by the e2e harness (needs `npm run build` and the e2e runtime). */
+import { runtimeInstalled } from '../../test/e2e/lib/n8n';
+import type { Section } from '../result';
+import { eventsBench } from './events';
+import { fetchBench } from './fetch';
+import { startSession } from './session';
+
+export async function n8nBench(options: { runs: number; quick: boolean }): Promise<Section> {
+	const title = 'Real n8n 2.41 (e2e harness, packed package)';
+	if (!runtimeInstalled()) {
+		return { title, rows: [], skipped: 'the e2e runtime is not installed (node test/e2e/lib/install.js)' };
+	}
+	const session = await startSession();
+	try {
+		const rows = [
+			...(await fetchBench(session, options.runs)),
+			...(await eventsBench(session, options.runs, options.quick ? 200 : 500)),
+		];
+		return { title, rows };
+	} finally {
+		await session.stop();
+	}
+}
