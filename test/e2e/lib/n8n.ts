@@ -229,6 +229,8 @@ export class N8n {
 			EXTERNAL_FRONTEND_HOOKS_URLS: '',
 			N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 			NO_COLOR: '1',
+			// jest sets NODE_ENV=test, under which n8n 2.41 exits at once without a word.
+			NODE_ENV: 'production',
 			...(this.opts.env ?? {}),
 		};
 		// The jest/ts-node parent must not leak its own Node options into Node 24.
@@ -266,7 +268,7 @@ export class N8n {
 		try {
 			await waitFor(
 				async () => {
-					if (dead) throw new Error('n8n exited during start-up');
+					if (dead) throw new FatalError('n8n exited during start-up');
 					const r = await request(`${this.baseUrl}/healthz/readiness`, { timeoutMs: 2000 });
 					return r.status === 200;
 				},
