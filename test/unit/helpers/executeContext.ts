@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
-import type { HttpLogEntry } from './n8nHttp';
+import type { HttpLogEntry, HttpStats } from './n8nHttp';
 import { authenticatedHelpers, httpRequest } from './n8nHttp';
 
 /** A parameter value, or a function of the item index (an expression such as {{ $json.id }}). */
@@ -30,6 +30,7 @@ export interface ExecuteContextOptions {
 export interface FakeExecuteContext extends IExecuteFunctions {
 	/** Every HTTP request made through the helpers, in order. */
 	httpLog: HttpLogEntry[];
+	httpStats: HttpStats;
 }
 
 export function fakeNode(overrides: Partial<INode> = {}): INode {
@@ -58,6 +59,7 @@ export function createExecuteContext(options: ExecuteContextOptions): FakeExecut
 	const items = options.items ?? [{ json: {} }];
 	const credentialTypes = { gstComplianceApi: new GstComplianceApi(), ...options.credentialTypes };
 	const httpLog: HttpLogEntry[] = [];
+	const httpStats: HttpStats = { inFlight: 0, maxInFlight: 0 };
 	const getCredentials = async (type: string) => {
 		const data = options.credentials?.[type];
 		if (!data) throw new Error(`Node does not have credentials of type ${type}`);
@@ -65,6 +67,7 @@ export function createExecuteContext(options: ExecuteContextOptions): FakeExecut
 	};
 	const context = {
 		httpLog,
+		httpStats,
 		getNode: () => node,
 		getInputData: () => items,
 		continueOnFail: () => options.continueOnFail ?? false,
@@ -81,8 +84,8 @@ export function createExecuteContext(options: ExecuteContextOptions): FakeExecut
 			return value;
 		},
 		helpers: {
-			httpRequest: async (request: Parameters<typeof httpRequest>[0]) => await httpRequest(request, httpLog),
-			...authenticatedHelpers({ node, credentialTypes, getCredentials, log: httpLog }),
+			httpRequest: async (request: Parameters<typeof httpRequest>[0]) => await httpRequest(request, httpLog, httpStats),
+			...authenticatedHelpers({ node, credentialTypes, getCredentials, log: httpLog, stats: httpStats }),
 		},
 	};
 	return new Proxy(context, {

@@ -25,6 +25,12 @@ export interface HttpLogEntry {
 	error?: string;
 }
 
+/** Requests in flight at once through the helpers (the pool bound, independent of socket reuse). */
+export interface HttpStats {
+	inFlight: number;
+	maxInFlight: number;
+}
+
 export interface FullResponse {
 	body: unknown;
 	headers: Record<string, string>;
@@ -55,7 +61,7 @@ function networkError(error: unknown): Error {
 	return Object.assign(new Error(message), { name: 'AxiosError', code, isAxiosError: true });
 }
 
-export async function httpRequest(options: IHttpRequestOptions, log?: HttpLogEntry[]): Promise<unknown> {
+export async function httpRequest(options: IHttpRequestOptions, log?: HttpLogEntry[], stats?: HttpStats): Promise<unknown> {
 	const url = new URL(joinUrl(options.baseURL, options.url));
 	for (const [key, value] of Object.entries(options.qs ?? {})) {
 		if (value !== undefined) url.searchParams.append(key, String(value));
@@ -79,6 +85,7 @@ export async function httpRequest(options: IHttpRequestOptions, log?: HttpLogEnt
 
 	let response: Response;
 	let text: string;
+	if (stats) stats.maxInFlight = Math.max(stats.maxInFlight, ++stats.inFlight);
 	try {
 		response = await fetch(url, {
 			method,
@@ -91,6 +98,8 @@ export async function httpRequest(options: IHttpRequestOptions, log?: HttpLogEnt
 		const converted = networkError(error);
 		entry.error = converted.message;
 		throw converted;
+	} finally {
+		if (stats) stats.inFlight--;
 	}
 	entry.status = response.status;
 	const full: FullResponse = {
@@ -114,6 +123,7 @@ export interface AuthenticatedHelpersOptions {
 	credentialTypes: Record<string, ICredentialType>;
 	getCredentials: (type: string) => Promise<ICredentialDataDecryptedObject>;
 	log?: HttpLogEntry[];
+	stats?: HttpStats;
 }
 
 async function authenticate(
@@ -135,7 +145,7 @@ export function authenticatedHelpers(options: AuthenticatedHelpersOptions) {
 		/** n8n-core's `httpRequestWithAuthentication` for credentials with a function `authenticate`. */
 		async httpRequestWithAuthentication(type: string, request: IHttpRequestOptions): Promise<unknown> {
 			try {
-				return await httpRequest(await authenticate(options, type, request), options.log);
+				return await httpRequest(await authenticate(options, type, request), options.log, options.stats);
 			} catch (error) {
 				throw new NodeApiError(options.node, error as JsonObject);
 			}
@@ -165,6 +175,7 @@ export function authenticatedHelpers(options: AuthenticatedHelpersOptions) {
 						returnFullResponse: true,
 					},
 					options.log,
+					options.stats,
 				)) as FullResponse;
 				return authed.resolveWithFullResponse ? full : full.body;
 			} catch (error) {
