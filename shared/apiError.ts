@@ -20,7 +20,8 @@ export type GstErrorCode =
 	| 'SERVER_ERROR'
 	| 'API_UNREACHABLE'
 	| 'BAD_RESPONSE'
-	| 'REQUEST_REJECTED';
+	| 'REQUEST_REJECTED'
+	| 'REQUEST_FAILED';
 
 export interface GstErrorInfo {
 	code: GstErrorCode;

@@ -29,6 +29,11 @@ function codeOf(error: unknown): string | undefined {
 	return undefined;
 }
 
+/** Whether the error is a connection-level failure worth retrying (as opposed to, say, a bug). */
+export function isNetworkFailure(error: unknown): boolean {
+	return codeOf(error) !== undefined;
+}
+
 export function describeNetworkFailure(error: unknown): string {
 	const code = codeOf(error);
 	if (code === 'TLS') return 'the TLS certificate was not accepted';

@@ -13,7 +13,7 @@ import { fromCredentialError, gstError } from './apiError';
 import { findCredentialError } from './credentialError';
 import type { GstCredentials } from './environment';
 import { apiBaseUrl, ENVIRONMENT_LABEL, readCredentials } from './environment';
-import { describeNetworkFailure } from './networkError';
+import { describeNetworkFailure, isNetworkFailure } from './networkError';
 import { excerpt } from './redact';
 import { capabilityName, describePath, RESOURCES } from './resources';
 import type { AttemptResult, RetryFailure } from './retry';
@@ -113,7 +113,18 @@ export async function gstApiRequest(
 				if (credentialError) {
 					return { ok: false, retryable: false, error: fromCredentialError(node, credentialError, itemIndex) };
 				}
-				return { ok: false, retryable: true, error: unreachable(scope, describeNetworkFailure(error)) };
+				if (isNetworkFailure(error)) {
+					return { ok: false, retryable: true, error: unreachable(scope, describeNetworkFailure(error)) };
+				}
+				// Not a connection problem (e.g. n8n refused the request): retrying would not help.
+				const message = excerpt(error instanceof Error ? error.message : String(error));
+				return fatal(
+					gstError(node, {
+						code: 'REQUEST_FAILED',
+						message: `The request to the GST Compliance API at ${scope.host} failed: ${message}`,
+						itemIndex,
+					}),
+				);
 			}
 			const status = response.statusCode;
 			if (status === 401 && !reauthenticated) {

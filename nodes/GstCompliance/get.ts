@@ -43,6 +43,7 @@ export function concurrencyOf(value: unknown): number {
  */
 export async function executeGet(context: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
+	if (items.length === 0) return [];
 	const continueOnFail = context.continueOnFail();
 	const options = context.getNodeParameter('options', 0, {}) as GetOptions;
 	const output: INodeExecutionData[] = new Array(items.length);
