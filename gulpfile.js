@@ -1,9 +1,9 @@
 const path = require('path');
 const { task, src, dest } = require('gulp');
 
-// tsc emits only JavaScript; n8n loads node and credential icons from next to the compiled files.
+// tsc emits only JavaScript; n8n loads icons and codex (.node.json) files from next to the compiled ones.
 task('build:icons', () =>
-	src(['icons/**/*.{png,svg}', 'nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
+	src(['icons/**/*.{png,svg}', 'nodes/**/*.{png,svg,json}', 'credentials/**/*.{png,svg}'], { base: '.', encoding: false }).pipe(
 		dest(path.resolve('dist')),
 	),
 );

@@ -14,8 +14,6 @@ export class GstComplianceApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/gstCompliance.svg', dark: 'file:../icons/gstCompliance.dark.svg' };
 
-	// n8n-nodes-base's camelCase rule is for n8n's own repo; community packages need a full URL.
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-documentation-url-miscased
 	documentationUrl = 'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#credentials';
 
 	properties: INodeProperties[] = [

@@ -12,8 +12,6 @@ export class GstComplianceWebhookApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/gstCompliance.svg', dark: 'file:../icons/gstCompliance.dark.svg' };
 
-	// The legacy main-repo rule wants a slug; the community rule (what n8n verifies) wants a URL.
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-documentation-url-miscased
 	documentationUrl = 'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#gst-compliance-trigger';
 
 	properties: INodeProperties[] = [

@@ -19,11 +19,7 @@ export class GstCompliance implements INodeType {
 			'Read the current state of India GST e-invoices (IRN) and e-way bills from the GST Compliance API',
 		defaults: { name: 'GST Compliance' },
 		usableAsTool: true,
-		// The legacy n8n-nodes-base rules want ['main']; n8n's community-package rules (the ones n8n
-		// verifies) want the constant. The two conflict, the community rule wins.
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-inputs-wrong-regular-node
 		inputs: [NodeConnectionTypes.Main],
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'gstComplianceApi', required: true, testedBy: 'testGstComplianceCredentials' }],
 		properties: [

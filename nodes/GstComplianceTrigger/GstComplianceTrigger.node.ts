@@ -42,8 +42,6 @@ export class GstComplianceTrigger implements INodeType {
 		description: 'Starts the workflow on verified e-invoice and e-way bill events',
 		defaults: { name: 'GST Compliance Trigger' },
 		inputs: [],
-		// The legacy rule predates NodeConnectionTypes, which the community rule requires.
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'gstComplianceWebhookApi', required: true, testedBy: 'gstComplianceWebhookSecretCheck' },

@@ -13,8 +13,6 @@ export const einvoiceOperations: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				// The sentence-case rule would drop the hyphen of "e-invoice".
-				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
 				action: 'Get an e-invoice',
 				description:
 					'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed_terminal), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',

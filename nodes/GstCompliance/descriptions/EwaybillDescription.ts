@@ -13,8 +13,6 @@ export const ewaybillOperations: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				// The sentence-case rule would drop the hyphen of "e-way".
-				// eslint-disable-next-line n8n-nodes-base/node-param-operation-option-action-miscased
 				action: 'Get an e-way bill',
 				description:
 					'Retrieve one e-way bill (EWB) by its ID with its current status (generated, cancelled, expired or rejected) and its fields. Needs a plan that includes e-way bills.',
