@@ -198,8 +198,10 @@ export class N8n {
 		}
 		this.port = this.opts.port ?? (this.port || (await freePort()));
 		this.brokerPort = await freePort();
+		// The jest/ts-node parent must not leak its own Node options into Node 24.
+		const { NODE_OPTIONS: _no, TS_NODE_PROJECT: _tp, ...parentEnv } = process.env;
 		const env: NodeJS.ProcessEnv = {
-			...installer.node24Env(process.env),
+			...installer.node24Env(parentEnv),
 			N8N_USER_FOLDER: this.userFolder,
 			N8N_ENCRYPTION_KEY: this.encryptionKey,
 			N8N_PORT: String(this.port),
@@ -233,9 +235,6 @@ export class N8n {
 			NODE_ENV: 'production',
 			...(this.opts.env ?? {}),
 		};
-		// The jest/ts-node parent must not leak its own Node options into Node 24.
-		delete env.NODE_OPTIONS;
-		delete env.TS_NODE_PROJECT;
 		const out = fs.openSync(this.logFile, 'a');
 		fs.writeSync(out, `\n===== n8n start ${new Date().toISOString()} port ${this.port} =====\n`);
 		const child = spawn(installer.NODE24_BIN, [N8N_BIN, 'start'], {
