@@ -170,10 +170,10 @@ export function bindCredentials(
 }
 
 /**
- * Replaces an external-service node (Slack, e-mail, Google Sheets) by n8n's own file nodes:
- * a Set node that renders `fields` (expressions of the original node's parameters), Convert to
- * File (one CSV row per item, no header) and Read/Write Files from Disk appending to `filePath`.
- * Incoming and outgoing connections of the replaced node are kept.
+ * Replaces an external-service node (Slack, e-mail, Google Sheets) by n8n's own nodes: a Set node
+ * that renders `fields` (expressions of the original node's parameters), a Set node that joins them
+ * into one quoted CSV line, Convert to File (text) and Read/Write Files from Disk appending the line
+ * to `filePath`. Incoming and outgoing connections of the replaced node are kept.
  */
 export function swapForFileWrite(
 	wf: WorkflowJson,
@@ -186,41 +186,49 @@ export function swapForFileWrite(
 	if (idx < 0) throw new Error(`template has no node "${nodeName}"`);
 	const original = copy.nodes[idx];
 	const [x, y] = original.position as [number, number];
-	const setName = `${nodeName} (test copy)`;
-	const csvName = `${nodeName} → CSV`;
-	const writeName = `${nodeName} → file`;
+	const setName = `${nodeName} (file copy)`;
+	const lineName = `${nodeName} → CSV line`;
+	const textName = `${nodeName} → text file`;
+	const writeName = `${nodeName} → append to ${path.basename(filePath)}`;
+	const cells = Object.keys(fields)
+		.map((k) => `$json[${JSON.stringify(k)}]`)
+		.join(', ');
+	const setNode = (name: string, pos: [number, number], assignments: Record<string, string>) => ({
+		id: nodeId(),
+		name,
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		position: pos,
+		parameters: {
+			mode: 'manual',
+			includeOtherFields: false,
+			assignments: {
+				assignments: Object.entries(assignments).map(([n, value]) => ({ id: uuid(), name: n, value, type: 'string' })),
+			},
+			options: {},
+		},
+	});
 	copy.nodes.splice(
 		idx,
 		1,
+		setNode(setName, [x, y], fields),
+		setNode(lineName, [x + 160, y], {
+			line: `={{ [${cells}].map(v => '"' + String(v ?? '').replaceAll('"', '""') + '"').join(',') + '\\n' }}`,
+		}),
 		{
 			id: nodeId(),
-			name: setName,
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [x, y],
-			parameters: {
-				mode: 'manual',
-				includeOtherFields: false,
-				assignments: {
-					assignments: Object.entries(fields).map(([name, value]) => ({ id: uuid(), name, value, type: 'string' })),
-				},
-				options: {},
-			},
-		},
-		{
-			id: nodeId(),
-			name: csvName,
+			name: textName,
 			type: 'n8n-nodes-base.convertToFile',
 			typeVersion: 1.1,
-			position: [x + 180, y],
-			parameters: { operation: 'csv', binaryPropertyName: 'data', options: { headerRow: false } },
+			position: [x + 320, y],
+			parameters: { operation: 'toText', sourceProperty: 'line', binaryPropertyName: 'data', options: {} },
 		},
 		{
 			id: nodeId(),
 			name: writeName,
 			type: 'n8n-nodes-base.readWriteFile',
 			typeVersion: 1,
-			position: [x + 360, y],
+			position: [x + 480, y],
 			parameters: { operation: 'write', fileName: filePath, dataPropertyName: 'data', options: { append: true } },
 		},
 	);
@@ -234,10 +242,8 @@ export function swapForFileWrite(
 		conns[writeName] = conns[nodeName];
 		delete conns[nodeName];
 	}
-	Object.assign(conns, {
-		[setName]: { main: [[{ node: csvName, type: 'main', index: 0 }]] },
-		[csvName]: { main: [[{ node: writeName, type: 'main', index: 0 }]] },
-	});
+	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
+	Object.assign(conns, { [setName]: link(lineName), [lineName]: link(textName), [textName]: link(writeName) });
 	copy.connections = conns;
 	return copy;
 }
