@@ -4,13 +4,14 @@
  * concurrency; the rate counts from the first POST until n8n has finished an execution for
  * every event (acknowledged-only rates are kept alongside).
  */
-import { envelope, signatureHeader, triggerNode, triggerUrl } from '../../test/e2e/lib/gst';
+import { envelope, signatureHeader } from '../../test/e2e/lib/gst';
 import { request } from '../../test/e2e/lib/http';
 import type { N8n } from '../../test/e2e/lib/n8n';
 import { waitForFinished } from '../../test/e2e/reliability/lib/executions';
 import { runBounded } from '../../test/e2e/reliability/lib/load';
+import { activeTrigger } from '../../test/e2e/reliability/lib/workflows';
 import { ratios, type Row } from '../result';
-import type { BenchSession } from './session';
+import type { Session as BenchSession } from '../../test/e2e/reliability/lib/session';
 
 const CONCURRENCY = 10;
 const DEADLINE_MS = 120_000;
@@ -46,12 +47,10 @@ async function webhookSide(n8n: N8n, label: string, auth?: { id: string; name: s
 
 async function createSides(session: BenchSession): Promise<Record<SideName, Side>> {
 	const { n8n } = session;
-	const trigger = triggerNode({ events: ['*'], webhookCredential: session.webhookCredential });
-	const oursWf = await n8n.createWorkflow({ name: 'bench: GST trigger', nodes: [trigger] });
-	await n8n.activateWorkflow(oursWf.id);
+	const trigger = await activeTrigger(session, 'bench: GST trigger');
 	const headerCredential = await n8n.createCredential('bench header auth', 'httpHeaderAuth', HEADER_AUTH);
 	return {
-		ours: { label: 'GST trigger', url: triggerUrl(n8n, trigger), workflowId: oursWf.id, done: 0 },
+		ours: { label: 'GST trigger', url: trigger.url, workflowId: trigger.workflowId, done: 0 },
 		bare: await webhookSide(n8n, 'bare'),
 		headerAuth: await webhookSide(n8n, 'header-auth', headerCredential),
 	};

@@ -4,52 +4,18 @@
  * The figure is the node's own `executionTime` from n8n's run data; the whole execution's time
  * is kept alongside.
  */
-import { actionNode, chain, CRED, webhookNode } from '../../test/e2e/lib/gst';
-import { request } from '../../test/e2e/lib/http';
+import { actionNode, CRED } from '../../test/e2e/lib/gst';
 import type { N8n } from '../../test/e2e/lib/n8n';
 import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/descriptions/OptionsDescription';
 import { ratios, type Row } from '../result';
-import type { BenchSession } from './session';
+import type { Session as BenchSession } from '../../test/e2e/reliability/lib/session';
+import { batchWorkflow, runBatch, type BatchWorkflow } from '../../test/e2e/reliability/lib/workflows';
 
 const GETS = 1_000;
 
-interface Side {
-	label: string;
-	path: string;
-	node: string;
-	workflowId: string;
-}
-
-function splitOut(): Record<string, unknown> {
-	return {
-		id: 'bench-split',
-		name: 'One item per id',
-		type: 'n8n-nodes-base.splitOut',
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: { fieldToSplitOut: 'body.items', include: 'noOtherFields', options: {} },
-	};
-}
-
-/** Webhook (answers when the last node is done) → Split Out → the node under test. */
-async function createSide(n8n: N8n, label: string, node: Record<string, unknown>): Promise<Side> {
-	const path = `bench-${label}-${Date.now()}`;
-	const trigger = webhookNode(path);
-	trigger.parameters.responseData = 'firstEntryJson';
-	const split = splitOut();
-	const nodes = [trigger, split, { ...node, position: [400, 0] }];
-	const wf = await n8n.createWorkflow({
-		name: `bench: ${label}`,
-		nodes,
-		connections: chain(trigger.name, split.name as string, node.name as string),
-	});
-	await n8n.activateWorkflow(wf.id);
-	return { label, path, node: node.name as string, workflowId: wf.id };
-}
-
 type SideName = 'ours' | 'ours20' | 'http';
 
-async function createSides(session: BenchSession): Promise<Record<SideName, Side>> {
+async function createSides(session: BenchSession): Promise<Record<SideName, BatchWorkflow>> {
 	const action = (concurrency?: number) =>
 		actionNode({
 			name: 'GST Compliance',
@@ -73,9 +39,9 @@ async function createSides(session: BenchSession): Promise<Record<SideName, Side
 		credentials: { [CRED.api]: session.apiCredential },
 	};
 	return {
-		ours: await createSide(session.n8n, 'gst-node', action()),
-		ours20: await createSide(session.n8n, 'gst-node-20', action(MAX_CONCURRENCY)),
-		http: await createSide(session.n8n, 'http-request', http),
+		ours: await batchWorkflow(session.n8n, 'bench: GST node', action()),
+		ours20: await batchWorkflow(session.n8n, 'bench: GST node at 20', action(MAX_CONCURRENCY)),
+		http: await batchWorkflow(session.n8n, 'bench: HTTP Request', http),
 	};
 }
 
@@ -85,28 +51,14 @@ interface Timing {
 }
 
 /** One execution of a side; checks that every id came back as its e-invoice. */
-async function runSide(n8n: N8n, side: Side, ids: string[]): Promise<Timing> {
-	const body = JSON.stringify({ items: ids.map((id) => ({ id })) });
-	const response = await request(n8n.webhookUrl(side.path), {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body,
-		timeoutMs: 300_000,
-	});
-	if (response.status !== 200) throw new Error(`${side.label}: webhook answered ${response.status}: ${response.text.slice(0, 300)}`);
-	const [latest] = await n8n.executions(side.workflowId);
-	const execution = await n8n.execution(latest.id);
-	if (execution.status !== 'success') throw new Error(`${side.label}: execution ${latest.id} ended ${execution.status}`);
-	const run = execution.data.resultData.runData[side.node][0];
-	const items: Array<{ json: { id?: string; object?: string } }> = run.data.main[0];
-	const wrong = items.filter((item, index) => item.json.id !== ids[index] || item.json.object !== 'einvoice');
+async function runSide(n8n: N8n, side: BatchWorkflow, ids: string[]): Promise<Timing> {
+	const { execution, items, nodeMs } = await runBatch(n8n, side, ids);
+	if (execution.status !== 'success') throw new Error(`${side.label}: execution ${execution.id} ended ${execution.status}`);
+	const wrong = items.filter((item, index) => item.id !== ids[index] || item.object !== 'einvoice');
 	if (items.length !== ids.length || wrong.length > 0) {
 		throw new Error(`${side.label}: ${items.length} items, ${wrong.length} not the e-invoice asked for`);
 	}
-	return {
-		nodeMs: run.executionTime as number,
-		executionMs: Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt),
-	};
+	return { nodeMs, executionMs: Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt) };
 }
 
 export async function fetchBench(session: BenchSession, runs: number): Promise<Row[]> {

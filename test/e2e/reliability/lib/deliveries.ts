@@ -1,0 +1,25 @@
+/** Signed deliveries to a trigger URL, as the service makes them (a fresh `t` on every attempt). */
+import { envelope, signatureHeader } from '../../lib/gst';
+import { request, type HttpResponse } from '../../lib/http';
+
+export type Envelope = ReturnType<typeof envelope>;
+
+export function einvoiceEvent(seq: number): Envelope {
+	return envelope('einvoice.generated', { id: `einv_rel_${seq}`, object: 'einvoice', status: 'generated' });
+}
+
+export async function deliverSigned(url: string, event: Envelope, secret: string): Promise<HttpResponse> {
+	const body = JSON.stringify(event);
+	return await request(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'service-signature': signatureHeader(secret, body) },
+		body,
+		timeoutMs: 60_000,
+	});
+}
+
+/** What the trigger answered: a new event starts a run; a duplicate is acknowledged with `duplicate: true`. */
+export function outcome(response: HttpResponse): 'accepted' | 'duplicate' | `HTTP ${number}` {
+	if (response.status !== 200) return `HTTP ${response.status}`;
+	return (response.json() as { duplicate?: boolean }).duplicate ? 'duplicate' : 'accepted';
+}
