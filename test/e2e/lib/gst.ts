@@ -12,6 +12,15 @@ import { N8n, NODE_TYPES, REPO_ROOT, WorkflowJson } from './n8n';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 export const CRED = { api: 'gstComplianceApi', webhook: 'gstComplianceWebhookApi' } as const;
+export const EVENT_TYPES_ALL = [
+	'einvoice.generated',
+	'einvoice.cancelled',
+	'einvoice.failed',
+	'ewaybill.generated',
+	'ewaybill.cancelled',
+	'ewaybill.expired',
+	'ewaybill.rejected',
+];
 
 /** Data of a "GST Compliance API" credential for an emulator client. */
 export function apiCredentialData(

@@ -8,7 +8,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { FatalError, freePort, request, sleep, waitFor, HttpResponse } from './http';
+import { FatalError, freePort, request, waitFor, HttpResponse } from './http';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const installer = require('./install.js') as {
@@ -296,7 +296,12 @@ export class N8n {
 		} catch {
 			/* gone */
 		}
-		const timedOut = await Promise.race([this.exited!.then(() => false), sleep(graceMs).then(() => true)]);
+		let timer: NodeJS.Timeout | undefined;
+		const timedOut = await Promise.race([
+			this.exited!.then(() => false),
+			new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs))),
+		]);
+		clearTimeout(timer);
 		// Task runners and anything else left in the group go too.
 		try {
 			process.kill(-pgid, 'SIGKILL');
