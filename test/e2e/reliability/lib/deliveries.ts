@@ -18,8 +18,15 @@ export async function deliverSigned(url: string, event: Envelope, secret: string
 	});
 }
 
-/** What the trigger answered: a new event starts a run; a duplicate is acknowledged with `duplicate: true`. */
+/**
+ * What the trigger answered: a duplicate is acknowledged with `{ duplicate: true }`; any other 200
+ * is a new event (n8n 2.41 answers those with the node's `responseData` default, not its body).
+ */
 export function outcome(response: HttpResponse): 'accepted' | 'duplicate' | `HTTP ${number}` {
 	if (response.status !== 200) return `HTTP ${response.status}`;
-	return (response.json() as { duplicate?: boolean }).duplicate ? 'duplicate' : 'accepted';
+	try {
+		return (JSON.parse(response.text) as { duplicate?: boolean }).duplicate === true ? 'duplicate' : 'accepted';
+	} catch {
+		return 'accepted';
+	}
 }
