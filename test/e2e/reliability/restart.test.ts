@@ -3,6 +3,7 @@
  * short retry base); the emulator keeps retrying what failed. After n8n is back, every event
  * must have exactly one execution: none lost, none doubled.
  */
+import { EVENT_TYPES } from '../../emulator';
 import { CRED, uuid } from '../lib/gst';
 import { waitFor } from '../lib/http';
 import { waitForFinished } from './lib/executions';
@@ -14,8 +15,8 @@ jest.setTimeout(300_000);
 const EVENTS = 24;
 const EMIT_EVERY_MS = 500;
 const KILL_AFTER = 8;
-/** Retries at ~6 s, 18 s, 42 s: few enough failed attempts during a restart to stay far from the 50 that deactivate a subscription. */
-const RETRY_BASE_MS = 6_000;
+/** Retries at ~10 s, 30 s, 70 s: few enough failed attempts during a restart (even a slow one) to stay far from the 50 that deactivate a subscription. */
+const RETRY_BASE_MS = 10_000;
 
 let session: Session;
 let trigger: TriggerWorkflow;
@@ -28,7 +29,7 @@ beforeAll(async () => {
 	const subscription = emulator.control.createSubscription({
 		clientId: client.clientId,
 		url: triggerUrlOf(n8n, webhookId),
-		events: ['*'],
+		events: [...EVENT_TYPES],
 	});
 	subscriptionId = subscription.id;
 	const webhookCredential = await n8n.createCredential('GST webhook (subscription)', CRED.webhook, {
