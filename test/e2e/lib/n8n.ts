@@ -10,7 +10,6 @@ import * as os from 'os';
 import * as path from 'path';
 import { FatalError, freePort, request, waitFor, HttpResponse } from './http';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const installer = require('./install.js') as {
 	RUNTIME_DIR: string;
 	NODE_MODULES: string;
@@ -500,7 +499,6 @@ export interface ExecutionDetail extends ExecutionSummary {
 
 /** n8n stores run data with `flatted`; use n8n's own copy from the runtime. */
 function flattedParse(s: string): any {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const flatted = require(require.resolve('flatted', { paths: [path.join(installer.NODE_MODULES, 'n8n')] }));
 	return flatted.parse(s);
 }

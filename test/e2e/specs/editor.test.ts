@@ -13,7 +13,6 @@ jest.setTimeout(240_000);
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { chromium } = require(path.join(REPO_ROOT, 'test', 'e2e', 'runtime', 'node_modules', 'playwright-core'));
 
 let emu: RunningEmulator;
