@@ -193,7 +193,12 @@ export class GstComplianceTrigger implements INodeType {
 					shape: options.outputShape ?? 'envelope',
 					refetch: this.getNodeParameter('refetch', false) as boolean,
 				});
-				return { webhookResponse: { received: true }, workflowData: [[{ json: item }]] };
+				// Answered here rather than through `webhookResponse`: n8n 2.41 saves static data in its
+				// response callback, which for `noWebhookResponse` runs before the execution is created.
+				// Otherwise the execution's own Workflow re-wraps the same static data object and resets its
+				// "changed" flag first, so the new event id would never reach the database (seen in real n8n:
+				// after a restart every event but the first was started again).
+				return { ...respond(this, 200, { received: true }), workflowData: [[{ json: item }]] };
 			}
 		}
 	}
