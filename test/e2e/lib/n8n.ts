@@ -312,6 +312,18 @@ export class N8n {
 		this.child = undefined;
 	}
 
+	/**
+	 * Stops n8n and deletes its data (database, installed package, files), keeping only n8n.log
+	 * for debugging. Set E2E_KEEP=1 to keep everything.
+	 */
+	async dispose(): Promise<void> {
+		await this.stop();
+		if (process.env.E2E_KEEP === '1') return;
+		for (const entry of fs.readdirSync(this.userFolder)) {
+			if (entry !== 'n8n.log') fs.rmSync(path.join(this.userFolder, entry), { recursive: true, force: true });
+		}
+	}
+
 	async restart(): Promise<void> {
 		await this.stop();
 		await this.start();

@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	await n8n?.stop();
+	await n8n?.dispose();
 	await emu?.stop();
 });
 
@@ -73,6 +73,19 @@ describe('credential Test button (POST /rest/credentials/test)', () => {
 		const r = await test(apiCredentialData(emu, prod, { productionApiUrl: emu.sandboxUrl }));
 		expect(r.status).toBe('Error');
 		expect(r.message).toMatch(/401/);
+	});
+});
+
+describe('webhook credential Test button', () => {
+	it('accepts a whole secret and flags a truncated one', async () => {
+		const good = { signingSecret: 'whsec_0123456789abcdef0123', previousSigningSecret: '' };
+		const saved = await n8n.createCredential('webhook ok', CRED.webhook, good);
+		expect(await n8n.testCredential(saved, CRED.webhook, good)).toMatchObject({ status: 'OK' });
+		const short = { signingSecret: 'whsec_01', previousSigningSecret: '' };
+		const savedShort = await n8n.createCredential('webhook short', CRED.webhook, short);
+		const r = await n8n.testCredential(savedShort, CRED.webhook, short);
+		expect(r.status).toBe('Error');
+		expect(r.message).not.toContain('whsec_01');
 	});
 });
 

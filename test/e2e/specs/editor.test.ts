@@ -18,9 +18,11 @@ const { chromium } = require(path.join(REPO_ROOT, 'test', 'e2e', 'runtime', 'nod
 let emu: RunningEmulator;
 let n8n: N8n;
 let ctx: any;
+let userDataDir: string;
 let page: any;
 let workflowId: string;
 let apiCred: { id: string; name: string };
+let webhookCred: { id: string; name: string };
 const webhookId = uuid();
 const consoleErrors: string[] = [];
 
@@ -34,13 +36,13 @@ beforeAll(async () => {
 	n8n = await startN8n({ name: 'editor' });
 	const client = emu.seeded!.sandbox;
 	apiCred = await n8n.createCredential('GST Compliance API (sandbox)', CRED.api, apiCredentialData(emu, client));
-	const webhookCred = await n8n.createCredential('GST Compliance Webhook', CRED.webhook, { signingSecret: 'whsec_editor_demo' });
+	webhookCred = await n8n.createCredential('GST Compliance Webhook', CRED.webhook, { signingSecret: 'whsec_editor_demo' });
 	const trigger = triggerNode({ events: ['einvoice.failed', 'ewaybill.expired'], webhookCredential: webhookCred, webhookId, position: [0, 0] });
 	const action = actionNode({ resource: 'einvoice', id: '={{ $json.data.id }}', apiCredential: apiCred, position: [280, 0] });
 	const wf = await n8n.createWorkflow({ name: 'E-invoice failed → refetch', nodes: [trigger, action], connections: chain(trigger.name, action.name) });
 	workflowId = wf.id;
 	fs.mkdirSync(SHOTS, { recursive: true });
-	const userDataDir = fs.mkdtempSync(path.join(WORK_DIR, 'chromium-'));
+	userDataDir = fs.mkdtempSync(path.join(WORK_DIR, 'chromium-'));
 	ctx = await chromium.launchPersistentContext(userDataDir, {
 		executablePath: CHROMIUM,
 		headless: true,
@@ -65,7 +67,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await ctx?.close();
-	await n8n?.stop();
+	if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+	await n8n?.dispose();
 	await emu?.stop();
 });
 
@@ -141,6 +144,18 @@ it('opens the credential form: every field, and the connection test passes', asy
 	expect(text).not.toContain(emu.seeded!.sandbox.clientSecret);
 	await expectNoErrorTexts();
 	await shot('credential-api.png');
+});
+
+it('opens the webhook credential form: signing secret and previous signing secret', async () => {
+	await page.goto(`${n8n.baseUrl}/home/credentials/${webhookCred.id}`);
+	const modal = page.locator('[data-test-id="editCredential-modal"]');
+	await modal.waitFor();
+	await modal.getByText('Connection tested successfully').first().waitFor({ timeout: 30_000 });
+	const text: string = await modal.innerText();
+	for (const label of ['Signing Secret', 'Previous Signing Secret']) expect(text).toContain(label);
+	expect(text).not.toContain('whsec_editor_demo');
+	await expectNoErrorTexts();
+	await shot('credential-webhook.png');
 });
 
 it('the browser console shows no error from our package', () => {

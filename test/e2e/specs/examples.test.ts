@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	await n8n?.stop();
+	await n8n?.dispose();
 	await emu?.stop();
 });
 
