@@ -12,6 +12,11 @@ const base = {
 module.exports = {
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
-		{ ...base, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
+		{
+			...base,
+			displayName: 'e2e',
+			roots: ['<rootDir>/test/e2e/specs'],
+			globalSetup: '<rootDir>/test/e2e/lib/globalSetup.js',
+		},
 	],
 };

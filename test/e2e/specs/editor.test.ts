@@ -1,7 +1,8 @@
 /**
  * The n8n editor in a real browser (playwright-core + Debian's chromium, headless): the trigger
  * node, the action node and the credential form render with their parameters, the webhook URLs
- * and no error. Screenshots go to docs/screenshots/ (the README shows them).
+ * and no error. Screenshots go to test/e2e/.work/screenshots/; with UPDATE_SCREENSHOTS=1 they
+ * replace the ones in docs/screenshots/ that the README shows (a plain test run leaves git clean).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -12,7 +13,7 @@ import { actionNode, apiCredentialData, chain, CRED, triggerNode, uuid } from '.
 jest.setTimeout(240_000);
 
 const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : path.join(WORK_DIR, 'screenshots');
 const { chromium } = require(path.join(REPO_ROOT, 'test', 'e2e', 'runtime', 'node_modules', 'playwright-core'));
 
 let emu: RunningEmulator;
