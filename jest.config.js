@@ -10,6 +10,7 @@ const base = {
 };
 
 module.exports = {
+	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
 		{
