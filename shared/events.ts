@@ -3,6 +3,9 @@
  * subscriptions that list a new type receive it, and only the "All Events" selection passes it here.
  */
 
+import type { GstResource } from './resources';
+import { RESOURCES, resourcePath } from './resources';
+
 export const ALL_EVENTS = '*';
 
 export const EVENT_TYPES = [
@@ -23,9 +26,7 @@ export function isEventSelected(selection: readonly string[], type: string): boo
 }
 
 /** The GET path of the resource an event is about, or undefined for a type this package does not know. */
-export function resourcePath(type: string, resourceId: string): string | undefined {
-	const id = encodeURIComponent(resourceId);
-	if (type.startsWith('einvoice.')) return `/v1/einvoices/${id}`;
-	if (type.startsWith('ewaybill.')) return `/v1/ewaybills/${id}`;
-	return undefined;
+export function eventResourcePath(type: string, resourceId: string): string | undefined {
+	const resource = (Object.keys(RESOURCES) as GstResource[]).find((name) => type.startsWith(`${name}.`));
+	return resource ? resourcePath(resource, resourceId) : undefined;
 }

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { resourcePath } from '../../shared/events';
+import { eventResourcePath } from '../../shared/events';
 import { gstApiRequest } from '../../shared/transport';
 import type { EventEnvelope } from './delivery';
 
@@ -29,7 +29,7 @@ export async function buildOutput(
  */
 async function refetch(context: IWebhookFunctions, event: EventEnvelope): Promise<IDataObject> {
 	const resourceId = event.data.id;
-	const path = typeof resourceId === 'string' ? resourcePath(event.type, resourceId) : undefined;
+	const path = typeof resourceId === 'string' ? eventResourcePath(event.type, resourceId) : undefined;
 	if (!path) return { refetched: null, refetchError: 'The event names no resource this node can fetch' };
 	try {
 		return { refetched: (await gstApiRequest.call(context, 'GET', path)) as IDataObject };
