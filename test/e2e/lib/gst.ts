@@ -6,21 +6,13 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ClientInfo, RunningEmulator } from '../../emulator/types';
+import { EVENT_TYPES, type ClientInfo, type RunningEmulator } from '../../emulator/types';
 import { request, HttpResponse } from './http';
 import { N8n, NODE_TYPES, REPO_ROOT, WorkflowJson } from './n8n';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 export const CRED = { api: 'gstComplianceApi', webhook: 'gstComplianceWebhookApi' } as const;
-export const EVENT_TYPES_ALL = [
-	'einvoice.generated',
-	'einvoice.cancelled',
-	'einvoice.failed',
-	'ewaybill.generated',
-	'ewaybill.cancelled',
-	'ewaybill.expired',
-	'ewaybill.rejected',
-];
+export const EVENT_TYPES_ALL: string[] = [...EVENT_TYPES];
 
 /** Data of a "GST Compliance API" credential for an emulator client. */
 export function apiCredentialData(
