@@ -85,9 +85,12 @@ function installRuntime(force) {
 			if (f.startsWith('.e2e-installed-')) fs.rmSync(path.join(NODE_MODULES, f));
 		}
 	}
-	const npmEnv = { ...process.env };
-	// A user-level `nodedir` (e.g. /usr) must not leak into the Node 24 rebuild.
-	delete npmEnv.npm_config_nodedir;
+	// Under `npm run e2e:install` the parent npm exports its own config as npm_config_* (the
+	// package's .npmrc sets ignore-scripts, which would silently turn the sqlite3 rebuild into a
+	// no-op), and a user-level `nodedir` (e.g. /usr) must not leak into the Node 24 rebuild.
+	const npmEnv = Object.fromEntries(
+		Object.entries(process.env).filter(([key]) => !/^npm_(config|package|lifecycle)_/i.test(key)),
+	);
 	run(
 		'npm',
 		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
