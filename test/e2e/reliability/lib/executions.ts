@@ -1,6 +1,6 @@
 /** Counting a workflow's executions through n8n's REST API (the harness lists at most 100). */
 import type { N8n } from '../../lib/n8n';
-import { waitFor } from '../../lib/http';
+import { sleep } from '../../lib/http';
 
 export type ExecutionStatus = 'success' | 'error' | 'crashed' | 'canceled' | 'running' | 'new' | 'waiting';
 
@@ -10,7 +10,11 @@ export async function executionCount(n8n: N8n, workflowId: string, status?: Exec
 	return data.count as number;
 }
 
-/** Waits until `workflowId` has `count` finished executions, then until the count stays put for `settleMs`. */
+/**
+ * Waits (bounded) until `workflowId` has `count` finished executions, then `settleMs` more so
+ * that extra ones would show, and returns the total count. It does not throw on timeout: the
+ * caller's assertion on the count says what was missing.
+ */
 export async function waitForFinished(
 	n8n: N8n,
 	workflowId: string,
@@ -19,7 +23,8 @@ export async function waitForFinished(
 	settleMs = 0,
 ): Promise<number> {
 	const finished: ExecutionStatus[] = ['success', 'error', 'crashed', 'canceled'];
-	await waitFor(async () => (await executionCount(n8n, workflowId, finished)) >= count, `${count} finished executions`, timeoutMs, 200);
-	if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+	const deadline = Date.now() + timeoutMs;
+	while ((await executionCount(n8n, workflowId, finished)) < count && Date.now() < deadline) await sleep(250);
+	if (settleMs > 0) await sleep(settleMs);
 	return await executionCount(n8n, workflowId);
 }

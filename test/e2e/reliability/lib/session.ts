@@ -1,6 +1,7 @@
 /**
  * One real n8n (the e2e harness) and one emulator with an API client, its credential and a webhook
- * signing credential; everything stops together. Shared by the reliability suite and the bench.
+ * signing credential; everything stops together (n8n's data is deleted, its log kept). Shared by
+ * the reliability suite and the bench.
  */
 import * as fs from 'fs';
 
@@ -39,12 +40,12 @@ export async function startSession(emulatorOptions: EmulatorOptions = {}, n8nOpt
 			webhookCredential,
 			signingSecret,
 			stop: async () => {
-				await running.stop();
+				await running.dispose();
 				await emulator.stop();
 			},
 		};
 	} catch (error) {
-		await n8n?.stop();
+		await n8n?.dispose();
 		await emulator.stop();
 		throw error;
 	}
