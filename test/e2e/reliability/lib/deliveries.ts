@@ -20,7 +20,7 @@ export async function deliverSigned(url: string, event: Envelope, secret: string
 
 /**
  * What the trigger answered: a duplicate is acknowledged with `{ duplicate: true }`; any other 200
- * is a new event (n8n 2.41 answers those with the node's `responseData` default, not its body).
+ * is a new event (its body is not relied on: builds before d6fe6b1 let n8n answer with a default).
  */
 export function outcome(response: HttpResponse): 'accepted' | 'duplicate' | `HTTP ${number}` {
 	if (response.status !== 200) return `HTTP ${response.status}`;
