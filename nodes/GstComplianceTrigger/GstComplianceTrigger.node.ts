@@ -165,6 +165,10 @@ export class GstComplianceTrigger implements INodeType {
 			return respond(this, 500, { error: 'Trigger is not configured' });
 		}
 
+		const dedupe = dedupeStore(this, {
+			windowMs: ((options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS) * 3600 + toleranceSeconds) * 1000,
+			capacity: DEDUPE_CAPACITY,
+		});
 		const outcome = await handleDelivery(
 			{
 				body: rawBody(this),
@@ -174,10 +178,7 @@ export class GstComplianceTrigger implements INodeType {
 				toleranceSeconds,
 				selectedEvents: this.getNodeParameter('events', []) as string[],
 			},
-			dedupeStore(this, {
-				windowMs: ((options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS) * 3600 + toleranceSeconds) * 1000,
-				capacity: DEDUPE_CAPACITY,
-			}),
+			dedupe.store,
 		);
 
 		switch (outcome.kind) {
@@ -193,12 +194,7 @@ export class GstComplianceTrigger implements INodeType {
 					shape: options.outputShape ?? 'envelope',
 					refetch: this.getNodeParameter('refetch', false) as boolean,
 				});
-				// Answered here rather than through `webhookResponse`: n8n 2.41 saves static data in its
-				// response callback, which for `noWebhookResponse` runs before the execution is created.
-				// Otherwise the execution's own Workflow re-wraps the same static data object and resets its
-				// "changed" flag first, so the new event id would never reach the database (seen in real n8n:
-				// after a restart every event but the first was started again).
-				return { ...respond(this, 200, { received: true }), workflowData: [[{ json: item }]] };
+				return acceptedResponse(item, dedupe.persist);
 			}
 		}
 	}
@@ -222,21 +218,52 @@ function rawBody(context: IWebhookFunctions): Buffer {
  * back after each new id. Test-URL deliveries (manual mode) get their own in-memory store: n8n does
  * not save static data for them, and they must never mark an id that production will receive.
  */
-function dedupeStore(context: IWebhookFunctions, options: DedupeOptions): DedupeStore {
+function dedupeStore(
+	context: IWebhookFunctions,
+	options: DedupeOptions,
+): { store: DedupeStore; persist: () => void } {
 	const node = context.getNode();
 	const isTest = context.getMode() === 'manual';
 	const key = `${context.getWorkflow().id ?? 'unsaved'}:${node.id}:${isTest ? 'test' : 'production'}`;
-	if (isTest) return dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
+	if (isTest) return { store: dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options)), persist: () => {} };
 
 	const staticData = context.getWorkflowStaticData('node');
 	const store = dedupeRegistry.get(key, options, () =>
 		MemoryDedupeStore.fromSnapshot(staticData[STATIC_DATA_KEY], options),
 	);
-	return {
-		async claim(eventId: string, nowMs: number): Promise<boolean> {
-			const isNew = store.claimNow(eventId, nowMs);
-			if (isNew) staticData[STATIC_DATA_KEY] = store.snapshot() as unknown as IDataObject;
-			return isNew;
-		},
+	const persist = () => {
+		staticData[STATIC_DATA_KEY] = store.snapshot() as unknown as IDataObject;
 	};
+	return {
+		store: {
+			async claim(eventId: string, nowMs: number): Promise<boolean> {
+				const isNew = store.claimNow(eventId, nowMs);
+				if (isNew) persist();
+				return isNew;
+			},
+		},
+		persist,
+	};
+}
+
+/**
+ * Starts the workflow and answers 200 once n8n has created the execution. The new event id must be
+ * in static data by then, but n8n 2.41 creates the execution from a fresh Workflow over the same
+ * static-data object, which resets its "changed" flag, so the write made in webhook() would not be
+ * saved (seen in real n8n: after a restart, every event but the first started again). n8n reads
+ * `webhookResponse` after creating the execution and saves static data right after that read, so
+ * the write is re-applied there. Order per event: execution created → id saved → 200 sent; a crash
+ * in between never loses an acknowledged event (at worst one crash between the first two steps
+ * starts an event twice). Answering ourselves before the execution exists would lose it instead.
+ */
+function acceptedResponse(item: IDataObject, persist: () => void): IWebhookResponseData {
+	const response: IWebhookResponseData = { workflowData: [[{ json: item }]] };
+	Object.defineProperty(response, 'webhookResponse', {
+		enumerable: true,
+		get() {
+			persist();
+			return { received: true };
+		},
+	});
+	return response;
 }
