@@ -52,7 +52,11 @@ export class GstComplianceTrigger implements INodeType {
 				testedBy: 'gstComplianceApiTest',
 			},
 		],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers the
+			// literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+		],
 		properties: [
 			{
 				displayName:

@@ -57,6 +57,10 @@ describe('dedupe state and n8n 2.41 static-data saving', () => {
 	beforeAll(() => jest.spyOn(Date, 'now').mockReturnValue(NOW_MS));
 	afterAll(() => jest.restoreAllMocks());
 
+	it('lets n8n read webhookResponse (with responseData undefined it answers "firstEntryJson" and never reads it)', () => {
+		expect(node.description.webhooks?.[0]).toMatchObject({ responseMode: 'onReceived', responseData: '' });
+	});
+
 	it('every accepted event id reaches the database, not only the first', async () => {
 		for (const id of ['evt_static_1', 'evt_static_2', 'evt_static_3']) await deliverLikeN8n(id);
 		const saved = JSON.parse(database ?? '{}') as Record<string, { dedupe?: { d: string } }>;

@@ -237,7 +237,7 @@ describe('node and credential description', () => {
 		expect(node.description.name).toBe('gstComplianceTrigger');
 		expect(node.description.inputs).toEqual([]);
 		expect(node.description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
 		]);
 	});
 
