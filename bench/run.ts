@@ -49,7 +49,8 @@ async function main(): Promise<void> {
 
 function machine(): string {
 	const cpus = os.cpus();
-	return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()}`;
+	const load = os.loadavg().map((value) => value.toFixed(1)).join(' / ');
+	return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()}; load average ${load} (1/5/15 min) at the end`;
 }
 
 main().catch((error: unknown) => {
