@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { errorSummary, gstError } from '../../shared/apiError';
 import type { GstResource } from '../../shared/resources';
 import { checkResourceId, resourcePath } from '../../shared/resources';
-import { gstApiRequest } from '../../shared/transport';
+import { gstApiRequest, readCredentialData } from '../../shared/transport';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './descriptions/OptionsDescription';
 import { runPool } from './workerPool';
 
@@ -15,7 +15,11 @@ interface GetOptions {
 }
 
 /** Fetches one item's resource; an invalid id fails the item before any network call. */
-async function getOne(context: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+async function getOne(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	credentialData: ICredentialDataDecryptedObject,
+): Promise<IDataObject> {
 	const resource = context.getNodeParameter('resource', itemIndex) as GstResource;
 	const options = context.getNodeParameter('options', itemIndex, {}) as GetOptions;
 	const check = checkResourceId(resource, context.getNodeParameter(ID_PARAMETER[resource], itemIndex, ''));
@@ -24,7 +28,7 @@ async function getOne(context: IExecuteFunctions, itemIndex: number): Promise<ID
 	}
 	// Errors from gstApiRequest are already NodeApiError / NodeOperationError with the item index.
 	return await gstApiRequest
-		.call(context, 'GET', resourcePath(resource, check.id), { itemIndex })
+		.call(context, 'GET', resourcePath(resource, check.id), { itemIndex, credentialData })
 		.catch((error: unknown) => {
 			if (options.ignoreNotFound && errorSummary(error).code === 'NOT_FOUND') return { id: check.id, notFound: true };
 			throw error;
@@ -46,12 +50,14 @@ export async function executeGet(context: IExecuteFunctions): Promise<INodeExecu
 	if (items.length === 0) return [];
 	const continueOnFail = context.continueOnFail();
 	const options = context.getNodeParameter('options', 0, {}) as GetOptions;
+	// One credential read per execution, not one per item (each is a database read in n8n).
+	const credentialData = await readCredentialData(context);
 	const output: INodeExecutionData[] = new Array(items.length);
 	const failures: Array<{ index: number; error: unknown }> = [];
 
 	await runPool(items.length, concurrencyOf(options.concurrency ?? DEFAULT_CONCURRENCY), async (index) => {
 		try {
-			output[index] = { json: await getOne(context, index), pairedItem: { item: index } };
+			output[index] = { json: await getOne(context, index, credentialData), pairedItem: { item: index } };
 			return true;
 		} catch (error) {
 			if (continueOnFail) {

@@ -11,7 +11,7 @@ import { ObservableObject } from 'n8n-workflow';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
 import { envelope, NOW_MS, SECRET, signed } from './fakeWebhook';
 
-type Observable = IDataObject & { __dataChanged?: boolean };
+type Observable = IDataObject & { __dataChanged: boolean };
 
 const node = new GstComplianceTrigger();
 const NODE_KEY = 'node:GST Compliance Trigger';
