@@ -20,17 +20,34 @@ const n8nBase = (config) => ({
 });
 
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', 'test/e2e/runtime/**', 'test/e2e/.work/**', '**/*.js', '**/*.mjs', 'bench/**'] },
+	{
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'test/e2e/runtime/**',
+			'test/e2e/.work/**',
+			'**/*.js',
+			'**/*.mjs',
+			'bench/**',
+		],
+	},
 	{
 		files: ['**/*.ts'],
 		languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module' } },
 		plugins: { '@typescript-eslint': tseslint.plugin },
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+			],
 			'no-console': 'off',
 		},
 	},
-	{ files: ['package.json'], languageOptions: { parser: tseslint.parser }, ...n8nBase('community') },
+	{
+		files: ['package.json'],
+		languageOptions: { parser: tseslint.parser },
+		...n8nBase('community'),
+	},
 	{ files: ['credentials/**/*.ts'], ...n8nBase('credentials') },
 	{ files: ['nodes/**/*.ts'], ...n8nBase('nodes') },
 	{

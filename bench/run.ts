@@ -22,7 +22,8 @@ export interface BenchOptions {
 function parseArgs(argv: string[]): BenchOptions {
 	const known = new Set(['--quick', '--no-n8n']);
 	const unknown = argv.filter((arg) => !known.has(arg));
-	if (unknown.length > 0) throw new Error(`unknown option(s): ${unknown.join(' ')} (use --quick, --no-n8n)`);
+	if (unknown.length > 0)
+		throw new Error(`unknown option(s): ${unknown.join(' ')} (use --quick, --no-n8n)`);
 	const quick = argv.includes('--quick');
 	return { quick, n8n: !argv.includes('--no-n8n'), runs: quick ? 3 : 5 };
 }
@@ -36,7 +37,10 @@ async function main(): Promise<void> {
 		sections.push(await measure());
 	};
 	await step('items 1–2, token cache', async () => await tokenBench(options.runs));
-	await step('items 3–4, trigger verify and dedupe', async () => await triggerBench(options.runs, options.quick));
+	await step(
+		'items 3–4, trigger verify and dedupe',
+		async () => await triggerBench(options.runs, options.quick),
+	);
 	if (options.n8n) await step('items 5–6, real n8n', async () => await n8nBench(options));
 	else sections.push({ title: 'Real n8n (items 5–6)', rows: [], skipped: '--no-n8n' });
 
@@ -49,11 +53,16 @@ async function main(): Promise<void> {
 
 function machine(): string {
 	const cpus = os.cpus();
-	const load = os.loadavg().map((value) => value.toFixed(1)).join(' / ');
+	const load = os
+		.loadavg()
+		.map((value) => value.toFixed(1))
+		.join(' / ');
 	return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()}; load average ${load} (1/5/15 min) at the end`;
 }
 
 main().catch((error: unknown) => {
-	process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -5,11 +5,11 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { authenticateRequest } from '../shared/authenticate';
-import { readCredentials } from '../shared/environment';
-import { configureRuntime } from '../shared/runtime';
-import { tokenCache } from '../shared/tokenCache';
-import { mintToken } from '../shared/tokenClient';
+import { authenticateRequest } from '../credentials/GstComplianceApi/authenticate';
+import { parseCredentials } from '../credentials/GstComplianceApi/environment';
+import { configureSettings } from '../transport/settings';
+import { tokenCache } from '../credentials/GstComplianceApi/tokenCache';
+import { mintToken } from '../credentials/GstComplianceApi/tokenClient';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../test/emulator';
 import { apiCredentialData } from '../test/e2e/lib/gst';
 import { ratios, type Section } from './result';
@@ -30,15 +30,21 @@ interface Target {
 async function callApi(target: Target): Promise<number> {
 	const request: IHttpRequestOptions = { method: 'GET', url: `/v1/einvoices/${target.einvoiceId}` };
 	const authed = await authenticateRequest(target.data, request);
-	const response = await fetch(`${authed.baseURL}${authed.url}`, { headers: authed.headers as Record<string, string> });
+	const response = await fetch(`${authed.baseURL}${authed.url}`, {
+		headers: authed.headers as Record<string, string>,
+	});
 	await response.arrayBuffer();
 	return response.status;
 }
 
-const mints = (target: Target): number => target.emulator.control.counters().tokenMints[target.client.clientId] ?? 0;
+const mints = (target: Target): number =>
+	target.emulator.control.counters().tokenMints[target.client.clientId] ?? 0;
 
 /** Steady calls 1–20 s apart (seeded) over the simulated period; the clock only moves by `advance`. */
-async function steadyRun(target: Target, seed: number): Promise<{ mints: number; expired: number; calls: number }> {
+async function steadyRun(
+	target: Target,
+	seed: number,
+): Promise<{ mints: number; expired: number; calls: number }> {
 	const { control } = target.emulator;
 	tokenCache.clear();
 	control.resetCounters();
@@ -63,25 +69,40 @@ async function coldRun(target: Target): Promise<{ ours: number; naive: number }>
 	await control.advance(60_000);
 	tokenCache.clear();
 	control.resetCounters();
-	const statuses = await Promise.all(Array.from({ length: PARALLEL }, async () => await callApi(target)));
-	if (statuses.some((status) => status !== 200)) throw new Error(`cold-cache calls answered ${statuses.join(',')}`);
+	const statuses = await Promise.all(
+		Array.from({ length: PARALLEL }, async () => await callApi(target)),
+	);
+	if (statuses.some((status) => status !== 200))
+		throw new Error(`cold-cache calls answered ${statuses.join(',')}`);
 	const ours = mints(target);
 
 	await control.advance(60_000);
 	control.resetCounters();
-	const credentials = readCredentials(target.data);
+	const credentials = parseCredentials(target.data);
 	await Promise.all(Array.from({ length: PARALLEL }, async () => await mintToken(credentials)));
 	return { ours, naive: mints(target) };
 }
 
 export async function tokenBench(runs: number): Promise<Section> {
 	// Manual clock: hours pass in seconds; the token cache reads the same clock.
-	const emulator = await startEmulator({ seed: false, clock: 'manual', tokenRateLimitPerMinute: 10_000 });
-	const restore = configureRuntime({ now: () => emulator.control.now() });
+	const emulator = await startEmulator({
+		seed: false,
+		clock: 'manual',
+		tokenRateLimitPerMinute: 10_000,
+	});
+	const restore = configureSettings({ now: () => emulator.control.now() });
 	try {
 		const client = emulator.control.createClient({ environment: 'sandbox' });
-		const einvoice = emulator.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
-		const target: Target = { emulator, client, data: apiCredentialData(emulator, client) as ICredentialDataDecryptedObject, einvoiceId: einvoice.id };
+		const einvoice = emulator.control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
+		const target: Target = {
+			emulator,
+			client,
+			data: apiCredentialData(emulator, client) as ICredentialDataDecryptedObject,
+			einvoiceId: einvoice.id,
+		};
 
 		const steady = [];
 		const cold = [];
@@ -101,7 +122,10 @@ export async function tokenBench(runs: number): Promise<Section> {
 					unit: 'mints',
 					ours: steadyMints,
 					baseline: { label: `ideal ceil(T/840 s)`, values: steadyMints.map(() => ideal) },
-					ratio: ratios(steadyMints, steadyMints.map(() => ideal)),
+					ratio: ratios(
+						steadyMints,
+						steadyMints.map(() => ideal),
+					),
 					goal: 'ratio 1.0 (= ideal)',
 					met: (ratio) => ratio.max <= 1,
 				},
@@ -119,7 +143,10 @@ export async function tokenBench(runs: number): Promise<Section> {
 					what: `Cold cache, ${PARALLEL} parallel requests → token mints`,
 					unit: 'mints',
 					ours: cold.map((run) => run.ours),
-					baseline: { label: 'a mint per request (no shared in-flight mint)', values: cold.map((run) => run.naive) },
+					baseline: {
+						label: 'a mint per request (no shared in-flight mint)',
+						values: cold.map((run) => run.naive),
+					},
 					ratio: cold.map((run) => run.ours),
 					goal: '1 mint',
 					met: (value) => value.max === 1,

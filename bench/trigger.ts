@@ -7,8 +7,8 @@ import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
 import { handleDelivery } from '../nodes/GstComplianceTrigger/delivery';
-import { MemoryDedupeStore } from '../shared/dedupe';
-import { formatSignatureHeader, sign } from '../shared/signature';
+import { MemoryDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { formatSignatureHeader, sign } from '../nodes/GstComplianceTrigger/signature';
 import { ratios, type Section } from './result';
 import { percentile } from './stats';
 
@@ -25,7 +25,13 @@ function envelope(index: number): Buffer {
 		id: `evt_${index.toString(16).padStart(24, '0')}`,
 		type: 'einvoice.generated',
 		createdAt: '2025-01-15T04:30:00.000Z',
-		data: { id: `einv_${index}`, object: 'einvoice', status: 'generated', irn: 'f'.repeat(64), note: '' },
+		data: {
+			id: `einv_${index}`,
+			object: 'einvoice',
+			status: 'generated',
+			irn: 'f'.repeat(64),
+			note: '',
+		},
 	};
 	const padding = BODY_BYTES - Buffer.byteLength(JSON.stringify(base));
 	base.data.note = 'x'.repeat(padding);
@@ -56,7 +62,14 @@ async function verifyRun(events: number, batch: number): Promise<Latencies> {
 		for (const { body, header } of deliveries) {
 			const start = process.hrtime.bigint();
 			const outcome = await handleDelivery(
-				{ body, signatureHeader: header, secrets: [SECRET, ''], nowMs, toleranceSeconds: 300, selectedEvents: ['*'] },
+				{
+					body,
+					signatureHeader: header,
+					secrets: [SECRET, ''],
+					nowMs,
+					toleranceSeconds: 300,
+					selectedEvents: ['*'],
+				},
 				store,
 			);
 			out.ours.push(Number(process.hrtime.bigint() - start) / 1000);
@@ -94,7 +107,10 @@ const newId = (): string => `evt_${randomBytes(12).toString('hex')}`;
  * are made inside `build`, as fresh strings like those parsed from each body; a store that keeps
  * them pays for them, one that digests them does not. Everything is dropped when this returns.
  */
-function heapDelta(gc: () => void, build: () => { keep: unknown; persistedBytes: number }): StateSize {
+function heapDelta(
+	gc: () => void,
+	build: () => { keep: unknown; persistedBytes: number },
+): StateSize {
 	gc();
 	const before = process.memoryUsage().heapUsed;
 	const built = build();
@@ -110,7 +126,10 @@ function ourState(): { keep: unknown; persistedBytes: number } {
 	const start = Date.UTC(2025, 0, 15);
 	for (let i = 0; i < IDS; i++) store.claimNow(newId(), start + Math.floor((i * DAY_MS) / IDS));
 	if (store.size !== IDS) throw new Error(`store kept ${store.size} of ${IDS} ids`);
-	return { keep: store, persistedBytes: Buffer.byteLength(JSON.stringify({ dedupe: store.snapshot() })) };
+	return {
+		keep: store,
+		persistedBytes: Buffer.byteLength(JSON.stringify({ dedupe: store.snapshot() })),
+	};
 }
 
 /** The obvious alternative: a Set of the ids as received, persisted as a JSON array. */
@@ -177,10 +196,13 @@ export async function triggerBench(runs: number, quick: boolean): Promise<Sectio
 			},
 			{
 				item: '4',
-				what: 'Same state persisted (JSON of the node\'s static data)',
+				what: "Same state persisted (JSON of the node's static data)",
 				unit: 'MB',
 				ours: persisted,
-				baseline: { label: 'JSON array of the raw ids', values: megabytes(sizes.naive, 'persistedBytes') },
+				baseline: {
+					label: 'JSON array of the raw ids',
+					values: megabytes(sizes.naive, 'persistedBytes'),
+				},
 				ratio: persisted,
 				goal: '≤ 2 MB',
 				met: (value) => value.max <= 2,

@@ -1,6 +1,6 @@
 import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { authenticateRequest } from '../shared/authenticate';
+import { authenticateRequest } from './GstComplianceApi/authenticate';
 
 /**
  * OAuth 2.0 client credentials for the GST Compliance API. Tokens are minted and cached in memory
@@ -12,9 +12,13 @@ export class GstComplianceApi implements ICredentialType {
 
 	displayName = 'GST Compliance API';
 
-	icon: Icon = { light: 'file:../icons/gstCompliance.svg', dark: 'file:../icons/gstCompliance.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/gstCompliance.svg',
+		dark: 'file:../icons/gstCompliance.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -22,11 +26,20 @@ export class GstComplianceApi implements ICredentialType {
 			name: 'environment',
 			type: 'options',
 			options: [
-				{ name: 'Production', value: 'production', description: 'Live data. Client ID starts with svc_live_.' },
-				{ name: 'Sandbox', value: 'sandbox', description: 'Test data. Client ID starts with svc_test_.' },
+				{
+					name: 'Production',
+					value: 'production',
+					description: 'Live data. Client ID starts with svc_live_.',
+				},
+				{
+					name: 'Sandbox',
+					value: 'sandbox',
+					description: 'Test data. Client ID starts with svc_test_.',
+				},
 			],
 			default: 'sandbox',
-			description: 'Which API host the requests go to. It must match the client: Live tab clients are Production, Sandbox tab clients are Sandbox.',
+			description:
+				'Which API host the requests go to. It must match the client: Live tab clients are Production, Sandbox tab clients are Sandbox.',
 		},
 		{
 			displayName: 'Client ID',
@@ -35,7 +48,8 @@ export class GstComplianceApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'svc_test_…',
-			description: 'From the Developer hub: Live tab for Production (svc_live_…), Sandbox tab for Sandbox (svc_test_…)',
+			description:
+				'From the Developer hub: Live tab for Production (svc_live_…), Sandbox tab for Sandbox (svc_test_…)',
 		},
 		{
 			displayName: 'Client Secret',
@@ -44,7 +58,8 @@ export class GstComplianceApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Shown once when the client is created or its secret rotated. After a rotation the old secret works for 24 more hours.',
+			description:
+				'Shown once when the client is created or its secret rotated. After a rotation the old secret works for 24 more hours.',
 		},
 		{
 			displayName: 'Auth URL',
@@ -53,7 +68,8 @@ export class GstComplianceApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://auth.example.com',
-			description: 'Base URL of the token service, without /realms/…. The same for Production and Sandbox.',
+			description:
+				'Base URL of the token service, without /realms/…. The same for Production and Sandbox.',
 		},
 		{
 			displayName: 'Realm',
@@ -62,7 +78,8 @@ export class GstComplianceApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'gst',
-			description: 'Realm name in the token URL {Auth URL}/realms/{Realm}/protocol/openid-connect/token',
+			description:
+				'Realm name in the token URL {Auth URL}/realms/{Realm}/protocol/openid-connect/token',
 		},
 		{
 			displayName: 'Production API URL',
@@ -70,7 +87,8 @@ export class GstComplianceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://api.example.com',
-			description: 'Base URL of the production API host (without /v1). Needed when Environment is Production.',
+			description:
+				'Base URL of the production API host (without /v1). Needed when Environment is Production.',
 		},
 		{
 			displayName: 'Sandbox API URL',
@@ -78,7 +96,8 @@ export class GstComplianceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'https://sandbox.api.example.com',
-			description: 'Base URL of the sandbox API host (without /v1). Needed when Environment is Sandbox.',
+			description:
+				'Base URL of the sandbox API host (without /v1). Needed when Environment is Sandbox.',
 		},
 	];
 

@@ -10,9 +10,13 @@ export class GstComplianceWebhookApi implements ICredentialType {
 
 	displayName = 'GST Compliance Webhook API';
 
-	icon: Icon = { light: 'file:../icons/gstCompliance.svg', dark: 'file:../icons/gstCompliance.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/gstCompliance.svg',
+		dark: 'file:../icons/gstCompliance.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#gst-compliance-trigger';
+	documentationUrl =
+		'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#gst-compliance-trigger';
 
 	properties: INodeProperties[] = [
 		{

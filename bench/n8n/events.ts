@@ -28,7 +28,11 @@ interface Side {
 type SideName = 'ours' | 'bare' | 'headerAuth';
 
 /** n8n's Webhook node, bare or with its Header Auth (which, like our trigger, reads a credential per request). */
-async function webhookSide(n8n: N8n, label: string, auth?: { id: string; name: string }): Promise<Side> {
+async function webhookSide(
+	n8n: N8n,
+	label: string,
+	auth?: { id: string; name: string },
+): Promise<Side> {
 	const path = `bench-${label}-${Date.now()}`;
 	const node = {
 		id: `bench-${label}`,
@@ -37,7 +41,13 @@ async function webhookSide(n8n: N8n, label: string, auth?: { id: string; name: s
 		typeVersion: 2,
 		position: [0, 0],
 		webhookId: `${path}-id`,
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', authentication: auth ? 'headerAuth' : 'none', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'onReceived',
+			authentication: auth ? 'headerAuth' : 'none',
+			options: {},
+		},
 		...(auth ? { credentials: { httpHeaderAuth: auth } } : {}),
 	};
 	const wf = await n8n.createWorkflow({ name: `bench: ${label} webhook`, nodes: [node] });
@@ -48,7 +58,11 @@ async function webhookSide(n8n: N8n, label: string, auth?: { id: string; name: s
 async function createSides(session: BenchSession): Promise<Record<SideName, Side>> {
 	const { n8n } = session;
 	const trigger = await activeTrigger(session, 'bench: GST trigger');
-	const headerCredential = await n8n.createCredential('bench header auth', 'httpHeaderAuth', HEADER_AUTH);
+	const headerCredential = await n8n.createCredential(
+		'bench header auth',
+		'httpHeaderAuth',
+		HEADER_AUTH,
+	);
 	return {
 		ours: { label: 'GST trigger', url: trigger.url, workflowId: trigger.workflowId, done: 0 },
 		bare: await webhookSide(n8n, 'bare'),
@@ -78,7 +92,13 @@ interface Rates {
 	acknowledgedPerSecond: number;
 }
 
-async function runSide(n8n: N8n, side: Side, events: number, secret: string, seq: { next: number }): Promise<Rates> {
+async function runSide(
+	n8n: N8n,
+	side: Side,
+	events: number,
+	secret: string,
+	seq: { next: number },
+): Promise<Rates> {
 	const bodies = Array.from({ length: events }, () => body(seq.next++));
 	const started = Date.now();
 	const load = await runBounded(
@@ -95,19 +115,32 @@ async function runSide(n8n: N8n, side: Side, events: number, secret: string, seq
 				},
 				body: payload,
 			});
-			if (response.status !== 200) throw new Error(`${side.label} answered ${response.status}: ${response.text.slice(0, 200)}`);
+			if (response.status !== 200)
+				throw new Error(
+					`${side.label} answered ${response.status}: ${response.text.slice(0, 200)}`,
+				);
 		},
 		DEADLINE_MS,
 	);
 	const acknowledgedMs = Date.now() - started;
 	const failed = load.results.find((result) => result.error);
-	if (failed || load.notStarted > 0) throw new Error(`${side.label}: ${failed?.error?.message ?? `${load.notStarted} events not sent in time`}`);
+	if (failed || load.notStarted > 0)
+		throw new Error(
+			`${side.label}: ${failed?.error?.message ?? `${load.notStarted} events not sent in time`}`,
+		);
 	side.done = await waitForFinished(n8n, side.workflowId, side.done + events, DEADLINE_MS);
 	const finishedMs = Date.now() - started;
-	return { finishedPerSecond: (events * 1000) / finishedMs, acknowledgedPerSecond: (events * 1000) / acknowledgedMs };
+	return {
+		finishedPerSecond: (events * 1000) / finishedMs,
+		acknowledgedPerSecond: (events * 1000) / acknowledgedMs,
+	};
 }
 
-export async function eventsBench(session: BenchSession, runs: number, events: number): Promise<Row[]> {
+export async function eventsBench(
+	session: BenchSession,
+	runs: number,
+	events: number,
+): Promise<Row[]> {
 	const sides = await createSides(session);
 	const seq = { next: 0 };
 	const secret = session.signingSecret;
@@ -116,7 +149,8 @@ export async function eventsBench(session: BenchSession, runs: number, events: n
 	const rates: Record<SideName, Rates[]> = { ours: [], bare: [], headerAuth: [] };
 	for (let run = 0; run < runs; run++) {
 		const order = names.map((_, i) => names[(i + run) % names.length]);
-		for (const name of order) rates[name].push(await runSide(session.n8n, sides[name], events, secret, seq));
+		for (const name of order)
+			rates[name].push(await runSide(session.n8n, sides[name], events, secret, seq));
 	}
 	const pick = (list: Rates[], key: keyof Rates) => list.map((rate) => rate[key]);
 	const { ours, bare, headerAuth } = rates;
@@ -126,18 +160,24 @@ export async function eventsBench(session: BenchSession, runs: number, events: n
 			what: `Events/s, ${events} signed events at ${CONCURRENCY} in flight, until every execution finished`,
 			unit: 'events/s',
 			ours: pick(ours, 'finishedPerSecond'),
-			baseline: { label: 'bare Webhook node, same instance', values: pick(bare, 'finishedPerSecond') },
+			baseline: {
+				label: 'bare Webhook node, same instance',
+				values: pick(bare, 'finishedPerSecond'),
+			},
 			ratio: ratios(pick(ours, 'finishedPerSecond'), pick(bare, 'finishedPerSecond')),
 			goal: '≥ 0.9×',
 			met: (ratio) => ratio.median >= 0.9,
-			note: 'Ratio = our events/s ÷ the bare Webhook node\'s. The bare node verifies nothing and dedupes nothing; both save every execution (n8n defaults, SQLite).',
+			note: "Ratio = our events/s ÷ the bare Webhook node's. The bare node verifies nothing and dedupes nothing; both save every execution (n8n defaults, SQLite).",
 		},
 		{
 			item: '6',
 			what: 'Same runs: events/s acknowledged (HTTP 200 received)',
 			unit: 'events/s',
 			ours: pick(ours, 'acknowledgedPerSecond'),
-			baseline: { label: 'bare Webhook node, same instance', values: pick(bare, 'acknowledgedPerSecond') },
+			baseline: {
+				label: 'bare Webhook node, same instance',
+				values: pick(bare, 'acknowledgedPerSecond'),
+			},
 			ratio: ratios(pick(ours, 'acknowledgedPerSecond'), pick(bare, 'acknowledgedPerSecond')),
 			goal: '≥ 0.9×',
 			met: (ratio) => ratio.median >= 0.9,
@@ -147,7 +187,10 @@ export async function eventsBench(session: BenchSession, runs: number, events: n
 			what: 'Same runs, against the Webhook node with Header Auth: events/s until every execution finished',
 			unit: 'events/s',
 			ours: pick(ours, 'finishedPerSecond'),
-			baseline: { label: 'Webhook node + Header Auth credential', values: pick(headerAuth, 'finishedPerSecond') },
+			baseline: {
+				label: 'Webhook node + Header Auth credential',
+				values: pick(headerAuth, 'finishedPerSecond'),
+			},
 			ratio: ratios(pick(ours, 'finishedPerSecond'), pick(headerAuth, 'finishedPerSecond')),
 			goal: '— (context)',
 			note: 'The Webhook node with Header Auth is the cheapest built-in way to accept only authenticated calls; like our trigger it reads a credential from n8n on every request.',

@@ -6,10 +6,14 @@
  */
 import { actionNode, CRED } from '../../test/e2e/lib/gst';
 import type { N8n } from '../../test/e2e/lib/n8n';
-import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/descriptions/OptionsDescription';
+import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/actions/options';
 import { ratios, type Row } from '../result';
 import type { Session as BenchSession } from '../../test/e2e/reliability/lib/session';
-import { batchWorkflow, runBatch, type BatchWorkflow } from '../../test/e2e/reliability/lib/workflows';
+import {
+	batchWorkflow,
+	runBatch,
+	type BatchWorkflow,
+} from '../../test/e2e/reliability/lib/workflows';
 
 const GETS = 1_000;
 
@@ -53,18 +57,27 @@ interface Timing {
 /** One execution of a side; checks that every id came back as its e-invoice. */
 async function runSide(n8n: N8n, side: BatchWorkflow, ids: string[]): Promise<Timing> {
 	const { execution, items, nodeMs } = await runBatch(n8n, side, ids);
-	if (execution.status !== 'success') throw new Error(`${side.label}: execution ${execution.id} ended ${execution.status}`);
+	if (execution.status !== 'success')
+		throw new Error(`${side.label}: execution ${execution.id} ended ${execution.status}`);
 	const wrong = items.filter((item, index) => item.id !== ids[index] || item.object !== 'einvoice');
 	if (items.length !== ids.length || wrong.length > 0) {
-		throw new Error(`${side.label}: ${items.length} items, ${wrong.length} not the e-invoice asked for`);
+		throw new Error(
+			`${side.label}: ${items.length} items, ${wrong.length} not the e-invoice asked for`,
+		);
 	}
-	return { nodeMs, executionMs: Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt) };
+	return {
+		nodeMs,
+		executionMs: Date.parse(execution.stoppedAt!) - Date.parse(execution.startedAt),
+	};
 }
 
 export async function fetchBench(session: BenchSession, runs: number): Promise<Row[]> {
 	const { control } = session.emulator;
 	const { organizationId } = session.client;
-	const ids = Array.from({ length: GETS }, () => control.createEinvoice({ organizationId, environment: 'sandbox' }).id);
+	const ids = Array.from(
+		{ length: GETS },
+		() => control.createEinvoice({ organizationId, environment: 'sandbox' }).id,
+	);
 	const sides = await createSides(session);
 	const names: SideName[] = ['ours', 'http', 'ours20'];
 	// Warm-up: first token mint, module loading, JIT; not counted.
@@ -89,7 +102,7 @@ export async function fetchBench(session: BenchSession, runs: number): Promise<R
 			what: `${GETS} e-invoice GETs in one execution: time in the node (n8n run data)`,
 			unit: 'ms',
 			ours: oursNode,
-			baseline: { label: "HTTP Request node with our credential", values: httpNode },
+			baseline: { label: 'HTTP Request node with our credential', values: httpNode },
 			ratio: ratios(httpNode, oursNode),
 			goal: 'ours ≥ 1.5× faster',
 			met: (ratio) => ratio.median >= 1.5,
@@ -100,7 +113,7 @@ export async function fetchBench(session: BenchSession, runs: number): Promise<R
 			what: 'Same runs: whole execution (webhook → split → node)',
 			unit: 'ms',
 			ours: oursExec,
-			baseline: { label: "HTTP Request node with our credential", values: httpExec },
+			baseline: { label: 'HTTP Request node with our credential', values: httpExec },
 			ratio: ratios(httpExec, oursExec),
 			goal: 'ours ≥ 1.5× faster',
 			met: (ratio) => ratio.median >= 1.5,

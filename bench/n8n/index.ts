@@ -8,10 +8,17 @@ import { startSession } from '../../test/e2e/reliability/lib/session';
 export async function n8nBench(options: { runs: number; quick: boolean }): Promise<Section> {
 	const title = 'Real n8n 2.41 (e2e harness, packed package)';
 	if (!runtimeInstalled()) {
-		return { title, rows: [], skipped: 'the e2e runtime is not installed (node test/e2e/lib/install.js)' };
+		return {
+			title,
+			rows: [],
+			skipped: 'the e2e runtime is not installed (node test/e2e/lib/install.js)',
+		};
 	}
 	// The API rate limit is lifted so both sides of item 5 measure speed, not the emulator's budget.
-	const session = await startSession({ apiRateLimitPerMinute: 1_000_000 }, { name: 'bench', env: { N8N_LOG_LEVEL: 'warn' } });
+	const session = await startSession(
+		{ apiRateLimitPerMinute: 1_000_000 },
+		{ name: 'bench', env: { N8N_LOG_LEVEL: 'warn' } },
+	);
 	try {
 		const rows = [
 			...(await fetchBench(session, options.runs)),

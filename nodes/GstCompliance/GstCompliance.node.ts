@@ -1,17 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testGstComplianceCredentials } from '../../shared/credentialTest';
-import { einvoiceFields, einvoiceOperations } from './descriptions/EinvoiceDescription';
-import { ewaybillFields, ewaybillOperations } from './descriptions/EwaybillDescription';
-import { getOptions } from './descriptions/OptionsDescription';
-import { executeGet } from './get';
+import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
+import { einvoiceFields, einvoiceOperations } from './actions/einvoice/get.operation';
+import { ewaybillFields, ewaybillOperations } from './actions/ewaybill/get.operation';
+import { getOptions } from './actions/options';
+import { executeGet } from './actions/get';
 
 export class GstCompliance implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance',
 		name: 'gstCompliance',
-		icon: { light: 'file:../../icons/gstCompliance.svg', dark: 'file:../../icons/gstCompliance.dark.svg' },
+		icon: {
+			light: 'file:../../icons/gstCompliance.svg',
+			dark: 'file:../../icons/gstCompliance.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -21,7 +29,9 @@ export class GstCompliance implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'gstComplianceApi', required: true, testedBy: 'testGstComplianceCredentials' }],
+		credentials: [
+			{ name: 'gstComplianceApi', required: true, testedBy: 'testGstComplianceCredentials' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -32,12 +42,14 @@ export class GstCompliance implements INodeType {
 					{
 						name: 'E-Invoice',
 						value: 'einvoice',
-						description: 'A GST e-invoice with its IRN (invoice reference number); IDs start with einv_',
+						description:
+							'A GST e-invoice with its IRN (invoice reference number); IDs start with einv_',
 					},
 					{
 						name: 'E-Way Bill',
 						value: 'ewaybill',
-						description: 'A GST e-way bill (EWB) for moving goods; needs a plan that includes e-way bills',
+						description:
+							'A GST e-way bill (EWB) for moving goods; needs a plan that includes e-way bills',
 					},
 				],
 				default: 'einvoice',

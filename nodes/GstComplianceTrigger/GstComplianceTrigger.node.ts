@@ -11,10 +11,15 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { testGstComplianceCredentials } from '../../shared/credentialTest';
-import { dedupeRegistry, MemoryDedupeStore, type DedupeOptions, type DedupeStore } from '../../shared/dedupe';
-import { ALL_EVENTS, EVENT_TYPES } from '../../shared/events';
-import { SIGNATURE_HEADER } from '../../shared/signature';
+import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
+import {
+	dedupeRegistry,
+	MemoryDedupeStore,
+	type DedupeOptions,
+	type DedupeStore,
+} from './dedupe/memoryStore';
+import { ALL_EVENTS, EVENT_TYPES } from './events';
+import { SIGNATURE_HEADER } from './signature';
 import { handleDelivery } from './delivery';
 import { buildOutput, type OutputShape } from './output';
 import { checkSigningSecrets } from './secretCheck';
@@ -35,7 +40,10 @@ export class GstComplianceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance Trigger',
 		name: 'gstComplianceTrigger',
-		icon: { light: 'file:../../icons/gstCompliance.svg', dark: 'file:../../icons/gstCompliance.dark.svg' },
+		icon: {
+			light: 'file:../../icons/gstCompliance.svg',
+			dark: 'file:../../icons/gstCompliance.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
@@ -44,7 +52,11 @@ export class GstComplianceTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'gstComplianceWebhookApi', required: true, testedBy: 'gstComplianceWebhookSecretCheck' },
+			{
+				name: 'gstComplianceWebhookApi',
+				required: true,
+				testedBy: 'gstComplianceWebhookSecretCheck',
+			},
 			{
 				name: 'gstComplianceApi',
 				required: false,
@@ -55,7 +67,13 @@ export class GstComplianceTrigger implements INodeType {
 		webhooks: [
 			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers the
 			// literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		],
 		properties: [
 			{
@@ -71,7 +89,8 @@ export class GstComplianceTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				default: [],
-				description: 'Event types that start the workflow; other verified deliveries are acknowledged and dropped',
+				description:
+					'Event types that start the workflow; other verified deliveries are acknowledged and dropped',
 				options: [
 					{
 						name: 'All Events',
@@ -111,7 +130,11 @@ export class GstComplianceTrigger implements INodeType {
 						type: 'options',
 						default: 'envelope',
 						options: [
-							{ name: 'Full Envelope', value: 'envelope', description: 'ID, type, createdAt and data' },
+							{
+								name: 'Full Envelope',
+								value: 'envelope',
+								description: 'ID, type, createdAt and data',
+							},
 							{ name: 'Data Only', value: 'data', description: 'The resource in the event' },
 						],
 					},
@@ -121,7 +144,8 @@ export class GstComplianceTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1, maxValue: 3600 },
 						default: DEFAULT_TOLERANCE_SECONDS,
-						description: 'Deliveries signed further than this from the current time are rejected (replay protection)',
+						description:
+							'Deliveries signed further than this from the current time are rejected (replay protection)',
 					},
 				],
 			},
@@ -163,14 +187,17 @@ export class GstComplianceTrigger implements INodeType {
 		let secrets: string[];
 		try {
 			const credentials = await this.getCredentials('gstComplianceWebhookApi');
-			secrets = [credentials.signingSecret, credentials.previousSigningSecret].map((s) => (typeof s === 'string' ? s : ''));
+			secrets = [credentials.signingSecret, credentials.previousSigningSecret].map((s) =>
+				typeof s === 'string' ? s : '',
+			);
 		} catch {
 			this.logger.warn('GST Compliance Trigger: no webhook credential, delivery refused');
 			return respond(this, 500, { error: 'Trigger is not configured' });
 		}
 
 		const dedupe = dedupeStore(this, {
-			windowMs: ((options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS) * 3600 + toleranceSeconds) * 1000,
+			windowMs:
+				((options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS) * 3600 + toleranceSeconds) * 1000,
 			capacity: DEDUPE_CAPACITY,
 		});
 		const outcome = await handleDelivery(
@@ -205,7 +232,11 @@ export class GstComplianceTrigger implements INodeType {
 }
 
 /** Answers the request directly; n8n then sends nothing else and starts nothing. */
-function respond(context: IWebhookFunctions, status: number, body: IDataObject): IWebhookResponseData {
+function respond(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
 	context.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
 }
@@ -229,7 +260,11 @@ function dedupeStore(
 	const node = context.getNode();
 	const isTest = context.getMode() === 'manual';
 	const key = `${context.getWorkflow().id ?? 'unsaved'}:${node.id}:${isTest ? 'test' : 'production'}`;
-	if (isTest) return { store: dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options)), persist: () => {} };
+	if (isTest)
+		return {
+			store: dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options)),
+			persist: () => {},
+		};
 
 	const staticData = context.getWorkflowStaticData('node');
 	const store = dedupeRegistry.get(key, options, () =>

@@ -4,9 +4,9 @@
  * filter → dedupe claim. Nothing is recorded before the claim, so a rejected or ignored delivery
  * leaves no trace. No n8n types here: the node's `webhook()` turns the outcome into a response.
  */
-import type { DedupeStore } from '../../shared/dedupe';
-import { isEventSelected } from '../../shared/events';
-import { verify, type VerifyFailure } from '../../shared/signature';
+import type { DedupeStore } from './dedupe/memoryStore';
+import { isEventSelected } from './events';
+import { verify, type VerifyFailure } from './signature';
 
 /** Envelopes are a few KB; anything near this is not a delivery of this service. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,7 +28,12 @@ export interface DeliveryInput {
 }
 
 export type DeliveryOutcome =
-	| { kind: 'rejected'; status: 400 | 401 | 413; error: string; reason: VerifyFailure | 'tooLarge' | 'notEnvelope' }
+	| {
+			kind: 'rejected';
+			status: 400 | 401 | 413;
+			error: string;
+			reason: VerifyFailure | 'tooLarge' | 'notEnvelope';
+	  }
 	| { kind: 'ignored'; event: EventEnvelope }
 	| { kind: 'duplicate'; event: EventEnvelope }
 	| { kind: 'accepted'; event: EventEnvelope; secretIndex: number };
@@ -38,7 +43,10 @@ const SIGNATURE_ERROR = 'Signature verification failed';
 const ENVELOPE_ERROR = 'Body is not an event envelope';
 const SIZE_ERROR = 'Payload too large';
 
-export async function handleDelivery(input: DeliveryInput, store: DedupeStore): Promise<DeliveryOutcome> {
+export async function handleDelivery(
+	input: DeliveryInput,
+	store: DedupeStore,
+): Promise<DeliveryOutcome> {
 	if (input.body.length > MAX_BODY_BYTES) {
 		return { kind: 'rejected', status: 413, error: SIZE_ERROR, reason: 'tooLarge' };
 	}
@@ -50,10 +58,12 @@ export async function handleDelivery(input: DeliveryInput, store: DedupeStore): 
 		nowSeconds: Math.floor(input.nowMs / 1000),
 		toleranceSeconds: input.toleranceSeconds,
 	});
-	if (!verified.ok) return { kind: 'rejected', status: 401, error: SIGNATURE_ERROR, reason: verified.reason };
+	if (!verified.ok)
+		return { kind: 'rejected', status: 401, error: SIGNATURE_ERROR, reason: verified.reason };
 
 	const event = parseEnvelope(input.body);
-	if (!event) return { kind: 'rejected', status: 400, error: ENVELOPE_ERROR, reason: 'notEnvelope' };
+	if (!event)
+		return { kind: 'rejected', status: 400, error: ENVELOPE_ERROR, reason: 'notEnvelope' };
 
 	// Filtered before the claim, so unselected events take no room in the store: whether seen or
 	// not, they get the same 200 and start nothing.
@@ -73,11 +83,15 @@ export function parseEnvelope(body: Buffer): EventEnvelope | undefined {
 	}
 	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
 	const { id, type, createdAt, data } = parsed as Record<string, unknown>;
-	if (typeof id !== 'string' || id.length === 0 || typeof type !== 'string' || type.length === 0) return undefined;
+	if (typeof id !== 'string' || id.length === 0 || typeof type !== 'string' || type.length === 0)
+		return undefined;
 	return {
 		id,
 		type,
 		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
-		data: typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {},
+		data:
+			typeof data === 'object' && data !== null && !Array.isArray(data)
+				? (data as Record<string, unknown>)
+				: {},
 	};
 }

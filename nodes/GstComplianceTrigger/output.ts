@@ -4,8 +4,8 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { eventResourcePath } from '../../shared/events';
-import { gstApiRequest } from '../../shared/transport';
+import { eventResourcePath } from './events';
+import { gstApiRequest } from '../../transport/apiRequest';
 import type { EventEnvelope } from './delivery';
 
 export type OutputShape = 'envelope' | 'data';
@@ -18,7 +18,12 @@ export async function buildOutput(
 	const item: IDataObject =
 		options.shape === 'data'
 			? { ...(event.data as IDataObject) }
-			: { id: event.id, type: event.type, createdAt: event.createdAt, data: event.data as IDataObject };
+			: {
+					id: event.id,
+					type: event.type,
+					createdAt: event.createdAt,
+					data: event.data as IDataObject,
+				};
 	if (options.refetch) Object.assign(item, await refetch(context, event));
 	return item;
 }
@@ -29,8 +34,10 @@ export async function buildOutput(
  */
 async function refetch(context: IWebhookFunctions, event: EventEnvelope): Promise<IDataObject> {
 	const resourceId = event.data.id;
-	const path = typeof resourceId === 'string' ? eventResourcePath(event.type, resourceId) : undefined;
-	if (!path) return { refetched: null, refetchError: 'The event names no resource this node can fetch' };
+	const path =
+		typeof resourceId === 'string' ? eventResourcePath(event.type, resourceId) : undefined;
+	if (!path)
+		return { refetched: null, refetchError: 'The event names no resource this node can fetch' };
 	try {
 		return { refetched: (await gstApiRequest.call(context, 'GET', path)) as IDataObject };
 	} catch (error) {

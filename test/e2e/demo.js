@@ -24,7 +24,11 @@ const info = (s) => say(`    ${s}`);
 
 function run(cmd, args, what) {
 	const started = Date.now();
-	const r = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+	const r = spawnSync(cmd, args, {
+		cwd: ROOT,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		encoding: 'utf8',
+	});
 	if (r.status !== 0) {
 		say(r.stdout);
 		say(r.stderr);
@@ -41,7 +45,11 @@ async function main() {
 	const marker = installer.markerPath();
 	if (!fs.existsSync(marker)) {
 		say('  installing the e2e n8n runtime (first run only: ~5 min, ~3 GB)…');
-		const r = spawnSync(process.execPath, [path.join(__dirname, 'lib', 'install.js'), '--no-browser'], { stdio: 'inherit' });
+		const r = spawnSync(
+			process.execPath,
+			[path.join(__dirname, 'lib', 'install.js'), '--no-browser'],
+			{ stdio: 'inherit' },
+		);
 		if (r.status !== 0) throw new Error('e2e runtime install failed');
 	}
 	ok('n8n 2.41 runtime present (test/e2e/runtime)');
@@ -86,12 +94,24 @@ async function main() {
 		const started = Date.now();
 		await n8n.start();
 		await n8n.setupOwner();
-		ok(`n8n started in ${Math.round((Date.now() - started) / 1000)} s at ${n8n.baseUrl} (log: ${path.relative(ROOT, n8n.logFile)})`);
+		ok(
+			`n8n started in ${Math.round((Date.now() - started) / 1000)} s at ${n8n.baseUrl} (log: ${path.relative(ROOT, n8n.logFile)})`,
+		);
 
 		step('Setting up (what a user does once)');
-		const apiCred = await n8n.createCredential('GST Compliance API (sandbox)', gst.CRED.api, gst.apiCredentialData(emu, client));
-		const test = await n8n.testCredential(apiCred, gst.CRED.api, gst.apiCredentialData(emu, client));
-		(test.status === 'OK' ? ok : bad)(`credential "GST Compliance API" tested in n8n: ${test.message}`);
+		const apiCred = await n8n.createCredential(
+			'GST Compliance API (sandbox)',
+			gst.CRED.api,
+			gst.apiCredentialData(emu, client),
+		);
+		const test = await n8n.testCredential(
+			apiCred,
+			gst.CRED.api,
+			gst.apiCredentialData(emu, client),
+		);
+		(test.status === 'OK' ? ok : bad)(
+			`credential "GST Compliance API" tested in n8n: ${test.message}`,
+		);
 
 		const files = {
 			sheet: path.join(n8n.filesDir, 'status-sheet.csv'),
@@ -105,8 +125,15 @@ async function main() {
 		const slack = template.nodes.find((n) => n.name === 'Slack #finance');
 		const mail = template.nodes.find((n) => n.name === 'E-mail finance');
 		let alert = gst.bindCredentials(template, { [gst.CRED.api]: apiCred });
-		alert = gst.swapForFileWrite(alert, slack.name, files.slack, { channel: slack.parameters.channelId.value, text: slack.parameters.text });
-		alert = gst.swapForFileWrite(alert, mail.name, files.email, { to: mail.parameters.toEmail, subject: mail.parameters.subject, text: mail.parameters.text });
+		alert = gst.swapForFileWrite(alert, slack.name, files.slack, {
+			channel: slack.parameters.channelId.value,
+			text: slack.parameters.text,
+		});
+		alert = gst.swapForFileWrite(alert, mail.name, files.email, {
+			to: mail.parameters.toEmail,
+			subject: mail.parameters.subject,
+			text: mail.parameters.text,
+		});
 		alert.name = 'Demo: e-invoice failed → Slack + e-mail to finance';
 
 		// Workflow 2: every event → a row in a CSV status sheet (n8n's own file nodes).
@@ -114,7 +141,14 @@ async function main() {
 			name: 'Demo: every status change → status sheet (CSV)',
 			nodes: [
 				gst.triggerNode({ events: ['*'], webhookCredential: { id: '', name: '' } }),
-				{ id: 'sheet-row', name: 'Status sheet', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [240, 0], parameters: {} },
+				{
+					id: 'sheet-row',
+					name: 'Status sheet',
+					type: 'n8n-nodes-base.noOp',
+					typeVersion: 1,
+					position: [240, 0],
+					parameters: {},
+				},
 			],
 			connections: gst.chain('GST Compliance Trigger', 'Status sheet'),
 		};
@@ -134,33 +168,53 @@ async function main() {
 			const trigger = wf.nodes.find((n) => n.type.endsWith('.gstComplianceTrigger'));
 			const url = gst.triggerUrl(n8n, trigger);
 			const sub = emu.control.createSubscription({ clientId: client.clientId, url, events });
-			const cred = await n8n.createCredential(`GST webhook: ${wf.name}`, gst.CRED.webhook, { signingSecret: sub.signingSecret });
+			const cred = await n8n.createCredential(`GST webhook: ${wf.name}`, gst.CRED.webhook, {
+				signingSecret: sub.signingSecret,
+			});
 			trigger.credentials = { [gst.CRED.webhook]: cred };
 			const created = await n8n.createWorkflow(wf);
 			await n8n.activateWorkflow(created.id);
 			flows[key] = { id: created.id, name: wf.name, url, sub };
-			ok(`workflow "${wf.name}" active; subscription ${sub.id} (${events.length === 1 ? events[0] : `${events.length} event types`}) → ${url}`);
+			ok(
+				`workflow "${wf.name}" active; subscription ${sub.id} (${events.length === 1 ? events[0] : `${events.length} event types`}) → ${url}`,
+			);
 		}
 
 		step('The story');
 		const org = client.organizationId;
-		const inv1 = emu.control.createEinvoice({ organizationId: org, environment: 'sandbox', fields: { invoiceNumber: 'INV-2025-0101' } });
+		const inv1 = emu.control.createEinvoice({
+			organizationId: org,
+			environment: 'sandbox',
+			fields: { invoiceNumber: 'INV-2025-0101' },
+		});
 		say(`  1. E-invoice ${inv1.invoiceNumber} is generated (IRN ${inv1.irn.slice(0, 12)}…)`);
 		await emu.control.settle();
-		const inv2 = emu.control.createEinvoice({ organizationId: org, environment: 'sandbox', fields: { invoiceNumber: 'INV-2025-0102' } });
+		const inv2 = emu.control.createEinvoice({
+			organizationId: org,
+			environment: 'sandbox',
+			fields: { invoiceNumber: 'INV-2025-0102' },
+		});
 		emu.control.setEinvoiceStatus(inv2.id, 'failed_terminal');
-		say(`  2. E-invoice ${inv2.invoiceNumber} is generated, then fails at the portal (failed_terminal)`);
+		say(
+			`  2. E-invoice ${inv2.invoiceNumber} is generated, then fails at the portal (failed_terminal)`,
+		);
 		await emu.control.settle();
 		const ewb = emu.control.createEwaybill({ organizationId: org, environment: 'sandbox' });
 		emu.control.setEwaybillStatus(ewb.id, 'expired');
-		say(`  3. E-way bill ${ewb.ewbNumber} is generated, then expires (valid up to ${ewb.validUpto})`);
+		say(
+			`  3. E-way bill ${ewb.ewbNumber} is generated, then expires (valid up to ${ewb.validUpto})`,
+		);
 		await emu.control.settle();
 		const first = emu.control.deliveries({ subscriptionId: flows.sheet.sub.id })[0];
 		const replayed = await emu.control.replay(first.id);
 		say(`  4. The service delivers event ${first.eventId} (${first.eventType}) a second time`);
-		const forgedBody = JSON.stringify(gst.envelope('einvoice.cancelled', { id: inv1.id, object: 'einvoice', status: 'cancelled' }));
+		const forgedBody = JSON.stringify(
+			gst.envelope('einvoice.cancelled', { id: inv1.id, object: 'einvoice', status: 'cancelled' }),
+		);
 		const forged = await gst.deliver(flows.sheet.url, forgedBody, 'a-guessed-secret');
-		say('  5. Someone POSTs a forged "einvoice.cancelled" for the first invoice, signed with a guessed secret');
+		say(
+			'  5. Someone POSTs a forged "einvoice.cancelled" for the first invoice, signed with a guessed secret',
+		);
 
 		await n8n.waitForExecutions(flows.sheet.id, 5, 30_000).catch(() => undefined);
 		await n8n.waitForExecutions(flows.alert.id, 1, 30_000).catch(() => undefined);
@@ -178,10 +232,17 @@ async function main() {
 			say(`  Workflow "${f.name}": ${ex.length} execution(s) ${JSON.stringify(countBy(statuses))}`);
 		}
 		const rows = gst.readCsv(files.sheet).slice(1);
-		say(`\n  Status sheet ${path.relative(ROOT, files.sheet)} — ${rows.length} row(s) appended by n8n:`);
+		say(
+			`\n  Status sheet ${path.relative(ROOT, files.sheet)} — ${rows.length} row(s) appended by n8n:`,
+		);
 		for (const r of rows) info(`${r[1].padEnd(20)} ${r[2].padEnd(30)} ${r[3].padEnd(16)} ${r[4]}`);
-		info('(rows land in arrival order, which the service does not guarantee — examples/status-sheet-upsert.json orders by createdAt)');
-		expect(rows.length === 5, 'five status changes → five rows (generated, generated, failed_terminal, generated, expired)');
+		info(
+			'(rows land in arrival order, which the service does not guarantee — examples/status-sheet-upsert.json orders by createdAt)',
+		);
+		expect(
+			rows.length === 5,
+			'five status changes → five rows (generated, generated, failed_terminal, generated, expired)',
+		);
 		const slackRows = gst.readCsv(files.slack);
 		const mailRows = gst.readCsv(files.email);
 		say('\n  Slack message the alert workflow would post:');
@@ -192,20 +253,41 @@ async function main() {
 			info(`Subject: ${r[1]}`);
 			for (const line of r[2].split('\n')) info(`  ${line}`);
 		}
-		expect(slackRows.length === 1 && slackRows[0][1].includes('INV-2025-0102'), 'one Slack message, for the failed invoice only');
-		expect(mailRows.length === 1 && mailRows[0][1].includes('INV-2025-0102'), 'one e-mail to finance, for the failed invoice only');
+		expect(
+			slackRows.length === 1 && slackRows[0][1].includes('INV-2025-0102'),
+			'one Slack message, for the failed invoice only',
+		);
+		expect(
+			mailRows.length === 1 && mailRows[0][1].includes('INV-2025-0102'),
+			'one e-mail to finance, for the failed invoice only',
+		);
 
 		step('Deliveries refused or dropped');
 		const dupBody = replayed.lastResponseBody || '';
-		expect(replayed.lastStatusCode === 200 && /duplicate/.test(dupBody), `duplicate of ${first.eventId}: answered ${replayed.lastStatusCode} ${dupBody} — acknowledged so the service stops retrying, no workflow started`);
-		expect(forged.status === 401, `forged delivery: answered ${forged.status} ${forged.text} — signature does not match the signing secret, nothing started`);
+		expect(
+			replayed.lastStatusCode === 200 && /duplicate/.test(dupBody),
+			`duplicate of ${first.eventId}: answered ${replayed.lastStatusCode} ${dupBody} — acknowledged so the service stops retrying, no workflow started`,
+		);
+		expect(
+			forged.status === 401,
+			`forged delivery: answered ${forged.status} ${forged.text} — signature does not match the signing secret, nothing started`,
+		);
 		const alertDeliveries = emu.control.deliveries({ subscriptionId: flows.alert.sub.id });
-		info(`(the alert subscription only lists einvoice.failed, so the service sent it ${alertDeliveries.length} event(s))`);
+		info(
+			`(the alert subscription only lists einvoice.failed, so the service sent it ${alertDeliveries.length} event(s))`,
+		);
 		const logs = n8n.logs();
-		expect(![client.clientSecret, flows.alert.sub.signingSecret, flows.sheet.sub.signingSecret].some((s) => logs.includes(s)), 'no client secret or signing secret in n8n\'s log');
+		expect(
+			![client.clientSecret, flows.alert.sub.signingSecret, flows.sheet.sub.signingSecret].some(
+				(s) => logs.includes(s),
+			),
+			"no client secret or signing secret in n8n's log",
+		);
 
 		const passed = checks.every(Boolean);
-		say(`\n${passed ? '\x1b[32mStory complete: everything as expected' : '\x1b[31mStory complete: something was not as expected'}\x1b[0m (${Math.round((Date.now() - t0) / 1000)} s)`);
+		say(
+			`\n${passed ? '\x1b[32mStory complete: everything as expected' : '\x1b[31mStory complete: something was not as expected'}\x1b[0m (${Math.round((Date.now() - t0) / 1000)} s)`,
+		);
 		if (ONCE) {
 			await shutdown(passed ? 0 : 1);
 			return;
@@ -213,7 +295,9 @@ async function main() {
 		step('n8n keeps running');
 		say(`  Editor:   ${n8n.baseUrl}`);
 		say(`  Login:    ${OWNER.email} / ${OWNER.password}`);
-		say(`  Emulator: sandbox client ${client.clientId} / ${client.clientSecret}; control ${emu.controlUrl}/control/<method>`);
+		say(
+			`  Emulator: sandbox client ${client.clientId} / ${client.clientSecret}; control ${emu.controlUrl}/control/<method>`,
+		);
 		say('  Press Ctrl-C to stop.');
 		await new Promise(() => undefined);
 	} catch (err) {

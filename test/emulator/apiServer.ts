@@ -10,16 +10,22 @@ type AuthResult = { client: ClientRecord } | { message: string };
 const ROUTE = /^\/v1\/(einvoices|ewaybills)\/([^/]+)$/;
 const KIND: Record<string, ResourceKind> = { einvoices: 'einvoice', ewaybills: 'ewaybill' };
 
-function authenticate(state: EmulatorState, req: IncomingMessage, environment: Environment): AuthResult {
+function authenticate(
+	state: EmulatorState,
+	req: IncomingMessage,
+	environment: Environment,
+): AuthResult {
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
 	if (!match) return { message: 'Missing bearer token' };
 	const claims = verifyJwt(match[1], state.signingKey);
 	if (!claims) return { message: 'Invalid token' };
 	const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
 	if (!audience.includes(AUDIENCE)) return { message: 'Invalid token audience' };
-	if (typeof claims.exp !== 'number' || claims.exp * 1000 <= state.clock.now()) return { message: 'Token expired' };
+	if (typeof claims.exp !== 'number' || claims.exp * 1000 <= state.clock.now())
+		return { message: 'Token expired' };
 	const client = state.clients.get(String(claims.client_id));
-	if (!client || client.organizationId !== claims.organization_id) return { message: 'Invalid token' };
+	if (!client || client.organizationId !== claims.organization_id)
+		return { message: 'Invalid token' };
 	// The host decides the environment: a client of the other environment is unauthenticated here.
 	if (client.environment !== environment || claims.environment !== environment) {
 		return { message: `This client is not valid for the ${environment} environment` };
@@ -35,7 +41,9 @@ export function createApiServer(state: EmulatorState, environment: Environment):
 			const fault = state.apiFaults.shift();
 			if (fault?.kind === 'reset') return void req.socket.destroy();
 			if (fault?.kind === 'status') {
-				return sendFault(res, fault, { error: { code: 'injected_fault', message: 'Injected fault' } });
+				return sendFault(res, fault, {
+					error: { code: 'injected_fault', message: 'Injected fault' },
+				});
 			}
 
 			const auth = authenticate(state, req, environment);
@@ -54,7 +62,10 @@ export function createApiServer(state: EmulatorState, environment: Environment):
 			}
 
 			const { pathname } = new URL(req.url ?? '/', 'http://emulator');
-			if (/^\/v1\/ewaybills(\/|$)/.test(pathname) && state.planOf(client.organizationId) !== 'einvoice+ewaybill') {
+			if (
+				/^\/v1\/ewaybills(\/|$)/.test(pathname) &&
+				state.planOf(client.organizationId) !== 'einvoice+ewaybill'
+			) {
 				return sendError(res, 403, 'entitlement_denied', 'Your plan does not include e-way bills', {
 					fields: { capability: 'ewaybill' },
 				});
@@ -62,16 +73,26 @@ export function createApiServer(state: EmulatorState, environment: Environment):
 			const route = ROUTE.exec(pathname);
 			if (!route) return sendError(res, 404, 'not_found', 'Not found');
 			if (req.method !== 'GET') {
-				return sendError(res, 405, 'method_not_allowed', 'Method not allowed', { headers: { Allow: 'GET' } });
+				return sendError(res, 405, 'method_not_allowed', 'Method not allowed', {
+					headers: { Allow: 'GET' },
+				});
 			}
-			const resource = state.find(KIND[route[1]], decodeURIComponent(route[2]), client.organizationId, environment);
+			const resource = state.find(
+				KIND[route[1]],
+				decodeURIComponent(route[2]),
+				client.organizationId,
+				environment,
+			);
 			if (!resource) return sendError(res, 404, 'not_found', 'Not found');
 			sendJson(res, 200, resource);
 		}),
 	);
 	server.on('connection', (socket) => {
 		state.openApiSockets++;
-		state.counters.maxConcurrentApiSockets = Math.max(state.counters.maxConcurrentApiSockets, state.openApiSockets);
+		state.counters.maxConcurrentApiSockets = Math.max(
+			state.counters.maxConcurrentApiSockets,
+			state.openApiSockets,
+		);
 		socket.once('close', () => state.openApiSockets--);
 	});
 	return server;

@@ -12,12 +12,17 @@ export const DEFAULT_PORTS = { auth: 8780, production: 8781, sandbox: 8782, cont
 
 function setting(flag: string, fallback: string): string {
 	const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
-	return arg?.slice(flag.length + 3) ?? process.env[`EMULATOR_${flag.toUpperCase().replace(/-/g, '_')}`] ?? fallback;
+	return (
+		arg?.slice(flag.length + 3) ??
+		process.env[`EMULATOR_${flag.toUpperCase().replace(/-/g, '_')}`] ??
+		fallback
+	);
 }
 
 function port(name: keyof typeof DEFAULT_PORTS): number {
 	const value = Number(setting(`${name}-port`, String(DEFAULT_PORTS[name])));
-	if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`invalid ${name} port`);
+	if (!Number.isInteger(value) || value < 0 || value > 65535)
+		throw new Error(`invalid ${name} port`);
 	return value;
 }
 
@@ -26,7 +31,12 @@ async function main(): Promise<void> {
 	if (clock !== 'real' && clock !== 'manual') throw new Error('--clock must be real or manual');
 	const emulator = await startEmulator({
 		host: setting('host', '127.0.0.1'),
-		ports: { auth: port('auth'), production: port('production'), sandbox: port('sandbox'), control: port('control') },
+		ports: {
+			auth: port('auth'),
+			production: port('production'),
+			sandbox: port('sandbox'),
+			control: port('control'),
+		},
 		clock,
 		tokenTtlSeconds: Number(setting('token-ttl', '900')),
 		retryBaseMs: Number(setting('retry-base-ms', '1000')),
@@ -38,7 +48,10 @@ async function main(): Promise<void> {
 	if (process.argv.includes('--json')) {
 		console.log(JSON.stringify({ ...urls, seeded, resources: SEED }));
 	} else {
-		const client = (label: string, c: { clientId: string; clientSecret: string; organizationId: string }) =>
+		const client = (
+			label: string,
+			c: { clientId: string; clientSecret: string; organizationId: string },
+		) =>
 			`  ${label.padEnd(11)} client_id=${c.clientId}\n              client_secret=${c.clientSecret}\n              organization_id=${c.organizationId}`;
 		console.log(
 			[

@@ -45,7 +45,8 @@ export class Scheduler implements Clock {
 		this.timers.add(timer);
 		// A manual clock fires only in advance()/settle(), except work due now, which must not wait.
 		const delay = at - this.now();
-		if (!this.isManual || delay <= 0) timer.handle = setTimeout(() => this.fire(timer), Math.max(0, delay));
+		if (!this.isManual || delay <= 0)
+			timer.handle = setTimeout(() => this.fire(timer), Math.max(0, delay));
 		return () => {
 			clearTimeout(timer.handle);
 			this.timers.delete(timer);
@@ -101,7 +102,8 @@ export class Scheduler implements Clock {
 	private nextDue(limit: number): Timer | undefined {
 		let best: Timer | undefined;
 		for (const t of this.timers) {
-			if (t.at <= limit && (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq))) best = t;
+			if (t.at <= limit && (!best || t.at < best.at || (t.at === best.at && t.seq < best.seq)))
+				best = t;
 		}
 		return best;
 	}

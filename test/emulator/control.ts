@@ -5,7 +5,11 @@ import { emptyCounters, type EmulatorState } from './state';
 import type { EmulatorControl } from './types';
 import type { Webhooks } from './webhooks';
 
-export function createControl(state: EmulatorState, webhooks: Webhooks, clock: Scheduler): EmulatorControl {
+export function createControl(
+	state: EmulatorState,
+	webhooks: Webhooks,
+	clock: Scheduler,
+): EmulatorControl {
 	return {
 		createClient: (input) => state.createClient(input),
 		rotateClientSecret: (clientId) => state.rotateClientSecret(clientId),
@@ -45,13 +49,15 @@ export function createControlServer(control: EmulatorControl, info: () => unknow
 	return createServer(
 		guard(async (req, res) => {
 			const { pathname } = new URL(req.url ?? '/', 'http://emulator');
-			if (req.method === 'GET' && pathname === '/control/info') return sendJson(res, 200, { result: info() });
+			if (req.method === 'GET' && pathname === '/control/info')
+				return sendJson(res, 200, { result: info() });
 			const match = /^\/control\/([A-Za-z]+)$/.exec(pathname);
 			const method = match?.[1] as keyof EmulatorControl | undefined;
 			if (!method || !Object.prototype.hasOwnProperty.call(control, method)) {
 				return sendJson(res, 404, { error: `unknown control method ${pathname}` });
 			}
-			if (req.method !== 'POST') return sendJson(res, 405, { error: 'use POST' }, { Allow: 'POST' });
+			if (req.method !== 'POST')
+				return sendJson(res, 405, { error: 'use POST' }, { Allow: 'POST' });
 			try {
 				const raw = (await readBody(req)).toString('utf8').trim();
 				const args: unknown = raw ? JSON.parse(raw) : [];

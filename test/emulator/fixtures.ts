@@ -17,12 +17,15 @@ function gstin(): string {
 }
 
 export function makeEinvoice(now: number, overrides: Partial<Einvoice>): Einvoice {
-	const invoiceNumber = overrides.invoiceNumber ?? `INV/${new Date(now).getUTCFullYear()}/${digits(5)}`;
+	const invoiceNumber =
+		overrides.invoiceNumber ?? `INV/${new Date(now).getUTCFullYear()}/${digits(5)}`;
 	return {
 		id: `einv_${randomHex(12)}`,
 		object: 'einvoice',
 		status: 'generated',
-		irn: createHash('sha256').update(`${invoiceNumber}${randomHex(8)}`).digest('hex'),
+		irn: createHash('sha256')
+			.update(`${invoiceNumber}${randomHex(8)}`)
+			.digest('hex'),
 		ackNumber: `1${digits(14)}`,
 		ackDate: istDateTime(now),
 		sellerGstin: gstin(),

@@ -2,7 +2,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'http';
 
 export type Headers = Record<string, string | number>;
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): void {
+export function sendJson(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Headers = {},
+): void {
 	const text = JSON.stringify(body);
 	res.writeHead(status, {
 		'Content-Type': 'application/json; charset=utf-8',
@@ -30,7 +35,8 @@ export function sendFault(
 	fault: { status: number; body?: string; retryAfterSeconds?: number },
 	defaultBody: unknown,
 ): void {
-	const headers = fault.retryAfterSeconds !== undefined ? { 'Retry-After': fault.retryAfterSeconds } : {};
+	const headers =
+		fault.retryAfterSeconds !== undefined ? { 'Retry-After': fault.retryAfterSeconds } : {};
 	res.writeHead(fault.status, { 'Content-Type': 'application/json', ...headers });
 	res.end(fault.body ?? JSON.stringify(defaultBody));
 }

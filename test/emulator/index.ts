@@ -39,9 +39,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	const seeded = opts.seed ? seed(state) : null;
 
 	const urls = { authUrl: '', productionUrl: '', sandboxUrl: '', controlUrl: '' };
-	const info = () => ({ ...urls, realm: opts.realm, tokenUrl: urls.authUrl + tokenPath(opts.realm), seeded });
+	const info = () => ({
+		...urls,
+		realm: opts.realm,
+		tokenUrl: urls.authUrl + tokenPath(opts.realm),
+		seeded,
+	});
 	const servers: Array<[Server, number, keyof typeof urls]> = [
-		[createTokenServer(state, () => `${urls.authUrl}/realms/${opts.realm}`), opts.ports.auth, 'authUrl'],
+		[
+			createTokenServer(state, () => `${urls.authUrl}/realms/${opts.realm}`),
+			opts.ports.auth,
+			'authUrl',
+		],
 		[createApiServer(state, 'production'), opts.ports.production, 'productionUrl'],
 		[createApiServer(state, 'sandbox'), opts.ports.sandbox, 'sandboxUrl'],
 		[createControlServer(control, info), opts.ports.control, 'controlUrl'],
@@ -58,7 +67,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		return stopped;
 	};
 	try {
-		for (const [server, port, key] of servers) urls[key] = `http://${urlHost}:${await listen(server, port, opts.host)}`;
+		for (const [server, port, key] of servers)
+			urls[key] = `http://${urlHost}:${await listen(server, port, opts.host)}`;
 	} catch (error) {
 		await stop();
 		throw error;

@@ -41,7 +41,8 @@ export function seed(state: EmulatorState): { sandbox: ClientInfo; production: C
 				fields: { id },
 			}),
 		);
-		for (const id of s.ewaybills) state.createEwaybill({ organizationId: s.organizationId, environment, fields: { id } });
+		for (const id of s.ewaybills)
+			state.createEwaybill({ organizationId: s.organizationId, environment, fields: { id } });
 	}
 	return out;
 }

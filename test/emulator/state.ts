@@ -18,7 +18,10 @@ import type {
 } from './types';
 
 export const DAY_MS = 24 * 3_600_000;
-export const CLIENT_PREFIX: Record<Environment, string> = { production: 'svc_live_', sandbox: 'svc_test_' };
+export const CLIENT_PREFIX: Record<Environment, string> = {
+	production: 'svc_live_',
+	sandbox: 'svc_test_',
+};
 const DEFAULT_PLAN: Plan = 'einvoice+ewaybill';
 
 export type Resolved = Required<Omit<EmulatorOptions, 'ports' | 'clock' | 'manualClockStart'>> & {
@@ -85,8 +88,10 @@ export class EmulatorState {
 	readonly tokenLimiter: MinuteLimiter;
 	readonly apiLimiter: MinuteLimiter;
 	/** Set by the webhook dispatcher; receives every emitted event with the emitting client scope. */
-	onEvent: (scope: { organizationId: string; environment: Environment }, event: EventEnvelope) => void =
-		() => undefined;
+	onEvent: (
+		scope: { organizationId: string; environment: Environment },
+		event: EventEnvelope,
+	) => void = () => undefined;
 
 	constructor(
 		readonly options: Resolved,
@@ -106,7 +111,8 @@ export class EmulatorState {
 		const prefix = CLIENT_PREFIX[input.environment];
 		if (!prefix) throw new Error(`unknown environment ${String(input.environment)}`);
 		const clientId = input.clientId ?? `${prefix}${randomHex(12)}`;
-		if (!clientId.startsWith(prefix)) throw new Error(`a ${input.environment} client id starts with ${prefix}`);
+		if (!clientId.startsWith(prefix))
+			throw new Error(`a ${input.environment} client id starts with ${prefix}`);
 		if (this.clients.has(clientId)) throw new Error(`client ${clientId} exists`);
 		const clientSecret = input.clientSecret ?? randomBytes(32).toString('base64url');
 		const organizationId = input.organizationId ?? `org_${randomHex(8)}`;
@@ -148,7 +154,8 @@ export class EmulatorState {
 	}
 
 	setPlan(organizationId: string, plan: Plan): void {
-		if (plan !== 'einvoice' && plan !== 'einvoice+ewaybill') throw new Error(`unknown plan ${String(plan)}`);
+		if (plan !== 'einvoice' && plan !== 'einvoice+ewaybill')
+			throw new Error(`unknown plan ${String(plan)}`);
 		this.plans.set(organizationId, plan);
 	}
 
@@ -162,7 +169,10 @@ export class EmulatorState {
 		status?: EinvoiceStatus;
 		fields?: Partial<Einvoice>;
 	}): Einvoice {
-		const body = makeEinvoice(this.clock.now(), { ...input.fields, ...(input.status && { status: input.status }) });
+		const body = makeEinvoice(this.clock.now(), {
+			...input.fields,
+			...(input.status && { status: input.status }),
+		});
 		return this.addResource(input, body);
 	}
 
@@ -172,7 +182,10 @@ export class EmulatorState {
 		status?: EwaybillStatus;
 		fields?: Partial<Ewaybill>;
 	}): Ewaybill {
-		const body = makeEwaybill(this.clock.now(), { ...input.fields, ...(input.status && { status: input.status }) });
+		const body = makeEwaybill(this.clock.now(), {
+			...input.fields,
+			...(input.status && { status: input.status }),
+		});
 		return this.addResource(input, body);
 	}
 
@@ -185,14 +198,24 @@ export class EmulatorState {
 	}
 
 	/** What GET returns for this tenant, or null: other tenants' ids look exactly like missing ones. */
-	find(kind: ResourceKind, id: string, organizationId: string, environment: Environment): Einvoice | Ewaybill | null {
+	find(
+		kind: ResourceKind,
+		id: string,
+		organizationId: string,
+		environment: Environment,
+	): Einvoice | Ewaybill | null {
 		const resource = this.resources.get(id);
 		if (!resource || resource.body.object !== kind) return null;
-		if (resource.organizationId !== organizationId || resource.environment !== environment) return null;
+		if (resource.organizationId !== organizationId || resource.environment !== environment)
+			return null;
 		return { ...resource.body };
 	}
 
-	emit(scope: { organizationId: string; environment: Environment }, type: string, data: Record<string, unknown>): EventEnvelope {
+	emit(
+		scope: { organizationId: string; environment: Environment },
+		type: string,
+		data: Record<string, unknown>,
+	): EventEnvelope {
 		const event: EventEnvelope = {
 			id: `evt_${randomHex(12)}`,
 			type,
@@ -207,10 +230,16 @@ export class EmulatorState {
 		input: { organizationId: string; environment: Environment },
 		body: T,
 	): T {
-		if (!CLIENT_PREFIX[input.environment]) throw new Error(`unknown environment ${String(input.environment)}`);
+		if (!CLIENT_PREFIX[input.environment])
+			throw new Error(`unknown environment ${String(input.environment)}`);
 		if (this.resources.has(body.id)) throw new Error(`resource ${body.id} exists`);
-		if (!EVENT_OF[`${body.object}:${body.status}`]) throw new Error(`unknown ${body.object} status ${body.status}`);
-		const resource: Resource = { organizationId: input.organizationId, environment: input.environment, body };
+		if (!EVENT_OF[`${body.object}:${body.status}`])
+			throw new Error(`unknown ${body.object} status ${body.status}`);
+		const resource: Resource = {
+			organizationId: input.organizationId,
+			environment: input.environment,
+			body,
+		};
 		this.resources.set(body.id, resource);
 		// Creating a resource in a state is entering that state, so it emits that state's event.
 		this.emitResourceEvent(resource);

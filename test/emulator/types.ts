@@ -190,7 +190,11 @@ export interface EmulatorControl {
 	}): Ewaybill;
 	setEwaybillStatus(id: string, status: EwaybillStatus): EventEnvelope;
 	/** Emits an arbitrary event (e.g. a future event type) to matching subscriptions. */
-	emitEvent(input: { clientId: string; type: string; data: Record<string, unknown> }): EventEnvelope;
+	emitEvent(input: {
+		clientId: string;
+		type: string;
+		data: Record<string, unknown>;
+	}): EventEnvelope;
 
 	createSubscription(input: { clientId: string; url: string; events: string[] }): SubscriptionInfo;
 	rotateSigningSecret(subscriptionId: string): { signingSecret: string };

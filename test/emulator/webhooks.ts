@@ -4,7 +4,13 @@ import { request as httpsRequest } from 'https';
 import type { Scheduler } from './clock';
 import { randomHex } from './fixtures';
 import { DAY_MS, type EmulatorState } from './state';
-import type { DeliveryFaults, DeliveryRecord, Environment, EventEnvelope, SubscriptionInfo } from './types';
+import type {
+	DeliveryFaults,
+	DeliveryRecord,
+	Environment,
+	EventEnvelope,
+	SubscriptionInfo,
+} from './types';
 
 /** Consecutive failed attempts that deactivate a subscription (spec: "50 or more"). */
 export const DEACTIVATE_AFTER = 50;
@@ -57,7 +63,8 @@ export class Webhooks {
 	createSubscription(input: { clientId: string; url: string; events: string[] }): SubscriptionInfo {
 		this.state.client(input.clientId);
 		const url = new URL(input.url);
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('target URL must be http(s)');
+		if (url.protocol !== 'http:' && url.protocol !== 'https:')
+			throw new Error('target URL must be http(s)');
 		if (!Array.isArray(input.events) || input.events.some((e) => typeof e !== 'string')) {
 			throw new Error('events must be an array of event types');
 		}
@@ -132,12 +139,19 @@ export class Webhooks {
 		});
 	}
 
-	private dispatch(scope: { organizationId: string; environment: Environment }, event: EventEnvelope): void {
+	private dispatch(
+		scope: { organizationId: string; environment: Environment },
+		event: EventEnvelope,
+	): void {
 		const body = JSON.stringify(event);
 		for (const sub of this.subs.values()) {
 			const client = this.state.clients.get(sub.clientId);
 			if (!sub.active || !sub.events.includes(event.type) || !client) continue;
-			if (client.organizationId !== scope.organizationId || client.environment !== scope.environment) continue;
+			if (
+				client.organizationId !== scope.organizationId ||
+				client.environment !== scope.environment
+			)
+				continue;
 			const delivery: Delivery = {
 				id: `whdel_${randomHex(10)}`,
 				subscriptionId: sub.id,
@@ -164,7 +178,9 @@ export class Webhooks {
 
 	private scheduleAttempt(delivery: Delivery, at: number): void {
 		delivery.nextAttemptAt = at + (this.faults.delayMs ?? 0);
-		delivery.cancel = this.clock.schedule(delivery.nextAttemptAt, () => this.attempt(delivery, false));
+		delivery.cancel = this.clock.schedule(delivery.nextAttemptAt, () =>
+			this.attempt(delivery, false),
+		);
 	}
 
 	private async attempt(delivery: Delivery, manual: boolean): Promise<void> {
@@ -216,9 +232,17 @@ export class Webhooks {
 		counters.deliveryAttempts++;
 		const t = Math.floor(this.clock.now() / 1000);
 		let signature = `t=${t},v1=${sign(sub.signingSecret, t, body)}`;
-		if (sub.previous && sub.previous.until > this.clock.now()) signature += `,v1=${sign(sub.previous.secret, t, body)}`;
-		const outcome = await post(sub.url, body, { 'Service-Signature': signature }, this.timeoutMs, this.requests);
-		if (!('error' in outcome) && outcome.status >= 200 && outcome.status < 300) counters.deliveriesSucceeded++;
+		if (sub.previous && sub.previous.until > this.clock.now())
+			signature += `,v1=${sign(sub.previous.secret, t, body)}`;
+		const outcome = await post(
+			sub.url,
+			body,
+			{ 'Service-Signature': signature },
+			this.timeoutMs,
+			this.requests,
+		);
+		if (!('error' in outcome) && outcome.status >= 200 && outcome.status < 300)
+			counters.deliveriesSucceeded++;
 		else counters.deliveriesFailed++;
 		return outcome;
 	}
@@ -240,8 +264,30 @@ function info(sub: Subscription): SubscriptionInfo {
 }
 
 function record(d: Delivery): DeliveryRecord {
-	const { id, subscriptionId, eventId, eventType, state, attempts, lastStatusCode, lastResponseBody, lastError, nextAttemptAt } = d;
-	return { id, subscriptionId, eventId, eventType, state, attempts, lastStatusCode, lastResponseBody, lastError, nextAttemptAt };
+	const {
+		id,
+		subscriptionId,
+		eventId,
+		eventType,
+		state,
+		attempts,
+		lastStatusCode,
+		lastResponseBody,
+		lastError,
+		nextAttemptAt,
+	} = d;
+	return {
+		id,
+		subscriptionId,
+		eventId,
+		eventType,
+		state,
+		attempts,
+		lastStatusCode,
+		lastResponseBody,
+		lastError,
+		nextAttemptAt,
+	};
 }
 
 /** Fisher-Yates; a batch that comes out in its original order is reversed so reordering is real. */
@@ -284,7 +330,9 @@ function post(
 			res.on('data', (chunk: string) => {
 				if (text.length < RESPONSE_BODY_LIMIT) text += chunk;
 			});
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.slice(0, RESPONSE_BODY_LIMIT) }));
+			res.on('end', () =>
+				resolve({ status: res.statusCode ?? 0, body: text.slice(0, RESPONSE_BODY_LIMIT) }),
+			);
 			res.on('error', (error) => resolve({ error: error.message }));
 		});
 		req.end(body);

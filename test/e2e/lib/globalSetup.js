@@ -12,7 +12,8 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 function run(cmd, args) {
 	const result = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });
-	if (result.status !== 0) throw new Error(`e2e setup: "${cmd} ${args.join(' ')}" failed (exit ${result.status})`);
+	if (result.status !== 0)
+		throw new Error(`e2e setup: "${cmd} ${args.join(' ')}" failed (exit ${result.status})`);
 }
 
 module.exports = async () => {

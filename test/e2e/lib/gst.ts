@@ -62,7 +62,11 @@ export function triggerNode(opts: {
 		typeVersion: 1,
 		position: opts.position ?? [0, 0],
 		webhookId: opts.webhookId ?? uuid(),
-		parameters: { events: opts.events, refetch: opts.refetch ?? false, options: opts.options ?? {} },
+		parameters: {
+			events: opts.events,
+			refetch: opts.refetch ?? false,
+			options: opts.options ?? {},
+		},
 		credentials,
 	};
 }
@@ -87,7 +91,12 @@ export function actionNode(opts: {
 		type: NODE_TYPES.action,
 		typeVersion: 1,
 		position: opts.position ?? [220, 0],
-		parameters: { resource: opts.resource, operation: 'get', [idParam]: opts.id, options: opts.options ?? {} },
+		parameters: {
+			resource: opts.resource,
+			operation: 'get',
+			[idParam]: opts.id,
+			options: opts.options ?? {},
+		},
 		credentials: { [CRED.api]: opts.apiCredential },
 	};
 }
@@ -101,7 +110,13 @@ export function webhookNode(pathName: string, name = 'Webhook'): Record<string, 
 		typeVersion: 2,
 		position: [0, 0],
 		webhookId: uuid(),
-		parameters: { httpMethod: 'POST', path: pathName, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		parameters: {
+			httpMethod: 'POST',
+			path: pathName,
+			responseMode: 'lastNode',
+			responseData: 'allEntries',
+			options: {},
+		},
 	};
 }
 
@@ -114,7 +129,11 @@ export function chain(...names: string[]): Record<string, any> {
 }
 
 /** The `Service-Signature` header the service sends for `body` (one `v1`). */
-export function signatureHeader(secret: string, body: string, t = Math.floor(Date.now() / 1000)): string {
+export function signatureHeader(
+	secret: string,
+	body: string,
+	t = Math.floor(Date.now() / 1000),
+): string {
 	const v1 = crypto.createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 	return `t=${t},v1=${v1}`;
 }
@@ -129,12 +148,19 @@ export async function deliver(
 	const body = typeof envelope === 'string' ? envelope : JSON.stringify(envelope);
 	return await request(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'service-signature': header ?? signatureHeader(secret, body) },
+		headers: {
+			'content-type': 'application/json',
+			'service-signature': header ?? signatureHeader(secret, body),
+		},
 		body,
 	});
 }
 
-export function envelope(type: string, data: Record<string, unknown>, id = `evt_e2e_${uuid().replace(/-/g, '')}`) {
+export function envelope(
+	type: string,
+	data: Record<string, unknown>,
+	id = `evt_e2e_${uuid().replace(/-/g, '')}`,
+) {
 	return { id, type, createdAt: new Date().toISOString(), data };
 }
 
@@ -204,7 +230,12 @@ export function swapForFileWrite(
 			mode: 'manual',
 			includeOtherFields: false,
 			assignments: {
-				assignments: Object.entries(assignments).map(([n, value]) => ({ id: uuid(), name: n, value, type: 'string' })),
+				assignments: Object.entries(assignments).map(([n, value]) => ({
+					id: uuid(),
+					name: n,
+					value,
+					type: 'string',
+				})),
 			},
 			options: {},
 		},
@@ -222,7 +253,12 @@ export function swapForFileWrite(
 			type: 'n8n-nodes-base.convertToFile',
 			typeVersion: 1.1,
 			position: [x + 320, y],
-			parameters: { operation: 'toText', sourceProperty: 'line', binaryPropertyName: 'data', options: {} },
+			parameters: {
+				operation: 'toText',
+				sourceProperty: 'line',
+				binaryPropertyName: 'data',
+				options: {},
+			},
 		},
 		{
 			id: nodeId(),
@@ -230,13 +266,19 @@ export function swapForFileWrite(
 			type: 'n8n-nodes-base.readWriteFile',
 			typeVersion: 1,
 			position: [x + 480, y],
-			parameters: { operation: 'write', fileName: filePath, dataPropertyName: 'data', options: { append: true } },
+			parameters: {
+				operation: 'write',
+				fileName: filePath,
+				dataPropertyName: 'data',
+				options: { append: true },
+			},
 		},
 	);
 	const conns = copy.connections ?? {};
 	for (const from of Object.keys(conns)) {
 		for (const outputs of Object.values(conns[from]) as Array<Array<Array<{ node: string }>>>) {
-			for (const output of outputs) for (const link of output ?? []) if (link.node === nodeName) link.node = setName;
+			for (const output of outputs)
+				for (const link of output ?? []) if (link.node === nodeName) link.node = setName;
 		}
 	}
 	if (conns[nodeName]) {
@@ -244,7 +286,11 @@ export function swapForFileWrite(
 		delete conns[nodeName];
 	}
 	const link = (to: string) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
-	Object.assign(conns, { [setName]: link(lineName), [lineName]: link(textName), [textName]: link(writeName) });
+	Object.assign(conns, {
+		[setName]: link(lineName),
+		[lineName]: link(textName),
+		[textName]: link(writeName),
+	});
 	copy.connections = conns;
 	return copy;
 }
@@ -291,7 +337,14 @@ export async function createGstCredentials(
 	client: ClientInfo,
 	signingSecret: string,
 ): Promise<{ api: { id: string; name: string }; webhook: { id: string; name: string } }> {
-	const api = await n8n.createCredential(`GST API (${client.environment})`, CRED.api, apiCredentialData(emu, client));
-	const webhook = await n8n.createCredential('GST webhook', CRED.webhook, { signingSecret, previousSigningSecret: '' });
+	const api = await n8n.createCredential(
+		`GST API (${client.environment})`,
+		CRED.api,
+		apiCredentialData(emu, client),
+	);
+	const webhook = await n8n.createCredential('GST webhook', CRED.webhook, {
+		signingSecret,
+		previousSigningSecret: '',
+	});
 	return { api, webhook };
 }

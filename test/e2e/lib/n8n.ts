@@ -35,7 +35,11 @@ export const OWNER = {
 };
 
 export function runtimeInstalled(): boolean {
-	return fs.existsSync(installer.markerPath()) && fs.existsSync(N8N_BIN) && fs.existsSync(installer.NODE24_BIN);
+	return (
+		fs.existsSync(installer.markerPath()) &&
+		fs.existsSync(N8N_BIN) &&
+		fs.existsSync(installer.NODE24_BIN)
+	);
 }
 
 export function assertRuntimeInstalled(): void {
@@ -85,14 +89,25 @@ export function installPackageInto(n8nFolder: string, tarball: string): void {
 	const tar = spawnSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
 	if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);
 	const pjPath = path.join(pkgDir, 'package.json');
-	const { devDependencies: _d, peerDependencies: _p, optionalDependencies: _o, ...pj } = JSON.parse(
-		fs.readFileSync(pjPath, 'utf8'),
-	);
+	const {
+		devDependencies: _d,
+		peerDependencies: _p,
+		optionalDependencies: _o,
+		...pj
+	} = JSON.parse(fs.readFileSync(pjPath, 'utf8'));
 	fs.writeFileSync(pjPath, JSON.stringify(pj, null, 2));
 	if (pj.dependencies && Object.keys(pj.dependencies).length > 0) {
 		const r = spawnSync(
 			'npm',
-			['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+			[
+				'install',
+				'--audit=false',
+				'--fund=false',
+				'--bin-links=false',
+				'--install-strategy=shallow',
+				'--ignore-scripts=true',
+				'--package-lock=false',
+			],
 			{ cwd: pkgDir, stdio: 'inherit' },
 		);
 		if (r.status !== 0) throw new Error('npm install inside the community package failed');
@@ -191,7 +206,10 @@ export class N8n {
 	async start(): Promise<void> {
 		assertRuntimeInstalled();
 		installExitHook();
-		if (this.opts.withPackage !== false && !fs.existsSync(path.join(this.n8nFolder, 'nodes', 'node_modules', PACKAGE_NAME))) {
+		if (
+			this.opts.withPackage !== false &&
+			!fs.existsSync(path.join(this.n8nFolder, 'nodes', 'node_modules', PACKAGE_NAME))
+		) {
 			fs.mkdirSync(this.n8nFolder, { recursive: true });
 			installPackageInto(this.n8nFolder, packPackage());
 		}
@@ -277,7 +295,9 @@ export class N8n {
 		} catch (err) {
 			const tail = this.logs().split('\n').slice(-40).join('\n');
 			await this.stop();
-			throw new Error(`${(err as Error).message}\n--- last n8n log lines (${this.logFile}) ---\n${tail}`);
+			throw new Error(
+				`${(err as Error).message}\n--- last n8n log lines (${this.logFile}) ---\n${tail}`,
+			);
 		}
 		this.cookie = '';
 	}
@@ -320,7 +340,8 @@ export class N8n {
 		await this.stop();
 		if (process.env.E2E_KEEP === '1') return;
 		for (const entry of fs.readdirSync(this.userFolder)) {
-			if (entry !== 'n8n.log') fs.rmSync(path.join(this.userFolder, entry), { recursive: true, force: true });
+			if (entry !== 'n8n.log')
+				fs.rmSync(path.join(this.userFolder, entry), { recursive: true, force: true });
 		}
 	}
 
@@ -332,7 +353,12 @@ export class N8n {
 
 	// ---------------------------------------------------------------- REST
 
-	async rest(method: string, p: string, body?: unknown, opts: { allowError?: boolean } = {}): Promise<any> {
+	async rest(
+		method: string,
+		p: string,
+		body?: unknown,
+		opts: { allowError?: boolean } = {},
+	): Promise<any> {
 		const r = await this.restRaw(method, p, body);
 		if (!opts.allowError && (r.status < 200 || r.status >= 300)) {
 			throw new Error(`n8n ${method} /rest${p} → ${r.status}: ${r.text.slice(0, 500)}`);
@@ -342,7 +368,10 @@ export class N8n {
 	}
 
 	async restRaw(method: string, p: string, body?: unknown): Promise<HttpResponse> {
-		const headers: Record<string, string> = { 'browser-id': this.browserId, accept: 'application/json' };
+		const headers: Record<string, string> = {
+			'browser-id': this.browserId,
+			accept: 'application/json',
+		};
 		if (this.cookie) headers.cookie = this.cookie;
 		if (body !== undefined) headers['content-type'] = 'application/json';
 		const r = await request(`${this.baseUrl}/rest${p}`, {
@@ -368,7 +397,10 @@ export class N8n {
 	}
 
 	async login(): Promise<void> {
-		await this.rest('POST', '/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		await this.rest('POST', '/login', {
+			emailOrLdapLoginId: OWNER.email,
+			password: OWNER.password,
+		});
 	}
 
 	/** Node types n8n has loaded (names). */
@@ -388,7 +420,11 @@ export class N8n {
 		return (r.json() as Array<{ name: string }>).map((n) => n.name);
 	}
 
-	async createCredential(name: string, type: string, data: Record<string, unknown>): Promise<{ id: string; name: string }> {
+	async createCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<{ id: string; name: string }> {
 		const c = await this.rest('POST', '/credentials', { name, type, data });
 		return { id: c.id, name: c.name };
 	}
@@ -430,11 +466,19 @@ export class N8n {
 		await this.rest('POST', `/workflows/${id}/activate`, { versionId: wf.versionId });
 		await waitFor(
 			async () => {
-				const r = await this.rest('GET', `/workflows/${id}/publication-status`, undefined, { allowError: true });
+				const r = await this.rest('GET', `/workflows/${id}/publication-status`, undefined, {
+					allowError: true,
+				});
 				if (r.status === 404) return true; // publication service off: activation was synchronous
-				const st = r.data as { status: string; triggers: Array<{ status: string; errorMessage?: string }> };
+				const st = r.data as {
+					status: string;
+					triggers: Array<{ status: string; errorMessage?: string }>;
+				};
 				if (st.status === 'failed' || st.status === 'partial') {
-					const why = st.triggers.map((t) => t.errorMessage).filter(Boolean).join('; ');
+					const why = st.triggers
+						.map((t) => t.errorMessage)
+						.filter(Boolean)
+						.join('; ');
 					throw new FatalError(`workflow ${id} failed to activate: ${why}`);
 				}
 				return st.status === 'published';
@@ -457,11 +501,17 @@ export class N8n {
 	}
 
 	/** Waits until `workflowId` has at least `count` finished executions; returns them. */
-	async waitForExecutions(workflowId: string, count: number, timeoutMs = 30_000): Promise<ExecutionSummary[]> {
+	async waitForExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs = 30_000,
+	): Promise<ExecutionSummary[]> {
 		return await waitFor(
 			async () => {
 				const list = await this.executions(workflowId);
-				const done = list.filter((e) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting');
+				const done = list.filter(
+					(e) => e.status !== 'running' && e.status !== 'new' && e.status !== 'waiting',
+				);
 				return done.length >= count ? done : undefined;
 			},
 			`${count} execution(s) of workflow ${workflowId}`,
@@ -511,7 +561,9 @@ export interface ExecutionDetail extends ExecutionSummary {
 
 /** n8n stores run data with `flatted`; use n8n's own copy from the runtime. */
 function flattedParse(s: string): any {
-	const flatted = require(require.resolve('flatted', { paths: [path.join(installer.NODE_MODULES, 'n8n')] }));
+	const flatted = require(
+		require.resolve('flatted', { paths: [path.join(installer.NODE_MODULES, 'n8n')] }),
+	);
 	return flatted.parse(s);
 }
 

@@ -33,20 +33,39 @@ it('every item succeeds or carries a clear error through 429 and 5xx storms', as
 	const ids = Array.from({ length: ITEMS }, (_, i) =>
 		i % MISSING_EVERY === MISSING_EVERY - 1
 			? `einv_missing_${i}`
-			: control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' }).id,
+			: control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' })
+					.id,
 	);
-	const node = { ...actionNode({ resource: 'einvoice', id: '={{ $json.id }}', apiCredential: session.apiCredential }), onError: 'continueRegularOutput' };
+	const node = {
+		...actionNode({
+			resource: 'einvoice',
+			id: '={{ $json.id }}',
+			apiCredential: session.apiCredential,
+		}),
+		onError: 'continueRegularOutput',
+	};
 	const workflow = await batchWorkflow(n8n, 'reliability: API faults', node);
 
 	control.resetCounters();
 	const running = runBatch(n8n, workflow, ids);
 	// Storms while the run is under way, not before it: after ~100 and ~400 API calls.
 	const after = async (calls: number) =>
-		await waitFor(async () => control.counters().apiRequestsTotal >= calls, `${calls} API calls`, 120_000, 20);
+		await waitFor(
+			async () => control.counters().apiRequestsTotal >= calls,
+			`${calls} API calls`,
+			120_000,
+			20,
+		);
 	await after(100);
-	control.injectApiFaults([...storm(60, { kind: 'status', status: 429, retryAfterSeconds: 1 }), ...storm(5, { kind: 'reset' })]);
+	control.injectApiFaults([
+		...storm(60, { kind: 'status', status: 429, retryAfterSeconds: 1 }),
+		...storm(5, { kind: 'reset' }),
+	]);
 	await after(400);
-	control.injectApiFaults([...storm(40, { kind: 'status', status: 503 }), ...storm(20, { kind: 'status', status: 500 })]);
+	control.injectApiFaults([
+		...storm(40, { kind: 'status', status: 503 }),
+		...storm(20, { kind: 'status', status: 500 }),
+	]);
 	const run = await running;
 
 	expect(run.execution.status).toBe('success');
@@ -57,7 +76,8 @@ it('every item succeeds or carries a clear error through 429 and 5xx storms', as
 		if (item?.error) {
 			const { code, message } = item.error as { code: string; message: string };
 			errors[code] = (errors[code] ?? 0) + 1;
-			if (!/not found|rate-limiting|HTTP 5\d\d|Could not reach/i.test(message)) unclear.push(`item ${index}: ${code} ${message}`);
+			if (!/not found|rate-limiting|HTTP 5\d\d|Could not reach/i.test(message))
+				unclear.push(`item ${index}: ${code} ${message}`);
 		} else if (ids[index].startsWith('einv_missing_')) {
 			unclear.push(`item ${index}: a missing id came out without an error`);
 		} else if (item?.id !== ids[index] || item?.object !== 'einvoice') {
@@ -75,7 +95,11 @@ it('every item succeeds or carries a clear error through 429 and 5xx storms', as
 
 	expect(
 		findLeaks(
-			{ execution: JSON.stringify(run.execution), response: run.responseText, 'n8n log': n8n.logs() },
+			{
+				execution: JSON.stringify(run.execution),
+				response: run.responseText,
+				'n8n log': n8n.logs(),
+			},
 			{ 'client secret': client.clientSecret, 'signing secret': session.signingSecret },
 		),
 	).toEqual([]);

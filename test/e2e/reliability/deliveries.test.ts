@@ -37,10 +37,17 @@ function plan(events: Envelope[]): Array<Envelope | Envelope[]> {
 	const burstIds = events.slice(0, BURSTS);
 	const singles = events.slice(BURSTS);
 	const repeats = DELIVERIES - BURSTS * BURST_SIZE - singles.length;
-	const stream: Envelope[] = [...singles, ...Array.from({ length: repeats }, (_, i) => singles[(i * 7919) % singles.length])];
+	const stream: Envelope[] = [
+		...singles,
+		...Array.from({ length: repeats }, (_, i) => singles[(i * 7919) % singles.length]),
+	];
 	const steps: Array<Envelope | Envelope[]> = shuffled(stream, 42);
 	burstIds.forEach((event, i) => {
-		steps.splice(Math.floor(((i + 1) * steps.length) / (BURSTS + 1)), 0, Array(BURST_SIZE).fill(event));
+		steps.splice(
+			Math.floor(((i + 1) * steps.length) / (BURSTS + 1)),
+			0,
+			Array(BURST_SIZE).fill(event),
+		);
 	});
 	return steps;
 }
@@ -51,19 +58,30 @@ it('starts exactly one execution per unique event id', async () => {
 	expect(steps.flat()).toHaveLength(DELIVERIES);
 
 	const outcomes = new Map<string, string[]>();
-	const record = (event: Envelope, result: string) => outcomes.set(event.id, [...(outcomes.get(event.id) ?? []), result]);
-	const send = async (event: Envelope) => record(event, outcome(await deliverSigned(trigger.url, event, session.signingSecret)));
-	const load = await runBounded(steps.length, CONCURRENCY, async (index) => {
-		const step = steps[index];
-		await (Array.isArray(step) ? Promise.all(step.map(send)) : send(step));
-	}, 480_000);
-	expect(load.results.filter((result) => result.error).map((result) => result.error?.message)).toEqual([]);
+	const record = (event: Envelope, result: string) =>
+		outcomes.set(event.id, [...(outcomes.get(event.id) ?? []), result]);
+	const send = async (event: Envelope) =>
+		record(event, outcome(await deliverSigned(trigger.url, event, session.signingSecret)));
+	const load = await runBounded(
+		steps.length,
+		CONCURRENCY,
+		async (index) => {
+			const step = steps[index];
+			await (Array.isArray(step) ? Promise.all(step.map(send)) : send(step));
+		},
+		480_000,
+	);
+	expect(
+		load.results.filter((result) => result.error).map((result) => result.error?.message),
+	).toEqual([]);
 	expect(load.notStarted).toBe(0);
 
 	// Each id: answered once as accepted, every other delivery as a duplicate; nothing refused.
 	const perId = [...outcomes.values()];
 	expect(perId).toHaveLength(UNIQUE);
-	expect(perId.filter((results) => results.filter((r) => r === 'accepted').length !== 1)).toEqual([]);
+	expect(perId.filter((results) => results.filter((r) => r === 'accepted').length !== 1)).toEqual(
+		[],
+	);
 	expect([...new Set(perId.flat())].sort()).toEqual(['accepted', 'duplicate']);
 
 	// n8n agrees: the executions, once settled, are exactly the unique ids, all successful.

@@ -80,6 +80,9 @@ it('after a SIGKILL and restart mid-stream, each event has exactly one execution
 		const eventId = String(item?.id ?? `(no output: execution ${execution.id})`);
 		perEvent.set(eventId, [...(perEvent.get(eventId) ?? []), execution.status]);
 	}
-	expect({ total, events: [...perEvent.keys()].sort() }).toEqual({ total: EVENTS, events: [...emitted].sort() });
+	expect({ total, events: [...perEvent.keys()].sort() }).toEqual({
+		total: EVENTS,
+		events: [...emitted].sort(),
+	});
 	expect([...perEvent.values()].flat().filter((status) => status !== 'success')).toEqual([]);
 });

@@ -32,14 +32,28 @@ afterAll(async () => {
 /** A new client of the same organization, so its token is not cached yet in n8n. */
 async function coldWorkflow(label: string) {
 	const { n8n, emulator } = session;
-	const client = emulator.control.createClient({ environment: 'sandbox', organizationId: session.client.organizationId });
+	const client = emulator.control.createClient({
+		environment: 'sandbox',
+		organizationId: session.client.organizationId,
+	});
 	clients.push(client);
-	const credential = await n8n.createCredential(`GST API ${label}`, CRED.api, apiCredentialData(emulator, client));
-	return await batchWorkflow(n8n, `reliability: token ${label}`, actionNode({ resource: 'einvoice', id: '={{ $json.id }}', apiCredential: credential }));
+	const credential = await n8n.createCredential(
+		`GST API ${label}`,
+		CRED.api,
+		apiCredentialData(emulator, client),
+	);
+	return await batchWorkflow(
+		n8n,
+		`reliability: token ${label}`,
+		actionNode({ resource: 'einvoice', id: '={{ $json.id }}', apiCredential: credential }),
+	);
 }
 
 /** Runs once with `faults` injected; returns the run and the token requests it made. */
-async function runWith(workflow: Awaited<ReturnType<typeof coldWorkflow>>, faults: TokenFault[]): Promise<{ run: BatchRun; tokenRequests: number }> {
+async function runWith(
+	workflow: Awaited<ReturnType<typeof coldWorkflow>>,
+	faults: TokenFault[],
+): Promise<{ run: BatchRun; tokenRequests: number }> {
 	const { control } = session.emulator;
 	control.resetCounters();
 	control.injectTokenFaults(faults);
@@ -54,7 +68,11 @@ const errorText = (run: BatchRun): string => {
 	return `${error.message ?? ''} ${error.description ?? ''}`;
 };
 
-const status = (code: number, retryAfterSeconds?: number): TokenFault => ({ kind: 'status', status: code, retryAfterSeconds });
+const status = (code: number, retryAfterSeconds?: number): TokenFault => ({
+	kind: 'status',
+	status: code,
+	retryAfterSeconds,
+});
 
 describe.each([
 	{ label: 'two 500s', faults: [status(500), status(500)], requests: 3 },
@@ -71,8 +89,16 @@ describe.each([
 });
 
 describe.each([
-	{ label: 'only 500s', fault: status(500), message: /token endpoint.*HTTP 500.*gave up after 4 attempts/i },
-	{ label: 'only non-JSON', fault: { kind: 'garbage' } as TokenFault, message: /token endpoint.*without a usable access token.*gave up after 4 attempts/i },
+	{
+		label: 'only 500s',
+		fault: status(500),
+		message: /token endpoint.*HTTP 500.*gave up after 4 attempts/i,
+	},
+	{
+		label: 'only non-JSON',
+		fault: { kind: 'garbage' } as TokenFault,
+		message: /token endpoint.*without a usable access token.*gave up after 4 attempts/i,
+	},
 ])('gives up clearly, then serves normally: $label', ({ label, fault, message }) => {
 	it('fails after 4 token requests with a clear message, and the next run succeeds', async () => {
 		const workflow = await coldWorkflow(label);

@@ -21,8 +21,14 @@ beforeAll(async () => {
 	emu = await startEmulator({ seed: false });
 	sandbox = emu.control.createClient({ environment: 'sandbox', plan: 'einvoice+ewaybill' });
 	einvoiceOnly = emu.control.createClient({ environment: 'sandbox', plan: 'einvoice' });
-	einvoiceId = emu.control.createEinvoice({ organizationId: sandbox.organizationId, environment: 'sandbox' }).id;
-	ewaybillId = emu.control.createEwaybill({ organizationId: einvoiceOnly.organizationId, environment: 'sandbox' }).id;
+	einvoiceId = emu.control.createEinvoice({
+		organizationId: sandbox.organizationId,
+		environment: 'sandbox',
+	}).id;
+	ewaybillId = emu.control.createEwaybill({
+		organizationId: einvoiceOnly.organizationId,
+		environment: 'sandbox',
+	}).id;
 	n8n = await startN8n({ name: 'action' });
 });
 
@@ -34,7 +40,12 @@ afterAll(async () => {
 describe('n8n loads the packed package', () => {
 	it('lists both nodes and both credentials', async () => {
 		const nodes = await n8n.nodeTypeNames();
-		expect(nodes).toEqual(expect.arrayContaining(['n8n-nodes-gst-compliance.gstCompliance', 'n8n-nodes-gst-compliance.gstComplianceTrigger']));
+		expect(nodes).toEqual(
+			expect.arrayContaining([
+				'n8n-nodes-gst-compliance.gstCompliance',
+				'n8n-nodes-gst-compliance.gstComplianceTrigger',
+			]),
+		);
 		const creds = await n8n.credentialTypeNames();
 		expect(creds).toEqual(expect.arrayContaining([CRED.api, CRED.webhook]));
 	});
@@ -91,7 +102,11 @@ describe('webhook credential Test button', () => {
 
 describe('action node executed by n8n', () => {
 	async function runAction(resource: 'einvoice' | 'ewaybill', id: string, client: ClientInfo) {
-		const cred = await n8n.createCredential(`api ${client.clientId}`, CRED.api, apiCredentialData(emu, client));
+		const cred = await n8n.createCredential(
+			`api ${client.clientId}`,
+			CRED.api,
+			apiCredentialData(emu, client),
+		);
 		const path = `action-${resource}-${Date.now()}`;
 		const trigger = webhookNode(path);
 		const action = actionNode({ resource, id, apiCredential: cred });
@@ -101,10 +116,20 @@ describe('action node executed by n8n', () => {
 			connections: chain(trigger.name, action.name),
 		});
 		await n8n.activateWorkflow(wf.id);
-		const res = await request(n8n.webhookUrl(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const res = await request(n8n.webhookUrl(path), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		const [execution] = await n8n.waitForExecutions(wf.id, 1);
 		const detail = await n8n.execution(execution.id);
-		return { res, execution, detail, output: await n8n.nodeOutput(execution.id, action.name), action };
+		return {
+			res,
+			execution,
+			detail,
+			output: await n8n.nodeOutput(execution.id, action.name),
+			action,
+		};
 	}
 
 	it('gets an e-invoice', async () => {
@@ -128,7 +153,11 @@ describe('action node executed by n8n', () => {
 
 describe("n8n's HTTP Request node with our credential (Predefined credential type)", () => {
 	it('calls /v1/einvoices/{id} successfully', async () => {
-		const cred = await n8n.createCredential('api for http', CRED.api, apiCredentialData(emu, sandbox));
+		const cred = await n8n.createCredential(
+			'api for http',
+			CRED.api,
+			apiCredentialData(emu, sandbox),
+		);
 		const path = `http-${Date.now()}`;
 		const trigger = webhookNode(path);
 		const http = {
@@ -146,12 +175,23 @@ describe("n8n's HTTP Request node with our credential (Predefined credential typ
 			},
 			credentials: { [CRED.api]: cred },
 		};
-		const wf = await n8n.createWorkflow({ name: 'http request', nodes: [trigger, http], connections: chain(trigger.name, http.name) });
+		const wf = await n8n.createWorkflow({
+			name: 'http request',
+			nodes: [trigger, http],
+			connections: chain(trigger.name, http.name),
+		});
 		await n8n.activateWorkflow(wf.id);
-		await request(n8n.webhookUrl(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		await request(n8n.webhookUrl(path), {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		const [execution] = await n8n.waitForExecutions(wf.id, 1);
 		const detail = await n8n.execution(execution.id);
-		expect({ status: execution.status, error: detail.data.resultData.error?.message }).toEqual({ status: 'success', error: undefined });
+		expect({ status: execution.status, error: detail.data.resultData.error?.message }).toEqual({
+			status: 'success',
+			error: undefined,
+		});
 		const out = await n8n.nodeOutput(execution.id, 'HTTP Request');
 		expect(out[0]).toMatchObject({ id: einvoiceId, object: 'einvoice' });
 	});

@@ -13,8 +13,13 @@ import { actionNode, apiCredentialData, chain, CRED, triggerNode, uuid } from '.
 jest.setTimeout(240_000);
 
 const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? path.join(REPO_ROOT, 'docs', 'screenshots') : path.join(WORK_DIR, 'screenshots');
-const { chromium } = require(path.join(REPO_ROOT, 'test', 'e2e', 'runtime', 'node_modules', 'playwright-core'));
+const SHOTS =
+	process.env.UPDATE_SCREENSHOTS === '1'
+		? path.join(REPO_ROOT, 'docs', 'screenshots')
+		: path.join(WORK_DIR, 'screenshots');
+const { chromium } = require(
+	path.join(REPO_ROOT, 'test', 'e2e', 'runtime', 'node_modules', 'playwright-core'),
+);
 
 let emu: RunningEmulator;
 let n8n: N8n;
@@ -27,20 +32,48 @@ let webhookCred: { id: string; name: string };
 const webhookId = uuid();
 const consoleErrors: string[] = [];
 
-const ERROR_TEXTS = [/not currently installed/i, /Install this node/i, /could not be loaded/i, /Problem loading/i, /unknown node/i];
+const ERROR_TEXTS = [
+	/not currently installed/i,
+	/Install this node/i,
+	/could not be loaded/i,
+	/Problem loading/i,
+	/unknown node/i,
+];
 
 beforeAll(async () => {
 	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} missing: run node test/e2e/lib/install.js (installs Debian's chromium via apt)`);
+		throw new Error(
+			`${CHROMIUM} missing: run node test/e2e/lib/install.js (installs Debian's chromium via apt)`,
+		);
 	}
 	emu = await startEmulator({ seed: true });
 	n8n = await startN8n({ name: 'editor' });
 	const client = emu.seeded!.sandbox;
-	apiCred = await n8n.createCredential('GST Compliance API (sandbox)', CRED.api, apiCredentialData(emu, client));
-	webhookCred = await n8n.createCredential('GST Compliance Webhook', CRED.webhook, { signingSecret: 'whsec_editor_demo' });
-	const trigger = triggerNode({ events: ['einvoice.failed', 'ewaybill.expired'], webhookCredential: webhookCred, webhookId, position: [0, 0] });
-	const action = actionNode({ resource: 'einvoice', id: '={{ $json.data.id }}', apiCredential: apiCred, position: [280, 0] });
-	const wf = await n8n.createWorkflow({ name: 'E-invoice failed → refetch', nodes: [trigger, action], connections: chain(trigger.name, action.name) });
+	apiCred = await n8n.createCredential(
+		'GST Compliance API (sandbox)',
+		CRED.api,
+		apiCredentialData(emu, client),
+	);
+	webhookCred = await n8n.createCredential('GST Compliance Webhook', CRED.webhook, {
+		signingSecret: 'whsec_editor_demo',
+	});
+	const trigger = triggerNode({
+		events: ['einvoice.failed', 'ewaybill.expired'],
+		webhookCredential: webhookCred,
+		webhookId,
+		position: [0, 0],
+	});
+	const action = actionNode({
+		resource: 'einvoice',
+		id: '={{ $json.data.id }}',
+		apiCredential: apiCred,
+		position: [280, 0],
+	});
+	const wf = await n8n.createWorkflow({
+		name: 'E-invoice failed → refetch',
+		nodes: [trigger, action],
+		connections: chain(trigger.name, action.name),
+	});
 	workflowId = wf.id;
 	fs.mkdirSync(SHOTS, { recursive: true });
 	userDataDir = fs.mkdtempSync(path.join(WORK_DIR, 'chromium-'));
@@ -75,7 +108,8 @@ afterAll(async () => {
 
 async function expectNoErrorTexts() {
 	const text: string = await page.locator('body').innerText();
-	for (const re of ERROR_TEXTS) expect({ re: String(re), found: re.test(text) }).toEqual({ re: String(re), found: false });
+	for (const re of ERROR_TEXTS)
+		expect({ re: String(re), found: re.test(text) }).toEqual({ re: String(re), found: false });
 }
 
 async function shot(name: string) {
@@ -93,8 +127,12 @@ it('signs in', async () => {
 
 it('shows the workflow with both of our nodes on the canvas', async () => {
 	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`);
-	const trigger = page.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-gst-compliance.gstComplianceTrigger"]');
-	const action = page.locator('[data-test-id="canvas-node"][data-node-type="n8n-nodes-gst-compliance.gstCompliance"]');
+	const trigger = page.locator(
+		'[data-test-id="canvas-node"][data-node-type="n8n-nodes-gst-compliance.gstComplianceTrigger"]',
+	);
+	const action = page.locator(
+		'[data-test-id="canvas-node"][data-node-type="n8n-nodes-gst-compliance.gstCompliance"]',
+	);
 	await trigger.waitFor();
 	await action.waitFor();
 	await expectNoErrorTexts();
@@ -107,8 +145,18 @@ it('opens the trigger node: notice, events, credential and both webhook URLs', a
 	await ndv.waitFor();
 	await page.getByText('Subscriptions are made in the Developer hub').waitFor();
 	await page.locator('[data-test-id="parameter-input-events"]').waitFor();
-	const ndvText: string = await page.locator('[data-test-id="ndv"], .ndv-wrapper, body').first().innerText();
-	for (const label of ['Events', 'Credential', 'Refetch Latest State', 'Options', 'E-Invoice Failed']) expect(ndvText).toContain(label);
+	const ndvText: string = await page
+		.locator('[data-test-id="ndv"], .ndv-wrapper, body')
+		.first()
+		.innerText();
+	for (const label of [
+		'Events',
+		'Credential',
+		'Refetch Latest State',
+		'Options',
+		'E-Invoice Failed',
+	])
+		expect(ndvText).toContain(label);
 	await page.getByText('Webhook URLs').click();
 	await page.getByText(`/webhook-test/${webhookId}/webhook`).waitFor();
 	await shot('trigger-node.png');
@@ -125,7 +173,8 @@ it('opens the action node: resource, operation, e-invoice ID, options, credentia
 	await page.locator('[data-test-id="parameter-input-operation"]').waitFor();
 	await page.locator('[data-test-id="parameter-input-einvoiceId"]').waitFor();
 	const text: string = await page.locator('[data-test-id="node-parameters"]').innerText();
-	for (const label of ['Resource', 'Operation', 'E-Invoice ID', 'Options']) expect(text).toContain(label);
+	for (const label of ['Resource', 'Operation', 'E-Invoice ID', 'Options'])
+		expect(text).toContain(label);
 	expect(await page.locator('[data-test-id="node-credentials-select"]').count()).toBeGreaterThan(0);
 	await expectNoErrorTexts();
 	await shot('action-node.png');
@@ -139,7 +188,15 @@ it('opens the credential form: every field, and the connection test passes', asy
 	// n8n tests a saved credential when its form opens (our testedBy function against the emulator).
 	await modal.getByText('Connection tested successfully').first().waitFor({ timeout: 30_000 });
 	const text: string = await modal.innerText();
-	for (const label of ['Environment', 'Client ID', 'Client Secret', 'Auth URL', 'Realm', 'Production API URL', 'Sandbox API URL']) {
+	for (const label of [
+		'Environment',
+		'Client ID',
+		'Client Secret',
+		'Auth URL',
+		'Realm',
+		'Production API URL',
+		'Sandbox API URL',
+	]) {
 		expect(text).toContain(label);
 	}
 	expect(text).not.toContain(emu.seeded!.sandbox.clientSecret);

@@ -23,7 +23,11 @@ import {
 
 jest.setTimeout(240_000);
 
-const TEMPLATES = ['einvoice-failed-alert.json', 'status-sheet-upsert.json', 'scheduled-status-check.json'];
+const TEMPLATES = [
+	'einvoice-failed-alert.json',
+	'status-sheet-upsert.json',
+	'scheduled-status-check.json',
+];
 
 let emu: RunningEmulator;
 let n8n: N8n;
@@ -34,7 +38,11 @@ beforeAll(async () => {
 	emu = await startEmulator({ seed: false });
 	client = emu.control.createClient({ environment: 'sandbox', plan: 'einvoice+ewaybill' });
 	n8n = await startN8n({ name: 'examples' });
-	apiCred = await n8n.createCredential('GST Compliance API', CRED.api, apiCredentialData(emu, client));
+	apiCred = await n8n.createCredential(
+		'GST Compliance API',
+		CRED.api,
+		apiCredentialData(emu, client),
+	);
 });
 
 afterAll(async () => {
@@ -49,7 +57,11 @@ describe.each(TEMPLATES)('%s', (file) => {
 		const stored = await n8n.rest('GET', `/workflows/${created.id}`);
 		expect(stored.nodes).toHaveLength(wf.nodes.length);
 		const known = new Set(await n8n.nodeTypeNames());
-		for (const node of stored.nodes) expect({ node: node.name, known: known.has(node.type) }).toEqual({ node: node.name, known: true });
+		for (const node of stored.nodes)
+			expect({ node: node.name, known: known.has(node.type) }).toEqual({
+				node: node.name,
+				known: true,
+			});
 	});
 });
 
@@ -58,7 +70,9 @@ async function subscribe(wf: ReturnType<typeof loadTemplate>, events: string[]) 
 	const trigger = wf.nodes.find((n) => n.type.endsWith('.gstComplianceTrigger'))!;
 	const url = triggerUrl(n8n, trigger);
 	const sub = emu.control.createSubscription({ clientId: client.clientId, url, events });
-	const webhookCred = await n8n.createCredential(`webhook ${sub.id}`, CRED.webhook, { signingSecret: sub.signingSecret });
+	const webhookCred = await n8n.createCredential(`webhook ${sub.id}`, CRED.webhook, {
+		signingSecret: sub.signingSecret,
+	});
 	trigger.credentials = { [CRED.webhook]: webhookCred };
 	return { sub, url, secret: sub.signingSecret };
 }
@@ -76,7 +90,10 @@ it('einvoice-failed-alert: a failed e-invoice → refetched, Slack and e-mail me
 	const slack = template.nodes.find((n) => n.name === 'Slack #finance')!;
 	const mail = template.nodes.find((n) => n.name === 'E-mail finance')!;
 	let wf = bindCredentials(template, { [CRED.api]: apiCred });
-	wf = swapForFileWrite(wf, slack.name, slackFile, { channel: slack.parameters.channelId.value, text: slack.parameters.text });
+	wf = swapForFileWrite(wf, slack.name, slackFile, {
+		channel: slack.parameters.channelId.value,
+		text: slack.parameters.text,
+	});
 	wf = swapForFileWrite(wf, mail.name, mailFile, {
 		to: mail.parameters.toEmail,
 		subject: mail.parameters.subject,
@@ -85,17 +102,27 @@ it('einvoice-failed-alert: a failed e-invoice → refetched, Slack and e-mail me
 	const { sub } = await subscribe(wf, ['einvoice.generated', 'einvoice.failed']);
 	const id = await createAndActivate(wf);
 
-	const inv = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox', fields: { invoiceNumber: 'INV-E2E-42' } });
+	const inv = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+		fields: { invoiceNumber: 'INV-E2E-42' },
+	});
 	emu.control.setEinvoiceStatus(inv.id, 'failed_terminal');
 	await emu.control.settle();
-	expect(emu.control.deliveries({ subscriptionId: sub.id }).map((d) => d.lastStatusCode)).toEqual([200, 200]);
+	expect(emu.control.deliveries({ subscriptionId: sub.id }).map((d) => d.lastStatusCode)).toEqual([
+		200, 200,
+	]);
 
 	const [execution] = await n8n.waitForExecutions(id, 1);
 	await sleep(500);
 	expect(await n8n.executions(id)).toHaveLength(1); // einvoice.generated is not selected
 	expect(execution.status).toBe('success');
 	const refetched = await n8n.nodeOutput(execution.id, 'Get latest e-invoice');
-	expect(refetched[0]).toMatchObject({ id: inv.id, status: 'failed_terminal', invoiceNumber: 'INV-E2E-42' });
+	expect(refetched[0]).toMatchObject({
+		id: inv.id,
+		status: 'failed_terminal',
+		invoiceNumber: 'INV-E2E-42',
+	});
 	const slackRows = readCsv(slackFile);
 	expect(slackRows).toHaveLength(1);
 	expect(slackRows[0][0]).toBe('#finance');
@@ -137,12 +164,18 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 	const id = await createAndActivate(wf);
 
 	// A fresh event (createdAt now, newer than the sheet) → row written.
-	const inv = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+	const inv = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+	});
 	emu.control.setEinvoiceStatus(inv.id, 'cancelled');
 	await emu.control.settle();
 	await n8n.waitForExecutions(id, 1);
 	// An event created two hours ago, delivered late (out of order) → the sheet keeps its row.
-	const late = { ...envelope('ewaybill.expired', { id: 'ewb_late', object: 'ewaybill', status: 'expired' }), createdAt: new Date(Date.now() - 7200_000).toISOString() };
+	const late = {
+		...envelope('ewaybill.expired', { id: 'ewb_late', object: 'ewaybill', status: 'expired' }),
+		createdAt: new Date(Date.now() - 7200_000).toISOString(),
+	};
 	expect((await deliver(url, late, secret)).status).toBe(200);
 	await n8n.waitForExecutions(id, 2);
 
@@ -150,19 +183,30 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 	expect(rows).toHaveLength(1);
 	expect(rows[0].slice(0, 4)).toEqual([inv.id, 'einvoice', 'cancelled', 'einvoice.cancelled']);
 	const executions = await n8n.executions(id);
-	const skipped = await Promise.all(executions.map((e) => n8n.nodeOutput(e.id, 'Older event: keep the sheet')));
+	const skipped = await Promise.all(
+		executions.map((e) => n8n.nodeOutput(e.id, 'Older event: keep the sheet')),
+	);
 	expect(skipped.flat().map((i) => i.id)).toEqual(['ewb_late']);
 });
 
 it('scheduled-status-check: the list of ids → their current status (run as n8n runs the schedule)', async () => {
-	const a = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
-	const b = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox', status: 'cancelled' });
+	const a = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+	});
+	const b = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+		status: 'cancelled',
+	});
 	const wf = bindCredentials(loadTemplate('scheduled-status-check.json'), { [CRED.api]: apiCred });
 	const ids = wf.nodes.find((n) => n.name === 'E-invoice IDs')!;
 	ids.parameters.assignments.assignments[0].value = `={{ ${JSON.stringify([a.id, b.id, 'einv_does_not_exist'])} }}`;
 	const created = await n8n.createWorkflow(wf);
 	// The editor's "Execute workflow" from the schedule trigger.
-	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, { triggerToStartFrom: { name: 'Every hour' } });
+	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'Every hour' },
+	});
 	expect(run.executionId).toBeDefined();
 	const [execution] = await n8n.waitForExecutions(created.id, 1);
 	expect(execution.status).toBe('success');

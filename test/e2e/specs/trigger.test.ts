@@ -6,7 +6,15 @@
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import { sleep } from '../lib/http';
 import { N8n, startN8n } from '../lib/n8n';
-import { CRED, deliver, envelope, signatureHeader, triggerNode, triggerUrl, uuid } from '../lib/gst';
+import {
+	CRED,
+	deliver,
+	envelope,
+	signatureHeader,
+	triggerNode,
+	triggerUrl,
+	uuid,
+} from '../lib/gst';
 
 jest.setTimeout(240_000);
 
@@ -30,12 +38,25 @@ beforeAll(async () => {
 	const sub = emu.control.createSubscription({
 		clientId: client.clientId,
 		url,
-		events: ['einvoice.generated', 'einvoice.cancelled', 'einvoice.failed', 'ewaybill.generated', 'ewaybill.expired'],
+		events: [
+			'einvoice.generated',
+			'einvoice.cancelled',
+			'einvoice.failed',
+			'ewaybill.generated',
+			'ewaybill.expired',
+		],
 	});
 	secret = sub.signingSecret;
 	subscriptionId = sub.id;
-	const cred = await n8n.createCredential('GST webhook', CRED.webhook, { signingSecret: secret, previousSigningSecret: '' });
-	const node = triggerNode({ events: ['einvoice.generated', 'einvoice.failed'], webhookCredential: cred, webhookId });
+	const cred = await n8n.createCredential('GST webhook', CRED.webhook, {
+		signingSecret: secret,
+		previousSigningSecret: '',
+	});
+	const node = triggerNode({
+		events: ['einvoice.generated', 'einvoice.failed'],
+		webhookCredential: cred,
+		webhookId,
+	});
 	const wf = await n8n.createWorkflow({ name: 'trigger e2e', nodes: [node], connections: {} });
 	workflowId = wf.id;
 	await n8n.activateWorkflow(workflowId);
@@ -64,9 +85,19 @@ let expected: string[] = [];
  * Then asserts the exact set of started events.
  */
 async function barrierAndCheck(): Promise<void> {
-	const inv = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+	const inv = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+	});
 	await emu.control.settle();
-	const evt = emu.control.deliveries({ subscriptionId }).find((d) => d.eventType === 'einvoice.generated' && !expected.includes(d.eventId) && d.state === 'delivered');
+	const evt = emu.control
+		.deliveries({ subscriptionId })
+		.find(
+			(d) =>
+				d.eventType === 'einvoice.generated' &&
+				!expected.includes(d.eventId) &&
+				d.state === 'delivered',
+		);
 	expect(evt).toBeDefined();
 	expected = [...expected, evt!.eventId].sort();
 	await n8n.waitForExecutions(workflowId, expected.length);
@@ -81,7 +112,11 @@ function lastDeliveryOf(eventType: string) {
 }
 
 it('a selected event → one execution whose output has data.status', async () => {
-	const inv = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox', status: 'failed_terminal' });
+	const inv = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+		status: 'failed_terminal',
+	});
 	await emu.control.settle();
 	const d = lastDeliveryOf('einvoice.failed');
 	expect(d).toMatchObject({ state: 'delivered', lastStatusCode: 200 });
@@ -89,7 +124,11 @@ it('a selected event → one execution whose output has data.status', async () =
 	expect(execution.status).toBe('success');
 	const out = await n8n.nodeOutput(execution.id, TRIGGER);
 	expect(out).toHaveLength(1);
-	expect(out[0]).toMatchObject({ id: d.eventId, type: 'einvoice.failed', data: { id: inv.id, status: 'failed_terminal' } });
+	expect(out[0]).toMatchObject({
+		id: d.eventId,
+		type: 'einvoice.failed',
+		data: { id: inv.id, status: 'failed_terminal' },
+	});
 	expect(typeof out[0].createdAt).toBe('string');
 	expected = [d.eventId];
 	expect(await startedEventIds()).toEqual(expected);
@@ -98,18 +137,31 @@ it('a selected event → one execution whose output has data.status', async () =
 it('an unselected event type → acknowledged (200), no execution', async () => {
 	emu.control.createEwaybill({ organizationId: client.organizationId, environment: 'sandbox' });
 	await emu.control.settle();
-	expect(lastDeliveryOf('ewaybill.generated')).toMatchObject({ state: 'delivered', lastStatusCode: 200, attempts: 1 });
+	expect(lastDeliveryOf('ewaybill.generated')).toMatchObject({
+		state: 'delivered',
+		lastStatusCode: 200,
+		attempts: 1,
+	});
 	await barrierAndCheck();
 });
 
 it('a forged delivery → 401, no execution, nothing echoed', async () => {
-	const evt = envelope('einvoice.generated', { id: 'einv_forged', object: 'einvoice', status: 'generated' });
+	const evt = envelope('einvoice.generated', {
+		id: 'einv_forged',
+		object: 'einvoice',
+		status: 'generated',
+	});
 	const res = await deliver(url, evt, 'not-the-signing-secret');
 	expect(res.status).toBe(401);
 	expect(res.text).not.toContain(secret);
 	// A valid signature over another body (tampered payload) is refused too.
 	const body = JSON.stringify(evt);
-	const tampered = await deliver(url, body.replace('einv_forged', 'einv_forgeX'), secret, signatureHeader(secret, body));
+	const tampered = await deliver(
+		url,
+		body.replace('einv_forged', 'einv_forgeX'),
+		secret,
+		signatureHeader(secret, body),
+	);
 	expect(tampered.status).toBe(401);
 	await barrierAndCheck();
 });
@@ -123,10 +175,16 @@ it('a duplicate delivery (dashboard replay) → 200, no execution', async () => 
 });
 
 it('20 concurrent deliveries of one event id → exactly one execution', async () => {
-	const evt = envelope('einvoice.generated', { id: 'einv_concurrent', object: 'einvoice', status: 'generated' });
+	const evt = envelope('einvoice.generated', {
+		id: 'einv_concurrent',
+		object: 'einvoice',
+		status: 'generated',
+	});
 	const body = JSON.stringify(evt);
 	const header = signatureHeader(secret, body);
-	const results = await Promise.all(Array.from({ length: 20 }, () => deliver(url, body, secret, header)));
+	const results = await Promise.all(
+		Array.from({ length: 20 }, () => deliver(url, body, secret, header)),
+	);
 	expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
 	expected = [...expected, evt.id].sort();
 	await n8n.waitForExecutions(workflowId, expected.length);
@@ -140,7 +198,11 @@ it('after an n8n restart, an old event redelivered → 200, no execution', async
 	const replayed = await emu.control.replay(old.id);
 	expect(replayed.lastStatusCode).toBe(200);
 	// Also a concurrent-duplicate id from before the restart, sent by hand.
-	const again = envelope('einvoice.generated', { id: 'einv_concurrent', object: 'einvoice', status: 'generated' });
+	const again = envelope('einvoice.generated', {
+		id: 'einv_concurrent',
+		object: 'einvoice',
+		status: 'generated',
+	});
 	const concurrentId = expected.find((id) => id.startsWith('evt_e2e_'))!;
 	const res = await deliver(url, { ...again, id: concurrentId }, secret);
 	expect(res.status).toBe(200);

@@ -3,9 +3,14 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
-import { concurrencyOf } from '../../../nodes/GstCompliance/get';
-import { runPool } from '../../../nodes/GstCompliance/workerPool';
-import { checkResourceId, capabilityName, describePath, resourcePath } from '../../../shared/resources';
+import { concurrencyOf } from '../../../nodes/GstCompliance/actions/get';
+import { runPool } from '../../../nodes/GstCompliance/helpers/workerPool';
+import {
+	checkResourceId,
+	capabilityName,
+	describePath,
+	resourcePath,
+} from '../../../transport/resources';
 
 describe('GST Compliance node description', () => {
 	const { description } = new GstCompliance();
@@ -13,7 +18,9 @@ describe('GST Compliance node description', () => {
 	it('has the contract names, subtitle, icons and tool support', () => {
 		expect(description.name).toBe('gstCompliance');
 		expect(description.displayName).toBe('GST Compliance');
-		expect(description.subtitle).toBe('={{$parameter["operation"] + ": " + $parameter["resource"]}}');
+		expect(description.subtitle).toBe(
+			'={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		);
 		expect(description.usableAsTool).toBe(true);
 		expect(description.icon).toEqual({
 			light: 'file:../../icons/gstCompliance.svg',
@@ -26,11 +33,18 @@ describe('GST Compliance node description', () => {
 
 	it('offers E-Invoice and E-Way Bill with Get, and bounds concurrency at 20 (default 5)', () => {
 		const resource = description.properties.find((p) => p.name === 'resource');
-		expect(resource?.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual(['einvoice', 'ewaybill']);
+		expect(resource?.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual([
+			'einvoice',
+			'ewaybill',
+		]);
 		const options = description.properties.find((p) => p.name === 'options');
-		const concurrency = (options?.options as Array<{ name: string; default: unknown; typeOptions?: { maxValue?: number } }>).find(
-			(o) => o.name === 'concurrency',
-		);
+		const concurrency = (
+			options?.options as Array<{
+				name: string;
+				default: unknown;
+				typeOptions?: { maxValue?: number };
+			}>
+		).find((o) => o.name === 'concurrency');
 		expect(concurrency?.default).toBe(5);
 		expect(concurrency?.typeOptions?.maxValue).toBe(20);
 		expect(concurrencyOf(500)).toBe(20);
@@ -39,7 +53,9 @@ describe('GST Compliance node description', () => {
 	});
 
 	it('ships a codex file for this node', () => {
-		const codex = JSON.parse(readFileSync(join(__dirname, '../../../nodes/GstCompliance/GstCompliance.node.json'), 'utf8'));
+		const codex = JSON.parse(
+			readFileSync(join(__dirname, '../../../nodes/GstCompliance/GstCompliance.node.json'), 'utf8'),
+		);
 		expect(codex.node).toBe('n8n-nodes-gst-compliance.gstCompliance');
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
 	});
@@ -49,7 +65,10 @@ describe('resource ids and paths', () => {
 	it('checks e-invoice ids locally', () => {
 		expect(checkResourceId('einvoice', ' einv_1 ')).toEqual({ ok: true, id: 'einv_1' });
 		expect(checkResourceId('einvoice', 'einv_1/../x')).toMatchObject({ ok: false });
-		expect(checkResourceId('einvoice', undefined)).toMatchObject({ ok: false, message: expect.stringContaining('received nothing') });
+		expect(checkResourceId('einvoice', undefined)).toMatchObject({
+			ok: false,
+			message: expect.stringContaining('received nothing'),
+		});
 		expect(checkResourceId('ewaybill', 'ewb_1')).toEqual({ ok: true, id: 'ewb_1' });
 		expect(checkResourceId('ewaybill', 123456789012)).toEqual({ ok: true, id: '123456789012' });
 	});

@@ -2,7 +2,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
-import { configureRuntime } from '../../../shared/runtime';
+import { configureSettings } from '../../../transport/settings';
 import type { ClientInfo, Einvoice, Ewaybill } from '../../emulator';
 import { createExecuteContext } from '../helpers/executeContext';
 import type { ParameterValue } from '../helpers/executeContext';
@@ -19,14 +19,24 @@ describe('GST Compliance node: Get', () => {
 	beforeEach(() => {
 		const { control } = emulator();
 		client = control.createClient({ environment: 'sandbox' });
-		einvoice = control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
-		ewaybill = control.createEwaybill({ organizationId: client.organizationId, environment: 'sandbox' });
+		einvoice = control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
+		ewaybill = control.createEwaybill({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
 	});
 
 	/** Runs the node for items whose `id` field feeds the ID parameter, as {{ $json.id }} would. */
 	const run = async (
 		ids: unknown[],
-		options: { resource?: string; continueOnFail?: boolean; nodeOptions?: Record<string, unknown> } = {},
+		options: {
+			resource?: string;
+			continueOnFail?: boolean;
+			nodeOptions?: Record<string, unknown>;
+		} = {},
 	) => {
 		const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } as never }));
 		const fromItem: ParameterValue = (index: number) => items[index].json.id;
@@ -66,22 +76,30 @@ describe('GST Compliance node: Get', () => {
 
 	it('continue on fail: a mixed batch gives one item per input, in order, errors as items', async () => {
 		const { output } = await run(mixed(), { continueOnFail: true });
-		expect(output.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		expect(output.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 2, 3, 4].map((item) => ({ item })),
+		);
 		expect(output[0].json).toEqual(einvoice);
 		expect(output[4].json).toEqual(einvoice);
 		expect(output[1].json).toEqual({
-			error: { message: 'E-invoice einv_missing was not found in Sandbox for this organization', code: 'NOT_FOUND', httpStatus: 404 },
+			error: {
+				message: 'E-invoice einv_missing was not found in Sandbox for this organization',
+				code: 'NOT_FOUND',
+				httpStatus: 404,
+			},
 		});
 		expect(output[2].json).toEqual({
 			error: {
-				message: 'E-invoice ID "INV-2024-001" is not valid: expected an id starting with "einv_", for example einv_123',
+				message:
+					'E-invoice ID "INV-2024-001" is not valid: expected an id starting with "einv_", for example einv_123',
 				code: 'INVALID_ID',
 				httpStatus: null,
 			},
 		});
 		expect(output[3].json).toEqual({
 			error: {
-				message: 'E-invoice ID is empty: received "   ", expected an id starting with "einv_", for example einv_123',
+				message:
+					'E-invoice ID is empty: received "   ", expected an id starting with "einv_", for example einv_123',
 				code: 'INVALID_ID',
 				httpStatus: null,
 			},
@@ -91,29 +109,39 @@ describe('GST Compliance node: Get', () => {
 	});
 
 	it('without continue on fail: the first failing item stops the run with its index', async () => {
-		const error = await run(mixed()).catch((caught: Error & { context?: Record<string, unknown> }) => caught);
+		const error = await run(mixed()).catch(
+			(caught: Error & { context?: Record<string, unknown> }) => caught,
+		);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe('E-invoice einv_missing was not found in Sandbox for this organization');
+		expect((error as Error).message).toBe(
+			'E-invoice einv_missing was not found in Sandbox for this organization',
+		);
 		expect((error as { context: Record<string, unknown> }).context.itemIndex).toBe(1);
 	});
 
 	it('without continue on fail: an invalid id fails before any network call', async () => {
 		const error = await run(['']).catch((caught: Error) => caught);
-		expect((error as Error).message).toMatch(/E-invoice ID is empty: received nothing, expected an id starting with "einv_"/);
+		expect((error as Error).message).toMatch(
+			/E-invoice ID is empty: received nothing, expected an id starting with "einv_"/,
+		);
 		expect(apiRequests()).toBe(0);
 	});
 
 	it('Ignore Not Found outputs a marker item instead of failing', async () => {
 		const { output } = await run(['einv_missing'], { nodeOptions: { ignoreNotFound: true } });
-		expect(output).toEqual([{ json: { id: 'einv_missing', notFound: true }, pairedItem: { item: 0 } }]);
+		expect(output).toEqual([
+			{ json: { id: 'einv_missing', notFound: true }, pairedItem: { item: 0 } },
+		]);
 	});
 
-	it('follows the plan when e-way bills are switched off and on at runtime, without retrying the refusal', async () => {
+	it('follows the plan when e-way bills are switched off and on at settings, without retrying the refusal', async () => {
 		const { control } = emulator();
 		control.setPlan(client.organizationId, 'einvoice');
 		const refused = await run([ewaybill.id], { resource: 'ewaybill', continueOnFail: true });
 		expect(refused.output[0].json.error).toMatchObject({ code: 'NOT_ENTITLED', httpStatus: 403 });
-		expect((refused.output[0].json.error as { message: string }).message).toMatch(/^Your plan does not include e-way bills\./);
+		expect((refused.output[0].json.error as { message: string }).message).toMatch(
+			/^Your plan does not include e-way bills\./,
+		);
 		expect(apiRequests()).toBe(1);
 
 		control.setPlan(client.organizationId, 'einvoice+ewaybill');
@@ -123,7 +151,7 @@ describe('GST Compliance node: Get', () => {
 
 	it('waits per Retry-After on 429, then succeeds', async () => {
 		const recorder = recordingSleep();
-		configureRuntime({ sleep: recorder.sleep });
+		configureSettings({ sleep: recorder.sleep });
 		emulator().control.injectApiFaults([{ kind: 'status', status: 429, retryAfterSeconds: 1 }]);
 		const { output } = await run([einvoice.id]);
 		expect(output[0].json).toEqual(einvoice);
@@ -134,12 +162,18 @@ describe('GST Compliance node: Get', () => {
 	it('gives up on 429 after the bounded number of attempts with a clear message', async () => {
 		const attempts = FAST_RETRIES.apiRetry!.maxAttempts;
 		emulator().control.injectApiFaults(
-			Array.from({ length: attempts }, () => ({ kind: 'status' as const, status: 429, retryAfterSeconds: 0 })),
+			Array.from({ length: attempts }, () => ({
+				kind: 'status' as const,
+				status: 429,
+				retryAfterSeconds: 0,
+			})),
 		);
 		const { output } = await run([einvoice.id], { continueOnFail: true });
 		expect(output[0].json.error).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429 });
 		expect((output[0].json.error as { message: string }).message).toMatch(
-			new RegExp(`rate-limiting this client \\(HTTP 429\\); gave up after ${attempts} attempts. Lower the node's Concurrency`),
+			new RegExp(
+				`rate-limiting this client \\(HTTP 429\\); gave up after ${attempts} attempts. Lower the node's Concurrency`,
+			),
 		);
 		expect(apiRequests()).toBe(attempts);
 	});
@@ -160,17 +194,26 @@ describe('GST Compliance node: Get', () => {
 	it('names the host after persistent 5xx and network errors', async () => {
 		const attempts = FAST_RETRIES.apiRetry!.maxAttempts;
 		const host = new URL(emulator().sandboxUrl).host;
-		emulator().control.injectApiFaults(Array.from({ length: attempts }, () => ({ kind: 'status' as const, status: 502 })));
+		emulator().control.injectApiFaults(
+			Array.from({ length: attempts }, () => ({ kind: 'status' as const, status: 502 })),
+		);
 		const server = await run([einvoice.id], { continueOnFail: true });
 		expect(server.output[0].json.error).toEqual({
 			message: `The GST Compliance API at ${host} failed with HTTP 502 on each of ${attempts} attempts. Try again later.`,
 			code: 'SERVER_ERROR',
 			httpStatus: 502,
 		});
-		emulator().control.injectApiFaults(Array.from({ length: attempts }, () => ({ kind: 'reset' as const })));
+		emulator().control.injectApiFaults(
+			Array.from({ length: attempts }, () => ({ kind: 'reset' as const })),
+		);
 		const network = await run([einvoice.id], { continueOnFail: true });
-		expect(network.output[0].json.error).toMatchObject({ code: 'API_UNREACHABLE', httpStatus: null });
-		expect((network.output[0].json.error as { message: string }).message).toContain(`Could not reach the GST Compliance API at ${host}`);
+		expect(network.output[0].json.error).toMatchObject({
+			code: 'API_UNREACHABLE',
+			httpStatus: null,
+		});
+		expect((network.output[0].json.error as { message: string }).message).toContain(
+			`Could not reach the GST Compliance API at ${host}`,
+		);
 	});
 });
 
@@ -184,8 +227,15 @@ describe.each([
 	it(`mints 1 token, keeps at most ${bound} requests in flight and returns items in input order`, async () => {
 		const { control } = emulator();
 		const client = control.createClient({ environment: 'sandbox' });
-		const ids = Array.from({ length: 40 }, () => control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' }).id);
-		const items = Array.from({ length: 1000 }, (_, index) => ({ json: { id: ids[index % ids.length] } }));
+		const ids = Array.from(
+			{ length: 40 },
+			() =>
+				control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' })
+					.id,
+		);
+		const items = Array.from({ length: 1000 }, (_, index) => ({
+			json: { id: ids[index % ids.length] },
+		}));
 		const context = createExecuteContext({
 			items,
 			credentials: { gstComplianceApi: credentialData(emulator(), client) },
@@ -198,7 +248,13 @@ describe.each([
 		});
 		const [output] = await node.execute.call(context);
 		expect(output).toHaveLength(1000);
-		expect(output.every((item, index) => item.json.id === items[index].json.id && (item.pairedItem as { item: number }).item === index)).toBe(true);
+		expect(
+			output.every(
+				(item, index) =>
+					item.json.id === items[index].json.id &&
+					(item.pairedItem as { item: number }).item === index,
+			),
+		).toBe(true);
 		const counters = control.counters();
 		expect(counters.tokenMints[client.clientId]).toBe(1);
 		expect(counters.apiCalls[client.clientId]).toBe(1000);

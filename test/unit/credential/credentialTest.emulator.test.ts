@@ -1,5 +1,9 @@
 /** The "Test" button: a token is issued AND the environment's API host accepts it. */
-import type { ICredentialDataDecryptedObject, ICredentialTestFunction, ICredentialTestFunctions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestFunction,
+	ICredentialTestFunctions,
+} from 'n8n-workflow';
 
 import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
 import type { ClientInfo } from '../../emulator';
@@ -54,7 +58,9 @@ describe('credential test (testedBy)', () => {
 	it('wrong environment for the client id (no network)', async () => {
 		const result = await run({ environment: 'production' });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/"svc_test_", which is a Sandbox client, but the credential's Environment is Production/);
+		expect(result.message).toMatch(
+			/"svc_test_", which is a Sandbox client, but the credential's Environment is Production/,
+		);
 		expect(emulator().control.counters().tokenRequestsTotal).toBe(0);
 	});
 
@@ -67,13 +73,17 @@ describe('credential test (testedBy)', () => {
 	it('unreachable token host', async () => {
 		const result = await run({ authUrl: await closedPortUrl() });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/Could not reach the token endpoint .*the connection was refused/);
+		expect(result.message).toMatch(
+			/Could not reach the token endpoint .*the connection was refused/,
+		);
 	});
 
 	it('unreachable API host', async () => {
 		const result = await run({ sandboxApiUrl: await closedPortUrl() });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/token was issued, but the Sandbox API host .* could not be reached: the connection was refused/);
+		expect(result.message).toMatch(
+			/token was issued, but the Sandbox API host .* could not be reached: the connection was refused/,
+		);
 	});
 
 	it('mints a fresh token even when one is cached, so a revoked secret is noticed', async () => {

@@ -5,9 +5,9 @@
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
-import { readCredentials } from '../../../shared/environment';
-import { authenticateRequest } from '../../../shared/authenticate';
-import { tokenCache } from '../../../shared/tokenCache';
+import { parseCredentials } from '../../../credentials/GstComplianceApi/environment';
+import { authenticateRequest } from '../../../credentials/GstComplianceApi/authenticate';
+import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
 import type { ClientInfo } from '../../emulator';
 import { createExecuteContext } from '../helpers/executeContext';
 import { credentialData, useEmulator } from '../helpers/gstEmulator';
@@ -20,17 +20,31 @@ describe('the credential through n8n request helpers', () => {
 	beforeEach(() => {
 		const { control } = emulator();
 		client = control.createClient({ environment: 'sandbox' });
-		einvoiceId = control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' }).id;
+		einvoiceId = control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		}).id;
 	});
 
 	const context = () =>
-		createExecuteContext({ parameters: {}, credentials: { gstComplianceApi: credentialData(emulator(), client) } });
+		createExecuteContext({
+			parameters: {},
+			credentials: { gstComplianceApi: credentialData(emulator(), client) },
+		});
 
 	it('HTTP Request node style (legacy helper, absolute uri): adds the cached token', async () => {
 		const ctx = context();
 		const uri = `${emulator().sandboxUrl}/v1/einvoices/${einvoiceId}`;
-		const first = await ctx.helpers.requestWithAuthentication.call(ctx, 'gstComplianceApi', { method: 'GET', uri, json: true });
-		const second = await ctx.helpers.requestWithAuthentication.call(ctx, 'gstComplianceApi', { method: 'GET', uri, json: true });
+		const first = await ctx.helpers.requestWithAuthentication.call(ctx, 'gstComplianceApi', {
+			method: 'GET',
+			uri,
+			json: true,
+		});
+		const second = await ctx.helpers.requestWithAuthentication.call(ctx, 'gstComplianceApi', {
+			method: 'GET',
+			uri,
+			json: true,
+		});
 		expect(first).toMatchObject({ id: einvoiceId, object: 'einvoice' });
 		expect(second).toEqual(first);
 		expect(emulator().control.counters().tokenMints[client.clientId]).toBe(1);
@@ -52,7 +66,8 @@ describe('the credential through n8n request helpers', () => {
 		['the other environment host', 'production'],
 	])('refuses to send the token to %s, before minting', async (_name, target) => {
 		const ctx = context();
-		const uri = target === 'production' ? `${emulator().productionUrl}/v1/einvoices/einv_1` : target;
+		const uri =
+			target === 'production' ? `${emulator().productionUrl}/v1/einvoices/einv_1` : target;
 		const error = await ctx.helpers.requestWithAuthentication
 			.call(ctx, 'gstComplianceApi', { method: 'GET', uri })
 			.catch((caught: Error) => caught);
@@ -69,11 +84,14 @@ describe('the credential through n8n request helpers', () => {
 			headers: { authorization: 'Bearer attacker', 'X-Other': '1' },
 		} as IHttpRequestOptions);
 		const headers = authed.headers as Record<string, string>;
-		expect(Object.keys(headers).filter((name) => name.toLowerCase() === 'authorization')).toEqual(['Authorization']);
-		expect(headers.Authorization).toBe(`Bearer ${tokenCache.peek(readCredentials(credentialData(emulator(), client)))?.accessToken}`);
+		expect(Object.keys(headers).filter((name) => name.toLowerCase() === 'authorization')).toEqual([
+			'Authorization',
+		]);
+		expect(headers.Authorization).toBe(
+			`Bearer ${tokenCache.peek(parseCredentials(credentialData(emulator(), client)))?.accessToken}`,
+		);
 		expect(headers['X-Other']).toBe('1');
 		expect(authed.baseURL).toBe(emulator().sandboxUrl);
 		expect(authed.sendCredentialsOnCrossOriginRedirect).toBe(false);
 	});
-
 });

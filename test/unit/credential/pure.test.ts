@@ -1,10 +1,19 @@
-import { GstCredentialError } from '../../../shared/credentialError';
-import { assertClientMatchesEnvironment, readCredentials, tokenUrl } from '../../../shared/environment';
-import { decodeJwtClaims, tokenLifetimeMs } from '../../../shared/jwtClaims';
-import { redact } from '../../../shared/redact';
-import { backoffDelay, parseRetryAfter, withRetry, type RetryPolicy } from '../../../shared/retry';
-import { configureRuntime, resetRuntime } from '../../../shared/runtime';
-import { cacheKey, TokenCache } from '../../../shared/tokenCache';
+import { GstCredentialError } from '../../../credentials/GstComplianceApi/credentialError';
+import {
+	assertClientMatchesEnvironment,
+	parseCredentials,
+	tokenUrl,
+} from '../../../credentials/GstComplianceApi/environment';
+import { decodeJwtClaims, tokenLifetimeMs } from '../../../credentials/GstComplianceApi/jwtClaims';
+import { redact } from '../../../transport/redact';
+import {
+	backoffDelay,
+	parseRetryAfter,
+	withRetry,
+	type RetryPolicy,
+} from '../../../transport/retry';
+import { configureSettings, resetSettings } from '../../../transport/settings';
+import { cacheKey, TokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
 
 const base = {
 	environment: 'sandbox',
@@ -21,39 +30,68 @@ const jwt = (claims: Record<string, unknown>) =>
 
 describe('environment', () => {
 	it('builds the token URL from auth URL and realm and trims trailing slashes', () => {
-		const credentials = readCredentials(base);
-		expect(tokenUrl(credentials)).toBe('https://auth.example.com/realms/gst/protocol/openid-connect/token');
+		const credentials = parseCredentials(base);
+		expect(tokenUrl(credentials)).toBe(
+			'https://auth.example.com/realms/gst/protocol/openid-connect/token',
+		);
 		expect(credentials.sandboxApiUrl).toBe('https://sandbox.example.com');
 	});
 
 	it('names missing fields, and asks only for the chosen environment API URL', () => {
-		expect(() => readCredentials({ ...base, clientSecret: '', sandboxApiUrl: '' })).toThrow(
+		expect(() => parseCredentials({ ...base, clientSecret: '', sandboxApiUrl: '' })).toThrow(
 			'missing: Client Secret, Sandbox API URL',
 		);
-		expect(() => readCredentials({ ...base, productionApiUrl: '' })).not.toThrow();
+		expect(() => parseCredentials({ ...base, productionApiUrl: '' })).not.toThrow();
 	});
 
 	it.each([
-		['production', 'svc_test_1', /"svc_test_".*Sandbox client.*Environment is Production.*Set Environment to Sandbox/],
-		['sandbox', 'svc_live_1', /"svc_live_".*Production client.*Environment is Sandbox.*Set Environment to Production/],
+		[
+			'production',
+			'svc_test_1',
+			/"svc_test_".*Sandbox client.*Environment is Production.*Set Environment to Sandbox/,
+		],
+		[
+			'sandbox',
+			'svc_live_1',
+			/"svc_live_".*Production client.*Environment is Sandbox.*Set Environment to Production/,
+		],
 		['sandbox', 'abc_123456789', /prefix "abc_12345".*Sandbox clients start with "svc_test_"/],
-	])('rejects a %s credential with client id %s before any network call', (environment, clientId, message) => {
-		const credentials = readCredentials({ ...base, environment, clientId });
-		expect(() => assertClientMatchesEnvironment(credentials)).toThrow(message);
-	});
+	])(
+		'rejects a %s credential with client id %s before any network call',
+		(environment, clientId, message) => {
+			const credentials = parseCredentials({ ...base, environment, clientId });
+			expect(() => assertClientMatchesEnvironment(credentials)).toThrow(message);
+		},
+	);
 
 	it('accepts matching prefixes', () => {
-		expect(() => assertClientMatchesEnvironment(readCredentials(base))).not.toThrow();
+		expect(() => assertClientMatchesEnvironment(parseCredentials(base))).not.toThrow();
 		expect(() =>
-			assertClientMatchesEnvironment(readCredentials({ ...base, environment: 'production', clientId: 'svc_live_1' })),
+			assertClientMatchesEnvironment(
+				parseCredentials({ ...base, environment: 'production', clientId: 'svc_live_1' }),
+			),
 		).not.toThrow();
 	});
 });
 
 describe('retry', () => {
-	const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 300, maxRetryAfterMs: 1000, maxTotalWaitMs: 1500 };
-	const deps = (waits: number[]) => ({ sleep: async (ms: number) => void waits.push(ms), random: () => 0.5 });
-	const fail = (retryAfterMs?: number) => ({ ok: false as const, retryable: true, error: new Error('x'), retryAfterMs });
+	const policy: RetryPolicy = {
+		maxAttempts: 4,
+		baseDelayMs: 100,
+		maxDelayMs: 300,
+		maxRetryAfterMs: 1000,
+		maxTotalWaitMs: 1500,
+	};
+	const deps = (waits: number[]) => ({
+		sleep: async (ms: number) => void waits.push(ms),
+		random: () => 0.5,
+	});
+	const fail = (retryAfterMs?: number) => ({
+		ok: false as const,
+		retryable: true,
+		error: new Error('x'),
+		retryAfterMs,
+	});
 
 	it('parses Retry-After seconds and HTTP dates', () => {
 		expect(parseRetryAfter('7', 0)).toBe(7000);
@@ -72,7 +110,12 @@ describe('retry', () => {
 	it('stops after maxAttempts and reports the count', async () => {
 		const waits: number[] = [];
 		let calls = 0;
-		const result = withRetry(policy, deps(waits), async () => (calls++, fail()), (f) => new Error(`${f.reason} ${f.attempts}`));
+		const result = withRetry(
+			policy,
+			deps(waits),
+			async () => (calls++, fail()),
+			(f) => new Error(`${f.reason} ${f.attempts}`),
+		);
 		await expect(result).rejects.toThrow('exhausted 4');
 		expect(calls).toBe(4);
 		expect(waits).toHaveLength(3);
@@ -81,17 +124,41 @@ describe('retry', () => {
 	it('waits exactly Retry-After, refuses one over the bound and respects the total budget', async () => {
 		const waits: number[] = [];
 		let calls = 0;
-		const value = await withRetry(policy, deps(waits), async () => (++calls < 2 ? fail(800) : { ok: true as const, value: 1 }), () => new Error());
+		const value = await withRetry(
+			policy,
+			deps(waits),
+			async () => (++calls < 2 ? fail(800) : { ok: true as const, value: 1 }),
+			() => new Error(),
+		);
 		expect(value).toBe(1);
 		expect(waits).toEqual([800]);
 
-		await expect(withRetry(policy, deps([]), async () => fail(5000), (f) => new Error(f.reason))).rejects.toThrow('retryAfterTooLong');
-		await expect(withRetry(policy, deps([]), async () => fail(900), (f) => new Error(`${f.reason} ${f.attempts}`))).rejects.toThrow('budget 2');
+		await expect(
+			withRetry(
+				policy,
+				deps([]),
+				async () => fail(5000),
+				(f) => new Error(f.reason),
+			),
+		).rejects.toThrow('retryAfterTooLong');
+		await expect(
+			withRetry(
+				policy,
+				deps([]),
+				async () => fail(900),
+				(f) => new Error(`${f.reason} ${f.attempts}`),
+			),
+		).rejects.toThrow('budget 2');
 	});
 
 	it('does not retry a fatal result', async () => {
 		let calls = 0;
-		const result = withRetry(policy, deps([]), async () => (calls++, { ok: false as const, retryable: false, error: new Error('no') }), (f) => f.error);
+		const result = withRetry(
+			policy,
+			deps([]),
+			async () => (calls++, { ok: false as const, retryable: false, error: new Error('no') }),
+			(f) => f.error,
+		);
 		await expect(result).rejects.toThrow('no');
 		expect(calls).toBe(1);
 	});
@@ -110,7 +177,9 @@ describe('token lifetime', () => {
 	});
 
 	it('decodes claims without verifying and tolerates garbage', () => {
-		expect(decodeJwtClaims(jwt({ organization_id: 'org_1' }))).toEqual({ organization_id: 'org_1' });
+		expect(decodeJwtClaims(jwt({ organization_id: 'org_1' }))).toEqual({
+			organization_id: 'org_1',
+		});
 		expect(decodeJwtClaims('not-a-jwt')).toBeUndefined();
 		expect(decodeJwtClaims('a.!!!.c')).toBeUndefined();
 	});
@@ -127,11 +196,11 @@ describe('TokenCache (without network)', () => {
 	let now = 0;
 	beforeEach(() => {
 		now = 0;
-		configureRuntime({ now: () => now, tokenCacheSize: 3 });
+		configureSettings({ now: () => now, tokenCacheSize: 3 });
 	});
-	afterEach(() => resetRuntime());
+	afterEach(() => resetSettings());
 
-	const credentials = (secret: string) => readCredentials({ ...base, clientSecret: secret });
+	const credentials = (secret: string) => parseCredentials({ ...base, clientSecret: secret });
 	const minting = () => {
 		const mints: string[] = [];
 		const cache = new TokenCache(async (c) => {
@@ -185,7 +254,9 @@ describe('TokenCache (without network)', () => {
 			await new Promise((resolve) => setImmediate(resolve));
 			throw new GstCredentialError('unreachable', 'down');
 		});
-		const results = await Promise.allSettled(Array.from({ length: 10 }, async () => await cache.getToken(credentials('a'))));
+		const results = await Promise.allSettled(
+			Array.from({ length: 10 }, async () => await cache.getToken(credentials('a'))),
+		);
 		expect(results.every((r) => r.status === 'rejected')).toBe(true);
 		expect(calls).toBe(1);
 		await expect(cache.getToken(credentials('a'))).rejects.toThrow('down');

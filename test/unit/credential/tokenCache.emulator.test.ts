@@ -2,9 +2,9 @@
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
-import { gstApiRequest } from '../../../shared/transport';
-import { tokenCache } from '../../../shared/tokenCache';
-import { readCredentials } from '../../../shared/environment';
+import { gstApiRequest } from '../../../transport/apiRequest';
+import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
+import { parseCredentials } from '../../../credentials/GstComplianceApi/environment';
 import type { ClientInfo } from '../../emulator';
 import { createExecuteContext } from '../helpers/executeContext';
 import { credentialData, useEmulator } from '../helpers/gstEmulator';
@@ -17,12 +17,16 @@ describe('token cache against the emulator (manual clock)', () => {
 	beforeEach(() => {
 		const { control } = emulator();
 		client = control.createClient({ environment: 'sandbox' });
-		einvoiceId = control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' }).id;
+		einvoiceId = control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		}).id;
 	});
 
 	const context = (data = credentialData(emulator(), client)) =>
 		createExecuteContext({ parameters: {}, credentials: { gstComplianceApi: data } });
-	const get = async (ctx = context()) => await gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoiceId}`);
+	const get = async (ctx = context()) =>
+		await gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoiceId}`);
 
 	it('mints exactly one token for 100 concurrent requests on a cold cache', async () => {
 		const ctx = context();
@@ -52,12 +56,12 @@ describe('token cache against the emulator (manual clock)', () => {
 		const { control } = emulator();
 		const oldData = credentialData(emulator(), client);
 		await get(context(oldData));
-		const oldToken = tokenCache.peek(readCredentials(oldData))!.accessToken;
+		const oldToken = tokenCache.peek(parseCredentials(oldData))!.accessToken;
 
 		const { clientSecret } = control.rotateClientSecret(client.clientId);
 		const newData = { ...oldData, clientSecret };
 		await get(context(newData));
-		const newToken = tokenCache.peek(readCredentials(newData))!.accessToken;
+		const newToken = tokenCache.peek(parseCredentials(newData))!.accessToken;
 		expect(newToken).not.toBe(oldToken);
 		expect(control.counters().tokenMints[client.clientId]).toBe(2);
 
@@ -77,13 +81,16 @@ describe('token cache against the emulator (manual clock)', () => {
 		['sandbox', 'svc_live_0123'],
 		['production', 'svc_test_0123'],
 		['sandbox', 'acme_0123'],
-	])('fails a %s credential with client id %s before any network call', async (environment, clientId) => {
-		const data = credentialData(emulator(), client, { environment, clientId });
-		await expect(get(context(data))).rejects.toThrow(/Client ID (starts with|prefix)/);
-		const counters = emulator().control.counters();
-		expect(counters.tokenRequestsTotal).toBe(0);
-		expect(counters.apiRequestsTotal).toBe(0);
-	});
+	])(
+		'fails a %s credential with client id %s before any network call',
+		async (environment, clientId) => {
+			const data = credentialData(emulator(), client, { environment, clientId });
+			await expect(get(context(data))).rejects.toThrow(/Client ID (starts with|prefix)/);
+			const counters = emulator().control.counters();
+			expect(counters.tokenRequestsTotal).toBe(0);
+			expect(counters.apiRequestsTotal).toBe(0);
+		},
+	);
 
 	it('re-mints once and retries once when the API answers 401', async () => {
 		const { control } = emulator();
@@ -98,7 +105,9 @@ describe('token cache against the emulator (manual clock)', () => {
 		const { control } = emulator();
 		const ctx = context();
 		await get(ctx);
-		control.injectApiFaults(Array.from({ length: 20 }, () => ({ kind: 'status' as const, status: 401 })));
+		control.injectApiFaults(
+			Array.from({ length: 20 }, () => ({ kind: 'status' as const, status: 401 })),
+		);
 		const results = await Promise.all(Array.from({ length: 20 }, async () => await get(ctx)));
 		expect(results).toHaveLength(20);
 		expect(control.counters().tokenMints[client.clientId]).toBe(2);
@@ -114,7 +123,9 @@ describe('token cache against the emulator (manual clock)', () => {
 		]);
 		const error = await get(ctx).catch((caught: Error) => caught);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toMatch(/rejected the token \(HTTP 401\) even after a new token was minted/);
+		expect((error as Error).message).toMatch(
+			/rejected the token \(HTTP 401\) even after a new token was minted/,
+		);
 		expect((error as Error).message).toMatch(/other environment.*revoked/);
 		expect(control.counters().tokenMints[client.clientId]).toBe(2);
 	});
@@ -129,13 +140,20 @@ describe('the token request on the wire', () => {
 			req.on('end', () => {
 				seen.push({ path: req.url, type: req.headers['content-type'], body });
 				res.writeHead(200, { 'Content-Type': 'application/json' });
-				res.end(JSON.stringify({ access_token: 'abc.def.ghi', expires_in: 900, token_type: 'Bearer', scope: 'service.api' }));
+				res.end(
+					JSON.stringify({
+						access_token: 'abc.def.ghi',
+						expires_in: 900,
+						token_type: 'Bearer',
+						scope: 'service.api',
+					}),
+				);
 			});
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		try {
 			const { port } = server.address() as AddressInfo;
-			const credentials = readCredentials({
+			const credentials = parseCredentials({
 				environment: 'sandbox',
 				clientId: 'svc_test_wire',
 				clientSecret: 'pa ss&word=1',

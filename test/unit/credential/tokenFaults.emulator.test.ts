@@ -1,9 +1,15 @@
 /** Token endpoint failures: clear errors, counted bounded attempts, nothing secret in the text. */
-import { gstApiRequest } from '../../../shared/transport';
-import { configureRuntime } from '../../../shared/runtime';
+import { gstApiRequest } from '../../../transport/apiRequest';
+import { configureSettings } from '../../../transport/settings';
 import type { ClientInfo, TokenFault } from '../../emulator';
 import { createExecuteContext } from '../helpers/executeContext';
-import { closedPortUrl, credentialData, FAST_RETRIES, recordingSleep, useEmulator } from '../helpers/gstEmulator';
+import {
+	closedPortUrl,
+	credentialData,
+	FAST_RETRIES,
+	recordingSleep,
+	useEmulator,
+} from '../helpers/gstEmulator';
 
 const JWT_LIKE = /eyJ[\w-]*\.[\w-]*\.[\w-]*/;
 
@@ -16,7 +22,10 @@ describe('token endpoint failures', () => {
 	});
 
 	const context = (overrides = {}) =>
-		createExecuteContext({ parameters: {}, credentials: { gstComplianceApi: credentialData(emulator(), client, overrides) } });
+		createExecuteContext({
+			parameters: {},
+			credentials: { gstComplianceApi: credentialData(emulator(), client, overrides) },
+		});
 	const failure = async (ctx = context()) => {
 		const error = await gstApiRequest.call(ctx, 'GET', '/v1/einvoices/einv_x').then(
 			() => undefined,
@@ -34,23 +43,39 @@ describe('token endpoint failures', () => {
 	const maxAttempts = FAST_RETRIES.tokenRetry!.maxAttempts;
 
 	it.each<[string, TokenFault, RegExp]>([
-		['500', { kind: 'status', status: 500 }, /token endpoint at .* failed with HTTP 500.*gave up after 3 attempts/],
-		['timeout', { kind: 'timeout' }, /Could not reach the token endpoint at .*: no answer within the time limit.*gave up after 3 attempts/],
+		[
+			'500',
+			{ kind: 'status', status: 500 },
+			/token endpoint at .* failed with HTTP 500.*gave up after 3 attempts/,
+		],
+		[
+			'timeout',
+			{ kind: 'timeout' },
+			/Could not reach the token endpoint at .*: no answer within the time limit.*gave up after 3 attempts/,
+		],
 		['non-JSON', { kind: 'garbage' }, /without a usable access token.*gave up after 3 attempts/],
-	])('token %s on every attempt: clear error after exactly maxAttempts requests', async (_name, fault, message) => {
-		emulator().control.injectTokenFaults(Array.from({ length: maxAttempts }, () => fault));
-		const error = await failure();
-		expect(error.message).toMatch(message);
-		expect(tokenRequests()).toBe(maxAttempts);
-		expect(emulator().control.counters().apiRequestsTotal).toBe(0);
-		expectNothingLeaked(error);
-	});
+	])(
+		'token %s on every attempt: clear error after exactly maxAttempts requests',
+		async (_name, fault, message) => {
+			emulator().control.injectTokenFaults(Array.from({ length: maxAttempts }, () => fault));
+			const error = await failure();
+			expect(error.message).toMatch(message);
+			expect(tokenRequests()).toBe(maxAttempts);
+			expect(emulator().control.counters().apiRequestsTotal).toBe(0);
+			expectNothingLeaked(error);
+		},
+	);
 
 	it('recovers when the token endpoint fails once with 500', async () => {
 		emulator().control.injectTokenFaults([{ kind: 'status', status: 500 }]);
-		const einvoice = emulator().control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+		const einvoice = emulator().control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
 		const ctx = context();
-		await expect(gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoice.id}`)).resolves.toMatchObject({ id: einvoice.id });
+		await expect(
+			gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoice.id}`),
+		).resolves.toMatchObject({ id: einvoice.id });
 		expect(tokenRequests()).toBe(2);
 	});
 
@@ -65,12 +90,18 @@ describe('token endpoint failures', () => {
 
 	it('honours Retry-After on 429 and lets concurrent callers share the wait (no hammering)', async () => {
 		const recorder = recordingSleep();
-		configureRuntime({ sleep: recorder.sleep });
-		const einvoice = emulator().control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+		configureSettings({ sleep: recorder.sleep });
+		const einvoice = emulator().control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
 		emulator().control.injectTokenFaults([{ kind: 'status', status: 429, retryAfterSeconds: 1 }]);
 		const ctx = context();
 		const results = await Promise.all(
-			Array.from({ length: 20 }, async () => await gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoice.id}`)),
+			Array.from(
+				{ length: 20 },
+				async () => await gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoice.id}`),
+			),
 		);
 		expect(results.every((result) => result.id === einvoice.id)).toBe(true);
 		expect(recorder.waits).toEqual([1000]);
@@ -80,10 +111,14 @@ describe('token endpoint failures', () => {
 	it('fails fast on a 429 whose Retry-After exceeds the bound, and keeps later callers off the endpoint until then', async () => {
 		emulator().control.injectTokenFaults([{ kind: 'status', status: 429, retryAfterSeconds: 120 }]);
 		const first = await failure();
-		expect(first.message).toMatch(/rate-limiting this client \(HTTP 429\) and asks to wait 120 s; gave up after 1 attempt/);
+		expect(first.message).toMatch(
+			/rate-limiting this client \(HTTP 429\) and asks to wait 120 s; gave up after 1 attempt/,
+		);
 		expect(first.context.gstCode).toBe('TOKEN_RATE_LIMITED');
 		const second = await failure();
-		expect(second.message).toMatch(/rate-limiting this client \(HTTP 429\); it asked to wait until/);
+		expect(second.message).toMatch(
+			/rate-limiting this client \(HTTP 429\); it asked to wait until/,
+		);
 		expect(tokenRequests()).toBe(1);
 		expectNothingLeaked(first);
 	});
@@ -91,7 +126,9 @@ describe('token endpoint failures', () => {
 	it('names an unreachable token host', async () => {
 		const authUrl = await closedPortUrl();
 		const error = await failure(context({ authUrl }));
-		expect(error.message).toContain(`Could not reach the token endpoint at ${new URL(authUrl).host}: the connection was refused`);
+		expect(error.message).toContain(
+			`Could not reach the token endpoint at ${new URL(authUrl).host}: the connection was refused`,
+		);
 		expect(error.message).toContain('gave up after 3 attempts');
 		expect(error.context.gstCode).toBe('TOKEN_ENDPOINT_UNREACHABLE');
 	});

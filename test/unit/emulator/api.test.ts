@@ -20,18 +20,38 @@ describe('emulator: API hosts', () => {
 		expect(got.headers.get('content-type')).toMatch(/^application\/json/);
 		expect(got.body).toEqual(invoice);
 		expect(Object.keys(got.body).sort()).toEqual(
-			['ackDate', 'ackNumber', 'id', 'invoiceNumber', 'irn', 'object', 'sellerGstin', 'status', 'totalInvoiceValue'].sort(),
+			[
+				'ackDate',
+				'ackNumber',
+				'id',
+				'invoiceNumber',
+				'irn',
+				'object',
+				'sellerGstin',
+				'status',
+				'totalInvoiceValue',
+			].sort(),
 		);
-		expect(got.body).toMatchObject({ object: 'einvoice', status: 'generated', totalInvoiceValue: 1180 });
+		expect(got.body).toMatchObject({
+			object: 'einvoice',
+			status: 'generated',
+			totalInvoiceValue: 1180,
+		});
 		expect(got.body.id).toMatch(/^einv_/);
 		const gotBill = await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`, token);
-		expect(gotBill).toMatchObject({ status: 200, body: { ...bill, object: 'ewaybill', status: 'expired' } });
+		expect(gotBill).toMatchObject({
+			status: 200,
+			body: { ...bill, object: 'ewaybill', status: 'expired' },
+		});
 	});
 
 	it('answers 404 revealing nothing for another organization or environment, same as a missing id', async () => {
 		const { emu, scope, token } = await tenant();
 		const other = emu.control.createClient({ environment: 'sandbox' });
-		const foreign = emu.control.createEinvoice({ organizationId: other.organizationId, environment: 'sandbox' });
+		const foreign = emu.control.createEinvoice({
+			organizationId: other.organizationId,
+			environment: 'sandbox',
+		});
 		const ownLive = emu.control.createEinvoice({ ...scope, environment: 'production' });
 		const missing = await apiGet(emu.sandboxUrl, '/v1/einvoices/einv_doesnotexist', token);
 		expect(missing.status).toBe(404);
@@ -51,7 +71,11 @@ describe('emulator: API hosts', () => {
 		const denied = await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`, token);
 		expect(denied.status).toBe(403);
 		expect(denied.body).toEqual({
-			error: { code: 'entitlement_denied', message: 'Your plan does not include e-way bills', capability: 'ewaybill' },
+			error: {
+				code: 'entitlement_denied',
+				message: 'Your plan does not include e-way bills',
+				capability: 'ewaybill',
+			},
 		});
 		expect((await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`)).status).toBe(401); // authentication first
 		expect((await apiGet(emu.sandboxUrl, `/v1/einvoices/${invoice.id}`, token)).status).toBe(200);
@@ -70,7 +94,9 @@ describe('emulator: API hosts', () => {
 			headers: { Authorization: `Bearer ${token}` },
 		});
 		expect(post.status).toBe(405);
-		expect(((await post.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+		expect(((await post.json()) as { error: { code: string } }).error.code).toBe(
+			'method_not_allowed',
+		);
 	});
 
 	it('rate-limits per client per minute across all endpoints (429 + Retry-After), then resets', async () => {
@@ -81,14 +107,17 @@ describe('emulator: API hosts', () => {
 		await emu.control.advance(MINUTE - (emu.control.now() % MINUTE)); // start of a fresh window
 		const paths = [`/v1/einvoices/${invoice.id}`, `/v1/ewaybills/${bill.id}`, '/v1/unknown'];
 		const statuses: number[] = [];
-		for (let i = 0; i < 6; i++) statuses.push((await apiGet(emu.sandboxUrl, paths[i % 3], token)).status);
+		for (let i = 0; i < 6; i++)
+			statuses.push((await apiGet(emu.sandboxUrl, paths[i % 3], token)).status);
 		expect(statuses).toEqual([200, 200, 404, 200, 200, 429]);
 		const limited = await apiGet(emu.sandboxUrl, paths[0], token);
 		expect(limited.body.error.code).toBe('rate_limited');
 		expect(Number(limited.headers.get('retry-after'))).toBe(60);
 		expect((await apiGet(emu.sandboxUrl, paths[0], neighbour.token)).status).toBe(404); // own budget
 		await emu.control.advance(30_000);
-		expect(Number((await apiGet(emu.sandboxUrl, paths[0], token)).headers.get('retry-after'))).toBe(30);
+		expect(Number((await apiGet(emu.sandboxUrl, paths[0], token)).headers.get('retry-after'))).toBe(
+			30,
+		);
 		await emu.control.advance(30_000);
 		expect((await apiGet(emu.sandboxUrl, paths[0], token)).status).toBe(200);
 		expect(emu.control.counters().apiCalls[client.clientId]).toBe(9);
@@ -98,19 +127,32 @@ describe('emulator: API hosts', () => {
 		const { emu, scope, token } = await tenant();
 		const invoice = emu.control.createEinvoice(scope);
 		const path = `/v1/einvoices/${invoice.id}`;
-		emu.control.injectApiFaults([{ kind: 'status', status: 503, retryAfterSeconds: 2 }, { kind: 'reset' }]);
+		emu.control.injectApiFaults([
+			{ kind: 'status', status: 503, retryAfterSeconds: 2 },
+			{ kind: 'reset' },
+		]);
 		const first = await apiGet(emu.sandboxUrl, path, token);
 		expect(first.status).toBe(503);
 		expect(first.headers.get('retry-after')).toBe('2');
-		await expect(fetch(emu.sandboxUrl + path, { headers: { Authorization: `Bearer ${token}` } })).rejects.toThrow();
+		await expect(
+			fetch(emu.sandboxUrl + path, { headers: { Authorization: `Bearer ${token}` } }),
+		).rejects.toThrow();
 		expect((await apiGet(emu.sandboxUrl, path, token)).status).toBe(200);
 	});
 
 	it('plays injected token faults: status, garbage and a request that is never answered', async () => {
 		const emu = emulator();
 		const client = emu.control.createClient({ environment: 'sandbox' });
-		emu.control.injectTokenFaults([{ kind: 'status', status: 500 }, { kind: 'garbage' }, { kind: 'timeout' }]);
-		const form = { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.clientSecret };
+		emu.control.injectTokenFaults([
+			{ kind: 'status', status: 500 },
+			{ kind: 'garbage' },
+			{ kind: 'timeout' },
+		]);
+		const form = {
+			grant_type: 'client_credentials',
+			client_id: client.clientId,
+			client_secret: client.clientSecret,
+		};
 		const post = (signal?: AbortSignal) =>
 			fetch(emu.tokenUrl, { method: 'POST', body: new URLSearchParams(form), signal });
 		expect((await post()).status).toBe(500);

@@ -1,6 +1,15 @@
 import { createHmac } from 'crypto';
 import { MANUAL_CLOCK_START, startEmulator } from '../../emulator';
-import { apiGet, credentials, decodeJwt, HOUR, MINUTE, requestToken, tokenFor, useEmulator } from './helpers';
+import {
+	apiGet,
+	credentials,
+	decodeJwt,
+	HOUR,
+	MINUTE,
+	requestToken,
+	tokenFor,
+	useEmulator,
+} from './helpers';
 
 describe('emulator: token endpoint and authentication', () => {
 	const emulator = useEmulator({ tokenRateLimitPerMinute: 5 });
@@ -49,8 +58,12 @@ describe('emulator: token endpoint and authentication', () => {
 
 	it('issues production clients with svc_live_ and sandbox clients with svc_test_', () => {
 		const emu = emulator();
-		expect(emu.control.createClient({ environment: 'production' }).clientId).toMatch(/^svc_live_[0-9a-f]{24}$/);
-		expect(() => emu.control.createClient({ environment: 'production', clientId: 'svc_test_x' })).toThrow();
+		expect(emu.control.createClient({ environment: 'production' }).clientId).toMatch(
+			/^svc_live_[0-9a-f]{24}$/,
+		);
+		expect(() =>
+			emu.control.createClient({ environment: 'production', clientId: 'svc_test_x' }),
+		).toThrow();
 	});
 
 	it('rejects a token request that carries scope with 400', async () => {
@@ -65,7 +78,9 @@ describe('emulator: token endpoint and authentication', () => {
 		const emu = emulator();
 		const client = emu.control.createClient({ environment: 'sandbox' });
 		expect((await requestToken(emu, credentials(client, 'nope'))).status).toBe(401);
-		expect((await requestToken(emu, { ...credentials(client), client_id: 'svc_test_unknown' })).status).toBe(401);
+		expect(
+			(await requestToken(emu, { ...credentials(client), client_id: 'svc_test_unknown' })).status,
+		).toBe(401);
 	});
 
 	it('accepts only form-encoded client_credentials requests', async () => {
@@ -81,7 +96,8 @@ describe('emulator: token endpoint and authentication', () => {
 		const client = emu.control.createClient({ environment: 'sandbox' });
 		const other = emu.control.createClient({ environment: 'sandbox' });
 		const statuses: number[] = [];
-		for (let i = 0; i < 6; i++) statuses.push((await requestToken(emu, credentials(client))).status);
+		for (let i = 0; i < 6; i++)
+			statuses.push((await requestToken(emu, credentials(client))).status);
 		expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
 		const limited = await requestToken(emu, credentials(client));
 		expect(limited.status).toBe(429);
@@ -113,7 +129,10 @@ describe('emulator: token endpoint and authentication', () => {
 	it('rejects an expired token with 401 once exp passes on the clock', async () => {
 		const emu = emulator();
 		const client = emu.control.createClient({ environment: 'sandbox' });
-		const invoice = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+		const invoice = emu.control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
 		const token = await tokenFor(emu, client);
 		await emu.control.advance(900_000 - 1000);
 		expect((await apiGet(emu.sandboxUrl, `/v1/einvoices/${invoice.id}`, token)).status).toBe(200);
@@ -126,7 +145,10 @@ describe('emulator: token endpoint and authentication', () => {
 	it('rejects forged, tampered, alg=none, malformed and missing tokens with 401', async () => {
 		const emu = emulator();
 		const client = emu.control.createClient({ environment: 'sandbox' });
-		const invoice = emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+		const invoice = emu.control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
 		const path = `/v1/einvoices/${invoice.id}`;
 		const token = await tokenFor(emu, client);
 		const [header, payload] = token.split('.');
@@ -148,12 +170,24 @@ describe('emulator: token endpoint and authentication', () => {
 	it('answers 401 when a client is used against the other environment host', async () => {
 		const emu = emulator();
 		const live = emu.control.createClient({ environment: 'production' });
-		const test = emu.control.createClient({ environment: 'sandbox', organizationId: live.organizationId });
-		const liveInvoice = emu.control.createEinvoice({ organizationId: live.organizationId, environment: 'production' });
+		const test = emu.control.createClient({
+			environment: 'sandbox',
+			organizationId: live.organizationId,
+		});
+		const liveInvoice = emu.control.createEinvoice({
+			organizationId: live.organizationId,
+			environment: 'production',
+		});
 		const liveToken = await tokenFor(emu, live);
 		const testToken = await tokenFor(emu, test);
-		expect((await apiGet(emu.productionUrl, `/v1/einvoices/${liveInvoice.id}`, liveToken)).status).toBe(200);
-		expect((await apiGet(emu.sandboxUrl, `/v1/einvoices/${liveInvoice.id}`, liveToken)).status).toBe(401);
-		expect((await apiGet(emu.productionUrl, `/v1/einvoices/${liveInvoice.id}`, testToken)).status).toBe(401);
+		expect(
+			(await apiGet(emu.productionUrl, `/v1/einvoices/${liveInvoice.id}`, liveToken)).status,
+		).toBe(200);
+		expect(
+			(await apiGet(emu.sandboxUrl, `/v1/einvoices/${liveInvoice.id}`, liveToken)).status,
+		).toBe(401);
+		expect(
+			(await apiGet(emu.productionUrl, `/v1/einvoices/${liveInvoice.id}`, testToken)).status,
+		).toBe(401);
 	});
 });

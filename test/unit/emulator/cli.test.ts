@@ -11,17 +11,21 @@ describe('emulator: npm run emulator', () => {
 
 	beforeAll(async () => {
 		const root = join(__dirname, '../../..');
-		child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'test/emulator/cli.ts', '--json'], {
-			cwd: root,
-			env: {
-				...process.env,
-				EMULATOR_AUTH_PORT: '0',
-				EMULATOR_PRODUCTION_PORT: '0',
-				EMULATOR_SANDBOX_PORT: '0',
-				EMULATOR_CONTROL_PORT: '0',
+		child = spawn(
+			process.execPath,
+			['-r', 'ts-node/register/transpile-only', 'test/emulator/cli.ts', '--json'],
+			{
+				cwd: root,
+				env: {
+					...process.env,
+					EMULATOR_AUTH_PORT: '0',
+					EMULATOR_PRODUCTION_PORT: '0',
+					EMULATOR_SANDBOX_PORT: '0',
+					EMULATOR_CONTROL_PORT: '0',
+				},
+				stdio: ['ignore', 'pipe', 'inherit'],
 			},
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		);
 		const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
 		info = JSON.parse(line) as Record<string, any>;
 	}, 20_000);
@@ -42,7 +46,9 @@ describe('emulator: npm run emulator', () => {
 		});
 		const { access_token: token } = (await tokenRes.json()) as { access_token: string };
 		const id = info.resources.sandbox.einvoices[0];
-		const got = await fetch(`${info.sandboxUrl}/v1/einvoices/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+		const got = await fetch(`${info.sandboxUrl}/v1/einvoices/${id}`, {
+			headers: { Authorization: `Bearer ${token}` },
+		});
 		expect(got.status).toBe(200);
 		const invoice = (await got.json()) as Record<string, unknown>;
 		expect(invoice).toMatchObject({ id, object: 'einvoice' });
@@ -50,7 +56,10 @@ describe('emulator: npm run emulator', () => {
 		const receiver = await startReceiver();
 		try {
 			const control = async (method: string, ...args: unknown[]) => {
-				const res = await fetch(`${info.controlUrl}/control/${method}`, { method: 'POST', body: JSON.stringify(args) });
+				const res = await fetch(`${info.controlUrl}/control/${method}`, {
+					method: 'POST',
+					body: JSON.stringify(args),
+				});
 				return ((await res.json()) as { result: any }).result;
 			};
 			const sub = await control('createSubscription', {
@@ -61,7 +70,9 @@ describe('emulator: npm run emulator', () => {
 			await control('setEinvoiceStatus', id, 'cancelled');
 			await control('settle');
 			const [{ headers, raw, body }] = receiver.received;
-			expect(verifySignature(String(headers['service-signature']), raw, sub.signingSecret, Date.now())).toBe(true);
+			expect(
+				verifySignature(String(headers['service-signature']), raw, sub.signingSecret, Date.now()),
+			).toBe(true);
 			expect(body.data).toEqual({ ...invoice, status: 'cancelled' });
 		} finally {
 			await receiver.close();

@@ -16,7 +16,11 @@ export async function startReceiver(respond: (r: Received, index: number) => num
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
 			const raw = Buffer.concat(chunks);
-			const entry = { headers: req.headers, raw, body: JSON.parse(raw.toString('utf8')) as Received['body'] };
+			const entry = {
+				headers: req.headers,
+				raw,
+				body: JSON.parse(raw.toString('utf8')) as Received['body'],
+			};
 			received.push(entry);
 			const status = respond(entry, received.length - 1);
 			res.writeHead(status, { 'Content-Type': 'text/plain' });
@@ -36,11 +40,18 @@ export async function startReceiver(respond: (r: Received, index: number) => num
 }
 
 /** Independent verification per the spec: HMAC-SHA256 of "<t>.<raw body>", constant-time compare. */
-export function verifySignature(header: string, raw: Buffer, secret: string, nowMs: number): boolean {
+export function verifySignature(
+	header: string,
+	raw: Buffer,
+	secret: string,
+	nowMs: number,
+): boolean {
 	const parts = header.split(',').map((p) => p.split('='));
 	const t = Number(parts.find(([k]) => k === 't')?.[1]);
 	if (!Number.isInteger(t) || Math.abs(nowMs / 1000 - t) > 300) return false;
-	const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), raw])).digest();
+	const expected = createHmac('sha256', secret)
+		.update(Buffer.concat([Buffer.from(`${t}.`), raw]))
+		.digest();
 	return parts
 		.filter(([k]) => k === 'v1')
 		.some(([, v]) => {

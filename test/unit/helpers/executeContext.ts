@@ -76,7 +76,8 @@ export function createExecuteContext(options: ExecuteContextOptions): FakeExecut
 			const [head, ...rest] = name.split('.');
 			let value = options.parameters[head];
 			if (typeof value === 'function') value = (value as (index: number) => unknown)(itemIndex);
-			if (rest.length > 0) value = readPath((value ?? {}) as Record<string, unknown>, rest.join('.'));
+			if (rest.length > 0)
+				value = readPath((value ?? {}) as Record<string, unknown>, rest.join('.'));
 			if (value === undefined) {
 				if (fallback !== undefined) return fallback;
 				throw new Error(`Could not get parameter "${name}"`);
@@ -84,8 +85,15 @@ export function createExecuteContext(options: ExecuteContextOptions): FakeExecut
 			return value;
 		},
 		helpers: {
-			httpRequest: async (request: Parameters<typeof httpRequest>[0]) => await httpRequest(request, httpLog, httpStats),
-			...authenticatedHelpers({ node, credentialTypes, getCredentials, log: httpLog, stats: httpStats }),
+			httpRequest: async (request: Parameters<typeof httpRequest>[0]) =>
+				await httpRequest(request, httpLog, httpStats),
+			...authenticatedHelpers({
+				node,
+				credentialTypes,
+				getCredentials,
+				log: httpLog,
+				stats: httpStats,
+			}),
 		},
 	};
 	return new Proxy(context, {

@@ -4,9 +4,9 @@ import { sleep } from 'n8n-workflow';
 
 import { startEmulator } from '../../emulator';
 import type { ClientInfo, EmulatorOptions, RunningEmulator } from '../../emulator';
-import { tokenCache } from '../../../shared/tokenCache';
-import type { GstRuntime } from '../../../shared/runtime';
-import { configureRuntime, resetRuntime } from '../../../shared/runtime';
+import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
+import type { GstSettings } from '../../../transport/settings';
+import { configureSettings, resetSettings } from '../../../transport/settings';
 
 export function credentialData(
 	emulator: RunningEmulator,
@@ -26,30 +26,45 @@ export function credentialData(
 }
 
 /** Short backoff bases and timeouts, so failure paths run the real logic in milliseconds. */
-export const FAST_RETRIES: Partial<GstRuntime> = {
+export const FAST_RETRIES: Partial<GstSettings> = {
 	tokenRequestTimeoutMs: 300,
 	apiRequestTimeoutMs: 2_000,
-	tokenRetry: { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000, maxTotalWaitMs: 5_000 },
-	apiRetry: { maxAttempts: 4, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 2_000, maxTotalWaitMs: 5_000 },
+	tokenRetry: {
+		maxAttempts: 3,
+		baseDelayMs: 5,
+		maxDelayMs: 20,
+		maxRetryAfterMs: 2_000,
+		maxTotalWaitMs: 5_000,
+	},
+	apiRetry: {
+		maxAttempts: 4,
+		baseDelayMs: 5,
+		maxDelayMs: 20,
+		maxRetryAfterMs: 2_000,
+		maxTotalWaitMs: 5_000,
+	},
 };
 
 /**
  * Starts an emulator for one test file and gives every test an empty token cache and fast retry
  * settings; the emulator's own clock drives token freshness (a manual one walks through hours).
  */
-export function useEmulator(options: EmulatorOptions = {}, runtime: Partial<GstRuntime> = {}): () => RunningEmulator {
+export function useEmulator(
+	options: EmulatorOptions = {},
+	settings: Partial<GstSettings> = {},
+): () => RunningEmulator {
 	let emulator: RunningEmulator | undefined;
 	beforeAll(async () => {
 		emulator = await startEmulator(options);
 	});
 	afterAll(async () => {
 		await emulator?.stop();
-		resetRuntime();
+		resetSettings();
 	});
 	beforeEach(() => {
 		tokenCache.clear();
-		resetRuntime();
-		configureRuntime({ ...FAST_RETRIES, now: () => emulator!.control.now(), ...runtime });
+		resetSettings();
+		configureSettings({ ...FAST_RETRIES, now: () => emulator!.control.now(), ...settings });
 		emulator!.control.resetCounters();
 	});
 	return () => {

@@ -61,7 +61,11 @@ function networkError(error: unknown): Error {
 	return Object.assign(new Error(message), { name: 'AxiosError', code, isAxiosError: true });
 }
 
-export async function httpRequest(options: IHttpRequestOptions, log?: HttpLogEntry[], stats?: HttpStats): Promise<unknown> {
+export async function httpRequest(
+	options: IHttpRequestOptions,
+	log?: HttpLogEntry[],
+	stats?: HttpStats,
+): Promise<unknown> {
 	const url = new URL(joinUrl(options.baseURL, options.url));
 	for (const [key, value] of Object.entries(options.qs ?? {})) {
 		if (value !== undefined) url.searchParams.append(key, String(value));
@@ -72,7 +76,11 @@ export async function httpRequest(options: IHttpRequestOptions, log?: HttpLogEnt
 	if (options.body instanceof URLSearchParams) {
 		body = options.body.toString();
 		headers['content-type'] ??= 'application/x-www-form-urlencoded';
-	} else if (options.body !== undefined && options.body !== null && (options.json || typeof options.body === 'object')) {
+	} else if (
+		options.body !== undefined &&
+		options.body !== null &&
+		(options.json || typeof options.body === 'object')
+	) {
 		body = JSON.stringify(options.body);
 		headers['content-type'] ??= 'application/json';
 	} else if (typeof options.body === 'string') {
@@ -143,9 +151,16 @@ async function authenticate(
 export function authenticatedHelpers(options: AuthenticatedHelpersOptions) {
 	return {
 		/** n8n-core's `httpRequestWithAuthentication` for credentials with a function `authenticate`. */
-		async httpRequestWithAuthentication(type: string, request: IHttpRequestOptions): Promise<unknown> {
+		async httpRequestWithAuthentication(
+			type: string,
+			request: IHttpRequestOptions,
+		): Promise<unknown> {
 			try {
-				return await httpRequest(await authenticate(options, type, request), options.log, options.stats);
+				return await httpRequest(
+					await authenticate(options, type, request),
+					options.log,
+					options.stats,
+				);
 			} catch (error) {
 				throw new NodeApiError(options.node, error as JsonObject);
 			}

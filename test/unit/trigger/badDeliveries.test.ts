@@ -3,8 +3,8 @@
  * short JSON body that echoes no secret or signature, and no start. None of them is recorded: the
  * same event correctly signed afterwards still starts the workflow.
  */
-import { dedupeRegistry } from '../../../shared/dedupe';
-import { formatSignatureHeader, sign } from '../../../shared/signature';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger/signature';
 import { MAX_BODY_BYTES } from '../../../nodes/GstComplianceTrigger/delivery';
 import {
 	deliver,
@@ -19,9 +19,13 @@ import {
 } from './fakeWebhook';
 
 const BODY = JSON.stringify(envelope());
-const v1 = (body: string | Buffer, t: number | string = NOW_S, secret = SECRET) => sign(secret, t, body);
+const v1 = (body: string | Buffer, t: number | string = NOW_S, secret = SECRET) =>
+	sign(secret, t, body);
 const header = (value: string | string[] | undefined) => ({ 'service-signature': value });
-const withHeader = (body: string | Buffer, value: string | string[] | undefined): DeliveryRequest => ({
+const withHeader = (
+	body: string | Buffer,
+	value: string | string[] | undefined,
+): DeliveryRequest => ({
 	body,
 	headers: header(value),
 });
@@ -46,22 +50,42 @@ const cases: Array<[string, number, DeliveryRequest]> = [
 	['header without t', 401, withHeader(BODY, `v1=${v1(BODY)}`)],
 	['header without v1', 401, withHeader(BODY, `t=${NOW_S}`)],
 	['two t values', 401, withHeader(BODY, `t=${NOW_S},t=${NOW_S},v1=${v1(BODY)}`)],
-	['t in milliseconds, signed as such', 401, withHeader(BODY, `t=${NOW_MS},v1=${v1(BODY, NOW_MS)}`)],
+	[
+		't in milliseconds, signed as such',
+		401,
+		withHeader(BODY, `t=${NOW_MS},v1=${v1(BODY, NOW_MS)}`),
+	],
 	['truncated v1', 401, withHeader(BODY, `t=${NOW_S},v1=${v1(BODY).slice(0, 63)}`)],
 	['v1 of another scheme only (v0)', 401, withHeader(BODY, `t=${NOW_S},v0=${v1(BODY)}`)],
-	['header repeated (joined by Node)', 401, withHeader(BODY, `t=${NOW_S},v1=${v1(BODY)}, t=${NOW_S},v1=${v1(BODY)}`)],
+	[
+		'header repeated (joined by Node)',
+		401,
+		withHeader(BODY, `t=${NOW_S},v1=${v1(BODY)}, t=${NOW_S},v1=${v1(BODY)}`),
+	],
 	['forged signature', 401, withHeader(BODY, `t=${NOW_S},v1=${'ab'.repeat(32)}`)],
 	['signed with the wrong secret', 401, signed(BODY, NOW_S, 'whsec_wrong_0123456789abcdefghij')],
-	['several v1, none valid', 401, withHeader(BODY, formatSignatureHeader(NOW_S, ['0'.repeat(64), 'f'.repeat(64)]))],
+	[
+		'several v1, none valid',
+		401,
+		withHeader(BODY, formatSignatureHeader(NOW_S, ['0'.repeat(64), 'f'.repeat(64)])),
+	],
 	['one tampered byte in the body', 401, { ...signed(BODY), body: tamper(BODY, 10) }],
-	['body re-serialised with spaces', 401, { ...signed(BODY), body: JSON.stringify(JSON.parse(BODY), null, 1) }],
+	[
+		'body re-serialised with spaces',
+		401,
+		{ ...signed(BODY), body: JSON.stringify(JSON.parse(BODY), null, 1) },
+	],
 	['body with a trailing newline', 401, { ...signed(BODY), body: `${BODY}\n` }],
 	['signature for another timestamp', 401, withHeader(BODY, `t=${NOW_S + 1},v1=${v1(BODY)}`)],
 	['stale t (301 s old)', 401, signed(BODY, NOW_S - 301)],
 	['future t (301 s ahead)', 401, signed(BODY, NOW_S + 301)],
 	['replay of a day-old delivery', 401, signed(BODY, NOW_S - 86_400)],
 	['t = 0', 401, signed(BODY, 0)],
-	['signed with the previous secret but none configured', 401, signed(BODY, NOW_S, PREVIOUS_SECRET)],
+	[
+		'signed with the previous secret but none configured',
+		401,
+		signed(BODY, NOW_S, PREVIOUS_SECRET),
+	],
 	['empty body, unsigned', 401, { body: '', headers: {} }],
 	// 400: verified, but not an event envelope
 	['empty body, signed', 400, signed('')],
@@ -112,12 +136,19 @@ describe('a rejected delivery', () => {
 
 	it('answers 500 and starts nothing when the webhook credential is missing', async () => {
 		const result = await deliver({ ...signed(BODY), credentials: null });
-		expect(result).toEqual({ status: 500, body: { error: 'Trigger is not configured' }, started: undefined });
+		expect(result).toEqual({
+			status: 500,
+			body: { error: 'Trigger is not configured' },
+			started: undefined,
+		});
 	});
 
 	it('never verifies against an empty signing secret', async () => {
 		const request = signed(BODY, NOW_S, '');
-		const result = await deliver({ ...request, credentials: { signingSecret: '', previousSigningSecret: '' } });
+		const result = await deliver({
+			...request,
+			credentials: { signingSecret: '', previousSigningSecret: '' },
+		});
 		expect(result.status).toBe(401);
 	});
 });

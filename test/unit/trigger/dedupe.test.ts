@@ -1,13 +1,19 @@
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import { DedupeRegistry, digestEventId, MemoryDedupeStore, type DedupeOptions } from '../../../shared/dedupe';
+import {
+	DedupeRegistry,
+	digestEventId,
+	MemoryDedupeStore,
+	type DedupeOptions,
+} from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2025, 0, 15, 4, 30, 0);
 const DAY_OPTIONS: DedupeOptions = { windowMs: 24 * HOUR + 300_000, capacity: 125_000 };
 
-const roundTrip = (store: MemoryDedupeStore) => JSON.parse(JSON.stringify(store.snapshot())) as unknown;
+const roundTrip = (store: MemoryDedupeStore) =>
+	JSON.parse(JSON.stringify(store.snapshot())) as unknown;
 
 describe('MemoryDedupeStore', () => {
 	it('claims an id once', async () => {
@@ -19,7 +25,9 @@ describe('MemoryDedupeStore', () => {
 
 	it('gives exactly one of 20 concurrent claims of one id', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const results = await Promise.all(Array.from({ length: 20 }, () => store.claim('evt_same', T0)));
+		const results = await Promise.all(
+			Array.from({ length: 20 }, () => store.claim('evt_same', T0)),
+		);
 		expect(results.filter(Boolean)).toHaveLength(1);
 	});
 
@@ -62,7 +70,10 @@ describe('MemoryDedupeStore', () => {
 	it('keeps the persisted records in step with memory through expiry, eviction and reload', () => {
 		const store = new MemoryDedupeStore({ windowMs: 10 * 60_000, capacity: 50 });
 		for (let i = 0; i < 200; i++) store.claimNow(`evt_${i}`, T0 + i * 30_000);
-		const reloaded = MemoryDedupeStore.fromSnapshot(roundTrip(store), { windowMs: 10 * 60_000, capacity: 50 });
+		const reloaded = MemoryDedupeStore.fromSnapshot(roundTrip(store), {
+			windowMs: 10 * 60_000,
+			capacity: 50,
+		});
 		expect(reloaded.size).toBe(store.size);
 		expect(reloaded.snapshot()).toEqual(store.snapshot());
 	});
@@ -76,12 +87,15 @@ describe('MemoryDedupeStore', () => {
 		expect(reloaded.claimNow('evt_b', T0)).toBe(false);
 	});
 
-	it.each([null, 'x', { v: 2, base: 0, d: '' }, { v: 1, base: 'a', d: '' }, { v: 1, base: 1, d: 7 }])(
-		'starts empty from an unreadable snapshot %p',
-		(snapshot) => {
-			expect(MemoryDedupeStore.fromSnapshot(snapshot, DAY_OPTIONS).size).toBe(0);
-		},
-	);
+	it.each([
+		null,
+		'x',
+		{ v: 2, base: 0, d: '' },
+		{ v: 1, base: 'a', d: '' },
+		{ v: 1, base: 1, d: 7 },
+	])('starts empty from an unreadable snapshot %p', (snapshot) => {
+		expect(MemoryDedupeStore.fromSnapshot(snapshot, DAY_OPTIONS).size).toBe(0);
+	});
 
 	it('skips corrupt records of a snapshot and keeps the rest', () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
@@ -120,7 +134,8 @@ describe('size for 100,000 ids in a day', () => {
 	const IDS = 100_000;
 	const fill = (store: MemoryDedupeStore) => {
 		// One delivery every 0.864 s spreads the ids over 24 h of clock time.
-		for (let i = 0; i < IDS; i++) store.claimNow(`evt_${i.toString(36).padStart(24, '0')}`, T0 + i * 864);
+		for (let i = 0; i < IDS; i++)
+			store.claimNow(`evt_${i.toString(36).padStart(24, '0')}`, T0 + i * 864);
 	};
 
 	it('persists in at most 2 MB of JSON', () => {
@@ -136,7 +151,9 @@ describe('size for 100,000 ids in a day', () => {
 		const store = new MemoryDedupeStore({ ...DAY_OPTIONS, capacity: 125_000 });
 		for (let i = 0; i < 130_000; i++) store.claimNow(`evt_${i}`, T0 + i * 600);
 		expect(store.size).toBe(125_000);
-		expect(Buffer.byteLength(JSON.stringify(store.snapshot()))).toBeLessThanOrEqual(2 * 1024 * 1024);
+		expect(Buffer.byteLength(JSON.stringify(store.snapshot()))).toBeLessThanOrEqual(
+			2 * 1024 * 1024,
+		);
 	});
 
 	it('holds them in at most 16 MB of heap', () => {

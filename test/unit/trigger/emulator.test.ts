@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
-import { dedupeRegistry } from '../../../shared/dedupe';
-import { EVENT_TYPES } from '../../../shared/events';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
 import { startEmulator, type RunningEmulator } from '../../emulator';
 import { deliver, newWorkflow, type DeliveryResult } from './fakeWebhook';
 
@@ -33,12 +33,17 @@ beforeAll(async () => {
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const body = Buffer.concat(chunks);
-			void deliver({ body, headers: req.headers, credentials, workflow, events: ['*'] }).then((result) => {
-				received.push({ eventId: String((JSON.parse(body.toString('utf8')) as { id: string }).id), result });
-				const lost = result.started !== undefined && loseAcks > 0 && loseAcks--;
-				res.writeHead(lost ? 503 : result.status, { 'Content-Type': 'application/json' });
-				res.end(JSON.stringify(lost ? { error: 'lost' } : result.body));
-			});
+			void deliver({ body, headers: req.headers, credentials, workflow, events: ['*'] }).then(
+				(result) => {
+					received.push({
+						eventId: String((JSON.parse(body.toString('utf8')) as { id: string }).id),
+						result,
+					});
+					const lost = result.started !== undefined && loseAcks > 0 && loseAcks--;
+					res.writeHead(lost ? 503 : result.status, { 'Content-Type': 'application/json' });
+					res.end(JSON.stringify(lost ? { error: 'lost' } : result.body));
+				},
+			);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -71,9 +76,17 @@ function startsPerEvent(): Map<string, number> {
 	return starts;
 }
 
-async function subscribe(): Promise<{ subscriptionId: string; clientId: string; organizationId: string }> {
+async function subscribe(): Promise<{
+	subscriptionId: string;
+	clientId: string;
+	organizationId: string;
+}> {
 	const { clientId, organizationId } = emu.seeded!.production;
-	const sub = emu.control.createSubscription({ clientId, url, events: EVENT_TYPES.map((e) => e.value) });
+	const sub = emu.control.createSubscription({
+		clientId,
+		url,
+		events: EVENT_TYPES.map((e) => e.value),
+	});
 	credentials = { signingSecret: sub.signingSecret, previousSigningSecret: '' };
 	return { subscriptionId: sub.id, clientId, organizationId };
 }
@@ -135,7 +148,10 @@ it('treats the dashboard replay of a delivered event as a duplicate, also after 
 	for (const delivery of deliveries) {
 		const replayed = await emu.control.replay(delivery.id);
 		expect(replayed.lastStatusCode).toBe(200);
-		expect(JSON.parse(replayed.lastResponseBody ?? '{}')).toEqual({ received: true, duplicate: true });
+		expect(JSON.parse(replayed.lastResponseBody ?? '{}')).toEqual({
+			received: true,
+			duplicate: true,
+		});
 	}
 	expect(received.filter((r) => r.result.started)).toHaveLength(startedBefore);
 });
@@ -161,7 +177,9 @@ it('keeps accepting during a signing-secret rotation', async () => {
 
 	expect(received.length).toBeGreaterThan(0);
 	expect(received.every((r) => r.result.status === 200 && r.result.started)).toBe(true);
-	expect(emu.control.deliveries({ subscriptionId }).every((d) => d.state === 'delivered')).toBe(true);
+	expect(emu.control.deliveries({ subscriptionId }).every((d) => d.state === 'delivered')).toBe(
+		true,
+	);
 });
 
 it('rejects deliveries signed with a secret the credential does not hold, and the service retries', async () => {

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { sign, formatSignatureHeader } from '../../../shared/signature';
+import { sign, formatSignatureHeader } from '../../../nodes/GstComplianceTrigger/signature';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
 
 export const SECRET = 'whsec_current_0123456789abcdefghij';
@@ -53,7 +53,10 @@ export const envelope = (overrides: Record<string, unknown> = {}) => ({
 
 /** A correctly signed request for `body` at `t` (default: now). */
 export function signed(body: string | Buffer, t: number = NOW_S, secret = SECRET): DeliveryRequest {
-	return { body, headers: { 'service-signature': formatSignatureHeader(t, [sign(secret, t, body)]) } };
+	return {
+		body,
+		headers: { 'service-signature': formatSignatureHeader(t, [sign(secret, t, body)]) },
+	};
 }
 
 const node = new GstComplianceTrigger();
@@ -67,13 +70,16 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
 		refetch: request.refetch ?? false,
 	};
 	const credentials =
-		request.credentials === undefined ? { signingSecret: SECRET, previousSigningSecret: '' } : request.credentials;
+		request.credentials === undefined
+			? { signingSecret: SECRET, previousSigningSecret: '' }
+			: request.credentials;
 	const rawBody = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
 
 	const context = {
 		getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
 		getCredentials: async (type: string) => {
-			if (type !== 'gstComplianceWebhookApi' || credentials === null) throw new Error(`no ${type} credential`);
+			if (type !== 'gstComplianceWebhookApi' || credentials === null)
+				throw new Error(`no ${type} credential`);
 			return credentials;
 		},
 		getRequestObject: () => ({ rawBody, headers: request.headers ?? {} }),
@@ -98,6 +104,11 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
 
 	const result: IWebhookResponseData = await node.webhook.call(context);
 	const started = result.workflowData?.[0]?.map((item) => item.json);
-	if (result.noWebhookResponse) return { status: response.statusCode, body: response.body, started };
-	return { status: 200, body: result.webhookResponse ?? { message: 'Workflow was started' }, started };
+	if (result.noWebhookResponse)
+		return { status: response.statusCode, body: response.body, started };
+	return {
+		status: 200,
+		body: result.webhookResponse ?? { message: 'Workflow was started' },
+		started,
+	};
 }

@@ -1,6 +1,11 @@
 import { createHmac } from 'crypto';
 
-import { formatSignatureHeader, parseSignatureHeader, sign, verify } from '../../../shared/signature';
+import {
+	formatSignatureHeader,
+	parseSignatureHeader,
+	sign,
+	verify,
+} from '../../../nodes/GstComplianceTrigger/signature';
 
 const SECRET = 'whsec_test_secret_value_123456';
 const T = 1736915400;
@@ -67,7 +72,10 @@ describe('parseSignatureHeader', () => {
 	});
 
 	it('reads a header array (hand-built requests) like the joined header', () => {
-		expect(parseSignatureHeader([`t=${T}`, `v1=${v}`])).toEqual({ timestamp: String(T), signatures: [v] });
+		expect(parseSignatureHeader([`t=${T}`, `v1=${v}`])).toEqual({
+			timestamp: String(T),
+			signatures: [v],
+		});
 	});
 });
 
@@ -97,7 +105,11 @@ describe('verify', () => {
 	});
 
 	it('accepts when any one of several v1 matches', () => {
-		const header = formatSignatureHeader(T, ['0'.repeat(64), sign(SECRET, T, BODY), 'f'.repeat(64)]);
+		const header = formatSignatureHeader(T, [
+			'0'.repeat(64),
+			sign(SECRET, T, BODY),
+			'f'.repeat(64),
+		]);
 		expect(check({ header }).ok).toBe(true);
 	});
 

@@ -24,10 +24,13 @@ async function deliverLikeN8n(eventId: string): Promise<void> {
 	const databaseRow = database === null ? null : (JSON.parse(database) as IDataObject);
 	// new Workflow({ staticData: row.staticData }) for the webhook phase (null → a new {})
 	const liveTarget = databaseRow ?? {};
-	const live = ObservableObject.create(liveTarget, undefined, { ignoreEmptyOnFirstChild: true }) as Observable;
+	const live = ObservableObject.create(liveTarget, undefined, {
+		ignoreEmptyOnFirstChild: true,
+	}) as Observable;
 	const request = signed(JSON.stringify(envelope({ id: eventId })));
 	const context = {
-		getNodeParameter: (name: string, fallback?: unknown) => ({ events: ['*'], options: {}, refetch: false })[name] ?? fallback,
+		getNodeParameter: (name: string, fallback?: unknown) =>
+			({ events: ['*'], options: {}, refetch: false })[name] ?? fallback,
 		getCredentials: async () => ({ signingSecret: SECRET, previousSigningSecret: '' }),
 		getRequestObject: () => ({ rawBody: Buffer.from(request.body), headers: request.headers }),
 		getResponseObject: () => ({ status: () => ({ json: () => undefined }) }),
@@ -58,7 +61,10 @@ describe('dedupe state and n8n 2.41 static-data saving', () => {
 	afterAll(() => jest.restoreAllMocks());
 
 	it('lets n8n read webhookResponse (with responseData undefined it answers "firstEntryJson" and never reads it)', () => {
-		expect(node.description.webhooks?.[0]).toMatchObject({ responseMode: 'onReceived', responseData: '' });
+		expect(node.description.webhooks?.[0]).toMatchObject({
+			responseMode: 'onReceived',
+			responseData: '',
+		});
 	});
 
 	it('every accepted event id reaches the database, not only the first', async () => {

@@ -1,15 +1,24 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../shared/dedupe';
-import { EVENT_TYPES } from '../../../shared/events';
-import { gstApiRequest } from '../../../shared/transport';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
+import { gstApiRequest } from '../../../transport/apiRequest';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
 import { checkSigningSecrets } from '../../../nodes/GstComplianceTrigger/secretCheck';
 import { GstComplianceWebhookApi } from '../../../credentials/GstComplianceWebhookApi.credentials';
-import { formatSignatureHeader, sign } from '../../../shared/signature';
-import { deliver, envelope, newWorkflow, NOW_MS, NOW_S, PREVIOUS_SECRET, SECRET, signed } from './fakeWebhook';
+import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger/signature';
+import {
+	deliver,
+	envelope,
+	newWorkflow,
+	NOW_MS,
+	NOW_S,
+	PREVIOUS_SECRET,
+	SECRET,
+	signed,
+} from './fakeWebhook';
 
-jest.mock('../../../shared/transport', () => ({ gstApiRequest: jest.fn() }));
+jest.mock('../../../transport/apiRequest', () => ({ gstApiRequest: jest.fn() }));
 const refetchMock = gstApiRequest as unknown as jest.Mock;
 
 const HOUR = 3_600_000;
@@ -22,7 +31,8 @@ beforeEach(() => {
 });
 afterEach(() => jest.restoreAllMocks());
 
-const event = (id: string, overrides: Record<string, unknown> = {}) => JSON.stringify(envelope({ id, ...overrides }));
+const event = (id: string, overrides: Record<string, unknown> = {}) =>
+	JSON.stringify(envelope({ id, ...overrides }));
 /** A delivery signed at the (stubbed) current time. */
 const fresh = (body: string) => signed(body, Math.floor(now / 1000));
 /** What n8n does to static data across a restart: save it as JSON, load it back. */
@@ -48,13 +58,18 @@ describe('an accepted delivery', () => {
 
 	it('outputs data alone with the Data Only shape', async () => {
 		const result = await deliver({ ...fresh(event('evt_1')), options: { outputShape: 'data' } });
-		expect(result.started).toEqual([{ id: 'einv_1', object: 'einvoice', status: 'generated', irn: 'IRN1' }]);
+		expect(result.started).toEqual([
+			{ id: 'einv_1', object: 'einvoice', status: 'generated', irn: 'IRN1' },
+		]);
 	});
 
 	it('starts each selected type, and only those', async () => {
 		const selected = ['einvoice.failed', 'ewaybill.rejected'];
 		for (const { value } of EVENT_TYPES) {
-			const result = await deliver({ ...fresh(event(`evt_${value}`, { type: value })), events: selected });
+			const result = await deliver({
+				...fresh(event(`evt_${value}`, { type: value })),
+				events: selected,
+			});
 			expect(result.status).toBe(200);
 			expect(result.started !== undefined).toBe(selected.includes(value));
 		}
@@ -69,7 +84,9 @@ describe('an accepted delivery', () => {
 
 	it('accepts t up to the configured tolerance, and not beyond', async () => {
 		const options = { toleranceSeconds: 30 };
-		expect((await deliver({ ...signed(event('evt_1'), NOW_S - 30), options })).started).toHaveLength(1);
+		expect(
+			(await deliver({ ...signed(event('evt_1'), NOW_S - 30), options })).started,
+		).toHaveLength(1);
 		expect((await deliver({ ...signed(event('evt_2'), NOW_S - 31), options })).status).toBe(401);
 		expect((await deliver({ ...signed(event('evt_3'), NOW_S - 299) })).started).toHaveLength(1);
 	});
@@ -79,13 +96,19 @@ describe('secret rotation', () => {
 	const credentials = { signingSecret: SECRET, previousSigningSecret: PREVIOUS_SECRET };
 
 	it('accepts deliveries signed with the previous secret while it is set', async () => {
-		const result = await deliver({ ...signed(event('evt_old'), NOW_S, PREVIOUS_SECRET), credentials });
+		const result = await deliver({
+			...signed(event('evt_old'), NOW_S, PREVIOUS_SECRET),
+			credentials,
+		});
 		expect(result.started).toHaveLength(1);
 	});
 
 	it('accepts the service’s double signature (new and old v1) during the overlap', async () => {
 		const body = event('evt_both');
-		const header = formatSignatureHeader(NOW_S, [sign(SECRET, NOW_S, body), sign(PREVIOUS_SECRET, NOW_S, body)]);
+		const header = formatSignatureHeader(NOW_S, [
+			sign(SECRET, NOW_S, body),
+			sign(PREVIOUS_SECRET, NOW_S, body),
+		]);
 		const result = await deliver({ body, headers: { 'service-signature': header }, credentials });
 		expect(result.started).toHaveLength(1);
 	});
@@ -105,7 +128,11 @@ describe('dedupe through the node', () => {
 		expect((await deliver({ ...fresh(event('evt_1')), workflow })).started).toHaveLength(1);
 		now += 60_000;
 		const again = await deliver({ ...fresh(event('evt_1')), workflow });
-		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true }, started: undefined });
+		expect(again).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
 	});
 
 	it('starts exactly one of 20 concurrent deliveries of one id', async () => {
@@ -122,7 +149,10 @@ describe('dedupe through the node', () => {
 		const workflow = newWorkflow();
 		for (const id of ['evt_a', 'evt_b', 'evt_c']) await deliver({ ...fresh(event(id)), workflow });
 		restart(workflow);
-		expect((await deliver({ ...fresh(event('evt_b')), workflow })).body).toEqual({ received: true, duplicate: true });
+		expect((await deliver({ ...fresh(event('evt_b')), workflow })).body).toEqual({
+			received: true,
+			duplicate: true,
+		});
 		expect((await deliver({ ...fresh(event('evt_d')), workflow })).started).toHaveLength(1);
 	});
 
@@ -140,7 +170,9 @@ describe('dedupe through the node', () => {
 		const options = { dedupeWindowHours: 1 };
 		await deliver({ ...fresh(event('evt_1')), workflow, options });
 		now += 2 * HOUR;
-		expect((await deliver({ ...fresh(event('evt_1')), workflow, options })).started).toHaveLength(1);
+		expect((await deliver({ ...fresh(event('evt_1')), workflow, options })).started).toHaveLength(
+			1,
+		);
 	});
 
 	it('keeps test-URL deliveries apart from production, and persists nothing for them', async () => {
@@ -148,16 +180,24 @@ describe('dedupe through the node', () => {
 		const test = await deliver({ ...fresh(event('evt_1')), workflow, mode: 'manual' });
 		expect(test.started).toHaveLength(1);
 		expect(workflow.staticData).toEqual({});
-		expect((await deliver({ ...fresh(event('evt_1')), workflow, mode: 'manual' })).started).toBeUndefined();
+		expect(
+			(await deliver({ ...fresh(event('evt_1')), workflow, mode: 'manual' })).started,
+		).toBeUndefined();
 
 		expect((await deliver({ ...fresh(event('evt_1')), workflow })).started).toHaveLength(1);
 		expect((await deliver({ ...fresh(event('evt_2')), workflow })).started).toHaveLength(1);
-		expect((await deliver({ ...fresh(event('evt_2')), workflow, mode: 'manual' })).started).toHaveLength(1);
+		expect(
+			(await deliver({ ...fresh(event('evt_2')), workflow, mode: 'manual' })).started,
+		).toHaveLength(1);
 	});
 
 	it('keeps workflows apart', async () => {
-		expect((await deliver({ ...fresh(event('evt_1')), workflow: newWorkflow('wf1') })).started).toHaveLength(1);
-		expect((await deliver({ ...fresh(event('evt_1')), workflow: newWorkflow('wf2') })).started).toHaveLength(1);
+		expect(
+			(await deliver({ ...fresh(event('evt_1')), workflow: newWorkflow('wf1') })).started,
+		).toHaveLength(1);
+		expect(
+			(await deliver({ ...fresh(event('evt_1')), workflow: newWorkflow('wf2') })).started,
+		).toHaveLength(1);
 	});
 });
 
@@ -167,12 +207,19 @@ describe('Refetch Latest State', () => {
 		refetchMock.mockResolvedValue(latest);
 		const result = await deliver({ ...fresh(event('evt_1')), refetch: true });
 		expect(refetchMock).toHaveBeenCalledWith('GET', '/v1/einvoices/einv_1');
-		expect(result.started?.[0]).toMatchObject({ id: 'evt_1', data: { status: 'generated' }, refetched: latest });
+		expect(result.started?.[0]).toMatchObject({
+			id: 'evt_1',
+			data: { status: 'generated' },
+			refetched: latest,
+		});
 	});
 
 	it('GETs e-way bills from their own path', async () => {
 		refetchMock.mockResolvedValue({ id: 'ewb_9' });
-		await deliver({ ...fresh(event('evt_1', { type: 'ewaybill.expired', data: { id: 'ewb_9' } })), refetch: true });
+		await deliver({
+			...fresh(event('evt_1', { type: 'ewaybill.expired', data: { id: 'ewb_9' } })),
+			refetch: true,
+		});
 		expect(refetchMock).toHaveBeenCalledWith('GET', '/v1/ewaybills/ewb_9');
 	});
 
@@ -187,7 +234,10 @@ describe('Refetch Latest State', () => {
 	});
 
 	it('explains when the event names no resource it can fetch', async () => {
-		const result = await deliver({ ...fresh(event('evt_1', { type: 'gstr1.filed' })), refetch: true });
+		const result = await deliver({
+			...fresh(event('evt_1', { type: 'gstr1.filed' })),
+			refetch: true,
+		});
 		expect(refetchMock).not.toHaveBeenCalled();
 		expect(result.started?.[0]).toMatchObject({ refetched: null });
 	});
@@ -204,7 +254,10 @@ describe('Refetch Latest State', () => {
 describe('webhook credential test', () => {
 	it.each([
 		[{ signingSecret: 'whsec_0123456789abcdef' }, 'OK'],
-		[{ signingSecret: 'whsec_0123456789abcdef', previousSigningSecret: 'whsec_fedcba9876543210' }, 'OK'],
+		[
+			{ signingSecret: 'whsec_0123456789abcdef', previousSigningSecret: 'whsec_fedcba9876543210' },
+			'OK',
+		],
 		[{ signingSecret: '' }, 'Error'],
 		[{}, 'Error'],
 		[{ signingSecret: ' whsec_0123456789abcdef' }, 'Error'],
@@ -212,7 +265,10 @@ describe('webhook credential test', () => {
 		[{ signingSecret: 'short' }, 'Error'],
 		[{ signingSecret: 'x'.repeat(513) }, 'Error'],
 		[{ signingSecret: 'whsec_0123456789abcdef', previousSigningSecret: 'tiny' }, 'Error'],
-		[{ signingSecret: 'whsec_0123456789abcdef', previousSigningSecret: 'whsec_0123456789abcdef' }, 'Error'],
+		[
+			{ signingSecret: 'whsec_0123456789abcdef', previousSigningSecret: 'whsec_0123456789abcdef' },
+			'Error',
+		],
 	])('case %# → %s', (data, status) => {
 		expect(checkSigningSecrets(data).status).toBe(status);
 	});
@@ -237,7 +293,13 @@ describe('node and credential description', () => {
 		expect(node.description.name).toBe('gstComplianceTrigger');
 		expect(node.description.inputs).toEqual([]);
 		expect(node.description.webhooks).toEqual([
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'webhook' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
 		]);
 	});
 
@@ -251,7 +313,11 @@ describe('node and credential description', () => {
 
 	it('tests its webhook credential locally and shows the API credential only for refetch', () => {
 		expect(node.description.credentials).toEqual([
-			{ name: 'gstComplianceWebhookApi', required: true, testedBy: 'gstComplianceWebhookSecretCheck' },
+			{
+				name: 'gstComplianceWebhookApi',
+				required: true,
+				testedBy: 'gstComplianceWebhookSecretCheck',
+			},
 			{
 				name: 'gstComplianceApi',
 				required: false,

@@ -5,14 +5,25 @@ import { request, type HttpResponse } from '../../lib/http';
 export type Envelope = ReturnType<typeof envelope>;
 
 export function einvoiceEvent(seq: number): Envelope {
-	return envelope('einvoice.generated', { id: `einv_rel_${seq}`, object: 'einvoice', status: 'generated' });
+	return envelope('einvoice.generated', {
+		id: `einv_rel_${seq}`,
+		object: 'einvoice',
+		status: 'generated',
+	});
 }
 
-export async function deliverSigned(url: string, event: Envelope, secret: string): Promise<HttpResponse> {
+export async function deliverSigned(
+	url: string,
+	event: Envelope,
+	secret: string,
+): Promise<HttpResponse> {
 	const body = JSON.stringify(event);
 	return await request(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json', 'service-signature': signatureHeader(secret, body) },
+		headers: {
+			'content-type': 'application/json',
+			'service-signature': signatureHeader(secret, body),
+		},
 		body,
 		timeoutMs: 60_000,
 	});
@@ -25,7 +36,9 @@ export async function deliverSigned(url: string, event: Envelope, secret: string
 export function outcome(response: HttpResponse): 'accepted' | 'duplicate' | `HTTP ${number}` {
 	if (response.status !== 200) return `HTTP ${response.status}`;
 	try {
-		return (JSON.parse(response.text) as { duplicate?: boolean }).duplicate === true ? 'duplicate' : 'accepted';
+		return (JSON.parse(response.text) as { duplicate?: boolean }).duplicate === true
+			? 'duplicate'
+			: 'accepted';
 	} catch {
 		return 'accepted';
 	}

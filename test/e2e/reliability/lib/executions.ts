@@ -2,10 +2,23 @@
 import type { N8n } from '../../lib/n8n';
 import { sleep } from '../../lib/http';
 
-export type ExecutionStatus = 'success' | 'error' | 'crashed' | 'canceled' | 'running' | 'new' | 'waiting';
+export type ExecutionStatus =
+	| 'success'
+	| 'error'
+	| 'crashed'
+	| 'canceled'
+	| 'running'
+	| 'new'
+	| 'waiting';
 
-export async function executionCount(n8n: N8n, workflowId: string, status?: ExecutionStatus[]): Promise<number> {
-	const filter = encodeURIComponent(JSON.stringify(status ? { workflowId, status } : { workflowId }));
+export async function executionCount(
+	n8n: N8n,
+	workflowId: string,
+	status?: ExecutionStatus[],
+): Promise<number> {
+	const filter = encodeURIComponent(
+		JSON.stringify(status ? { workflowId, status } : { workflowId }),
+	);
 	const data = await n8n.rest('GET', `/executions?filter=${filter}&limit=1`);
 	return data.count as number;
 }
@@ -24,7 +37,8 @@ export async function waitForFinished(
 ): Promise<number> {
 	const finished: ExecutionStatus[] = ['success', 'error', 'crashed', 'canceled'];
 	const deadline = Date.now() + timeoutMs;
-	while ((await executionCount(n8n, workflowId, finished)) < count && Date.now() < deadline) await sleep(250);
+	while ((await executionCount(n8n, workflowId, finished)) < count && Date.now() < deadline)
+		await sleep(250);
 	if (settleMs > 0) await sleep(settleMs);
 	return await executionCount(n8n, workflowId);
 }

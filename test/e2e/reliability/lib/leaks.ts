@@ -4,7 +4,10 @@
 const JWT = /eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]{10,}/;
 
 /** Where a secret or a token appears, as "<source>: <what>" (never the secret itself). */
-export function findLeaks(sources: Record<string, string>, secrets: Record<string, string>): string[] {
+export function findLeaks(
+	sources: Record<string, string>,
+	secrets: Record<string, string>,
+): string[] {
 	const found: string[] = [];
 	for (const [source, text] of Object.entries(sources)) {
 		for (const [name, secret] of Object.entries(secrets)) {

@@ -5,7 +5,12 @@
  */
 import * as fs from 'fs';
 
-import { startEmulator, type ClientInfo, type EmulatorOptions, type RunningEmulator } from '../../../emulator';
+import {
+	startEmulator,
+	type ClientInfo,
+	type EmulatorOptions,
+	type RunningEmulator,
+} from '../../../emulator';
 import { apiCredentialData, CRED } from '../../lib/gst';
 import { startN8n, type N8n, type StartOptions } from '../../lib/n8n';
 
@@ -19,14 +24,21 @@ export interface Session {
 	stop(): Promise<void>;
 }
 
-export async function startSession(emulatorOptions: EmulatorOptions = {}, n8nOptions: StartOptions = {}): Promise<Session> {
+export async function startSession(
+	emulatorOptions: EmulatorOptions = {},
+	n8nOptions: StartOptions = {},
+): Promise<Session> {
 	const emulator = await startEmulator({ seed: false, ...emulatorOptions });
 	let n8n: N8n | undefined;
 	try {
 		n8n = await startN8n({ name: 'reliability', ...n8nOptions });
 		const client = emulator.control.createClient({ environment: 'sandbox' });
 		const signingSecret = `whsec_${client.clientSecret.slice(-16)}_signing`;
-		const apiCredential = await n8n.createCredential('GST API', CRED.api, apiCredentialData(emulator, client));
+		const apiCredential = await n8n.createCredential(
+			'GST API',
+			CRED.api,
+			apiCredentialData(emulator, client),
+		);
 		const webhookCredential = await n8n.createCredential('GST webhook', CRED.webhook, {
 			signingSecret,
 			previousSigningSecret: '',
@@ -69,7 +81,9 @@ export async function killHard(n8n: N8n): Promise<void> {
 			}
 		})
 		.map(Number);
-	const leaders = pids.filter((pid) => pids.every((other) => other === pid || !isAncestor(other, pid)));
+	const leaders = pids.filter((pid) =>
+		pids.every((other) => other === pid || !isAncestor(other, pid)),
+	);
 	if (leaders.length === 0) throw new Error('no running n8n found for this user folder');
 	for (const pid of leaders) process.kill(-pid, 'SIGKILL');
 	// Let the harness see the exit, so `restart()` starts a new process on the same port.

@@ -42,7 +42,11 @@ export interface BatchWorkflow {
 }
 
 /** Webhook (answers when the last node is done) → Split Out (one item per `{ id }`) → `node`. */
-export async function batchWorkflow(n8n: N8n, label: string, node: Record<string, unknown>): Promise<BatchWorkflow> {
+export async function batchWorkflow(
+	n8n: N8n,
+	label: string,
+	node: Record<string, unknown>,
+): Promise<BatchWorkflow> {
 	const path = `batch-${label}-${Date.now()}`;
 	const trigger = webhookNode(path);
 	trigger.parameters.responseData = 'firstEntryJson';
@@ -80,9 +84,14 @@ export async function runBatch(n8n: N8n, batch: BatchWorkflow, ids: string[]): P
 		timeoutMs: 300_000,
 	});
 	const [latest] = await n8n.executions(batch.workflowId);
-	if (!latest) throw new Error(`${batch.label}: no execution (webhook answered ${response.status}: ${response.text.slice(0, 300)})`);
+	if (!latest)
+		throw new Error(
+			`${batch.label}: no execution (webhook answered ${response.status}: ${response.text.slice(0, 300)})`,
+		);
 	const execution = await n8n.execution(latest.id);
 	const run = execution.data?.resultData?.runData?.[batch.node]?.[0];
-	const items = ((run?.data?.main?.[0] ?? []) as Array<{ json: Record<string, any> }>).map((item) => item.json);
+	const items = ((run?.data?.main?.[0] ?? []) as Array<{ json: Record<string, any> }>).map(
+		(item) => item.json,
+	);
 	return { execution, items, nodeMs: run?.executionTime ?? NaN, responseText: response.text };
 }

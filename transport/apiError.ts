@@ -1,7 +1,10 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { GstCredentialError, GstCredentialErrorKind } from './credentialError';
+import type {
+	GstCredentialError,
+	GstCredentialErrorKind,
+} from '../credentials/GstComplianceApi/credentialError';
 
 /** Stable codes for `continueOnFail` output and for workflows that branch on them. */
 export type GstErrorCode =
@@ -37,7 +40,12 @@ export function gstError(node: INode, info: GstErrorInfo): NodeApiError | NodeOp
 	const { message, description, httpStatus, itemIndex } = info;
 	const error =
 		httpStatus !== undefined
-			? new NodeApiError(node, { message } as JsonObject, { message, description, httpCode: String(httpStatus), itemIndex })
+			? new NodeApiError(node, { message } as JsonObject, {
+					message,
+					description,
+					httpCode: String(httpStatus),
+					itemIndex,
+				})
 			: new NodeOperationError(node, message, { description, itemIndex });
 	error.context.gstCode = info.code;
 	error.context.httpStatus = httpStatus;
@@ -64,7 +72,11 @@ export function fromCredentialError(node: INode, error: GstCredentialError, item
 }
 
 /** `{ message, code, httpStatus }` of any error, for `continueOnFail` output items. */
-export function errorSummary(error: unknown): { message: string; code: string; httpStatus: number | null } {
+export function errorSummary(error: unknown): {
+	message: string;
+	code: string;
+	httpStatus: number | null;
+} {
 	const context = (error as { context?: Record<string, unknown> })?.context ?? {};
 	const httpStatus = typeof context.httpStatus === 'number' ? context.httpStatus : null;
 	const code = typeof context.gstCode === 'string' ? context.gstCode : 'UNKNOWN';

@@ -5,7 +5,7 @@ import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
 import type { IssuedToken } from './tokenClient';
 import { mintToken } from './tokenClient';
-import { runtime } from './runtime';
+import { settings } from '../../transport/settings';
 
 export interface CachedToken {
 	accessToken: string;
@@ -50,11 +50,14 @@ export class TokenCache {
 	 * A token with more than the refresh margin left, minted at most once for any number of
 	 * concurrent callers. `fresh` skips a cached token (the credential test proves the secret works now).
 	 */
-	async getToken(credentials: GstCredentials, options: { fresh?: boolean } = {}): Promise<CachedToken> {
+	async getToken(
+		credentials: GstCredentials,
+		options: { fresh?: boolean } = {},
+	): Promise<CachedToken> {
 		const entry = this.touch(cacheKey(credentials));
 		if (!options.fresh && entry.token && this.isFresh(entry.token)) return entry.token;
 		if (entry.flight) return await entry.flight;
-		const now = runtime.now();
+		const now = settings.now();
 		if (entry.blockedUntil !== undefined && now < entry.blockedUntil) {
 			throw new GstCredentialError(
 				'rateLimited',
@@ -94,15 +97,19 @@ export class TokenCache {
 
 	private isFresh(token: CachedToken): boolean {
 		// Tokens shorter-lived than twice the margin (test setups) would otherwise never be reused.
-		const margin = Math.min(runtime.refreshMarginMs, token.lifetimeMs / 2);
-		return token.expiresAt - runtime.now() > margin;
+		const margin = Math.min(settings.refreshMarginMs, token.lifetimeMs / 2);
+		return token.expiresAt - settings.now() > margin;
 	}
 
 	private async mintInto(entry: Entry, credentials: GstCredentials): Promise<CachedToken> {
 		// No node here to wrap errors with (authenticate runs outside one); the transport wraps them.
 		const issued = await this.mint(credentials).catch((error: unknown) => {
-			if (error instanceof GstCredentialError && error.kind === 'rateLimited' && error.retryAfterMs) {
-				entry.blockedUntil = runtime.now() + error.retryAfterMs;
+			if (
+				error instanceof GstCredentialError &&
+				error.kind === 'rateLimited' &&
+				error.retryAfterMs
+			) {
+				entry.blockedUntil = settings.now() + error.retryAfterMs;
 			}
 			throw error;
 		});
@@ -122,7 +129,7 @@ export class TokenCache {
 		const entry = this.entries.get(key) ?? {};
 		this.entries.delete(key);
 		this.entries.set(key, entry);
-		while (this.entries.size > runtime.tokenCacheSize) {
+		while (this.entries.size > settings.tokenCacheSize) {
 			const oldest = this.entries.keys().next().value as string;
 			this.entries.delete(oldest);
 		}

@@ -37,7 +37,11 @@ export interface VerifyInput {
 
 /** Hex HMAC-SHA256 over `<timestamp>.<body>`. */
 export function sign(secret: string, timestamp: string | number, body: Buffer | string): string {
-	return signatureBytes(secret, String(timestamp), typeof body === 'string' ? Buffer.from(body) : body).toString('hex');
+	return signatureBytes(
+		secret,
+		String(timestamp),
+		typeof body === 'string' ? Buffer.from(body) : body,
+	).toString('hex');
 }
 
 /** The header value a sender would produce, e.g. for tests and local tools. */
@@ -49,10 +53,13 @@ export function formatSignatureHeader(timestamp: string | number, signatures: st
  * `t` once and `v1` at least once, in any order, spaces around parts tolerated; other well-formed
  * keys (future schemes) are ignored. Returns undefined for anything else.
  */
-export function parseSignatureHeader(header: string | string[] | undefined): ParsedSignatureHeader | undefined {
+export function parseSignatureHeader(
+	header: string | string[] | undefined,
+): ParsedSignatureHeader | undefined {
 	// Node joins a repeated custom header with ", "; an array only comes from hand-built requests.
 	const value = Array.isArray(header) ? header.join(',') : header;
-	if (typeof value !== 'string' || value.length === 0 || value.length > MAX_HEADER_LENGTH) return undefined;
+	if (typeof value !== 'string' || value.length === 0 || value.length > MAX_HEADER_LENGTH)
+		return undefined;
 
 	let timestamp: string | undefined;
 	const signatures: string[] = [];
@@ -68,7 +75,8 @@ export function parseSignatureHeader(header: string | string[] | undefined): Par
 			signatures.push(item.toLowerCase());
 		}
 	}
-	if (timestamp === undefined || signatures.length === 0 || signatures.length > MAX_SIGNATURES) return undefined;
+	if (timestamp === undefined || signatures.length === 0 || signatures.length > MAX_SIGNATURES)
+		return undefined;
 	return { timestamp, signatures };
 }
 
@@ -86,7 +94,11 @@ export function verify(input: VerifyInput): VerifyResult {
 		if (!secret) return;
 		const expected = signatureBytes(secret, parsed.timestamp, input.body);
 		for (const candidate of received) {
-			if (candidate.length === expected.length && timingSafeEqual(candidate, expected) && secretIndex < 0) {
+			if (
+				candidate.length === expected.length &&
+				timingSafeEqual(candidate, expected) &&
+				secretIndex < 0
+			) {
 				secretIndex = index;
 			}
 		}

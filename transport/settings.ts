@@ -8,7 +8,7 @@ import type { RetryDeps, RetryPolicy } from './retry';
  * Module state on purpose: the credential's `authenticate` receives nothing but the credential
  * data and the request, so there is no other way to reach it.
  */
-export interface GstRuntime extends RetryDeps {
+export interface GstSettings extends RetryDeps {
 	/** Epoch milliseconds; decides token freshness. */
 	now(): number;
 	tokenRequestTimeoutMs: number;
@@ -21,30 +21,42 @@ export interface GstRuntime extends RetryDeps {
 	tokenCacheSize: number;
 }
 
-const defaults = (): GstRuntime => ({
+const defaults = (): GstSettings => ({
 	now: () => Date.now(),
 	sleep: async (ms) => await sleep(ms),
 	random: () => Math.random(),
 	tokenRequestTimeoutMs: 10_000,
 	apiRequestTimeoutMs: 30_000,
 	// The spec gives no numbers for backoff or attempts; these keep one item under ~2 minutes.
-	tokenRetry: { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 30_000, maxTotalWaitMs: 45_000 },
-	apiRetry: { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 60_000, maxTotalWaitMs: 90_000 },
+	tokenRetry: {
+		maxAttempts: 4,
+		baseDelayMs: 500,
+		maxDelayMs: 8_000,
+		maxRetryAfterMs: 30_000,
+		maxTotalWaitMs: 45_000,
+	},
+	apiRetry: {
+		maxAttempts: 5,
+		baseDelayMs: 500,
+		maxDelayMs: 10_000,
+		maxRetryAfterMs: 60_000,
+		maxTotalWaitMs: 90_000,
+	},
 	refreshMarginMs: 60_000,
 	tokenCacheSize: 100,
 });
 
-export const runtime: GstRuntime = defaults();
+export const settings: GstSettings = defaults();
 
 /** Overrides some knobs; returns a function that restores the previous values. */
-export function configureRuntime(overrides: Partial<GstRuntime>): () => void {
-	const previous = { ...runtime };
-	Object.assign(runtime, overrides);
+export function configureSettings(overrides: Partial<GstSettings>): () => void {
+	const previous = { ...settings };
+	Object.assign(settings, overrides);
 	return () => {
-		Object.assign(runtime, previous);
+		Object.assign(settings, previous);
 	};
 }
 
-export function resetRuntime(): void {
-	Object.assign(runtime, defaults());
+export function resetSettings(): void {
+	Object.assign(settings, defaults());
 }

@@ -1,13 +1,21 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
 
-import { errorSummary, gstError } from '../../shared/apiError';
-import type { GstResource } from '../../shared/resources';
-import { checkResourceId, resourcePath } from '../../shared/resources';
-import { gstApiRequest, readCredentialData } from '../../shared/transport';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './descriptions/OptionsDescription';
-import { runPool } from './workerPool';
+import { errorSummary, gstError } from '../../../transport/apiError';
+import type { GstResource } from '../../../transport/resources';
+import { checkResourceId, resourcePath } from '../../../transport/resources';
+import { gstApiRequest, getCredentialData } from '../../../transport/apiRequest';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './options';
+import { runPool } from '../helpers/workerPool';
 
-const ID_PARAMETER: Record<GstResource, string> = { einvoice: 'einvoiceId', ewaybill: 'ewaybillId' };
+const ID_PARAMETER: Record<GstResource, string> = {
+	einvoice: 'einvoiceId',
+	ewaybill: 'ewaybillId',
+};
 
 interface GetOptions {
 	concurrency?: number;
@@ -22,7 +30,10 @@ async function getOne(
 ): Promise<IDataObject> {
 	const resource = context.getNodeParameter('resource', itemIndex) as GstResource;
 	const options = context.getNodeParameter('options', itemIndex, {}) as GetOptions;
-	const check = checkResourceId(resource, context.getNodeParameter(ID_PARAMETER[resource], itemIndex, ''));
+	const check = checkResourceId(
+		resource,
+		context.getNodeParameter(ID_PARAMETER[resource], itemIndex, ''),
+	);
 	if (!check.ok) {
 		throw gstError(context.getNode(), { code: 'INVALID_ID', message: check.message, itemIndex });
 	}
@@ -30,7 +41,8 @@ async function getOne(
 	return await gstApiRequest
 		.call(context, 'GET', resourcePath(resource, check.id), { itemIndex, credentialData })
 		.catch((error: unknown) => {
-			if (options.ignoreNotFound && errorSummary(error).code === 'NOT_FOUND') return { id: check.id, notFound: true };
+			if (options.ignoreNotFound && errorSummary(error).code === 'NOT_FOUND')
+				return { id: check.id, notFound: true };
 			throw error;
 		});
 }
@@ -51,23 +63,30 @@ export async function executeGet(context: IExecuteFunctions): Promise<INodeExecu
 	const continueOnFail = context.continueOnFail();
 	const options = context.getNodeParameter('options', 0, {}) as GetOptions;
 	// One credential read per execution, not one per item (each is a database read in n8n).
-	const credentialData = await readCredentialData(context);
+	const credentialData = await getCredentialData(context);
 	const output: INodeExecutionData[] = new Array(items.length);
 	const failures: Array<{ index: number; error: unknown }> = [];
 
-	await runPool(items.length, concurrencyOf(options.concurrency ?? DEFAULT_CONCURRENCY), async (index) => {
-		try {
-			output[index] = { json: await getOne(context, index, credentialData), pairedItem: { item: index } };
-			return true;
-		} catch (error) {
-			if (continueOnFail) {
-				output[index] = { json: { error: errorSummary(error) }, pairedItem: { item: index } };
+	await runPool(
+		items.length,
+		concurrencyOf(options.concurrency ?? DEFAULT_CONCURRENCY),
+		async (index) => {
+			try {
+				output[index] = {
+					json: await getOne(context, index, credentialData),
+					pairedItem: { item: index },
+				};
 				return true;
+			} catch (error) {
+				if (continueOnFail) {
+					output[index] = { json: { error: errorSummary(error) }, pairedItem: { item: index } };
+					return true;
+				}
+				failures.push({ index, error });
+				return false;
 			}
-			failures.push({ index, error });
-			return false;
-		}
-	});
+		},
+	);
 
 	if (failures.length > 0) {
 		failures.sort((a, b) => a.index - b.index);

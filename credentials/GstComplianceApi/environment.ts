@@ -46,7 +46,7 @@ const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, '');
  * Reads and validates the credential data. Only the fields the chosen environment needs are
  * required, so a sandbox-only user may leave the Production API URL empty.
  */
-export function readCredentials(data: ICredentialDataDecryptedObject): GstCredentials {
+export function parseCredentials(data: ICredentialDataDecryptedObject): GstCredentials {
 	const environment: GstEnvironment = data.environment === 'production' ? 'production' : 'sandbox';
 	const credentials: GstCredentials = {
 		environment,

@@ -10,25 +10,32 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fromCredentialError, gstError } from './apiError';
-import { authenticateRequest } from './authenticate';
-import type { GstCredentialError } from './credentialError';
-import { findCredentialError } from './credentialError';
-import type { GstCredentials } from './environment';
-import { apiBaseUrl, ENVIRONMENT_LABEL, readCredentials } from './environment';
+import { authenticateRequest } from '../credentials/GstComplianceApi/authenticate';
+import type { GstCredentialError } from '../credentials/GstComplianceApi/credentialError';
+import { findCredentialError } from '../credentials/GstComplianceApi/credentialError';
+import type { GstCredentials } from '../credentials/GstComplianceApi/environment';
+import {
+	apiBaseUrl,
+	ENVIRONMENT_LABEL,
+	parseCredentials,
+} from '../credentials/GstComplianceApi/environment';
 import { describeNetworkFailure, isNetworkFailure } from './networkError';
 import { excerpt } from './redact';
 import { capabilityName, describePath, RESOURCES } from './resources';
 import type { AttemptResult, RetryFailure } from './retry';
 import { parseRetryAfter, withRetry } from './retry';
-import { runtime } from './runtime';
-import { tokenCache } from './tokenCache';
+import { settings } from './settings';
+import { tokenCache } from '../credentials/GstComplianceApi/tokenCache';
 
 export const CREDENTIAL_NAME = 'gstComplianceApi';
 
 /** What the transport needs of an n8n context; IExecuteFunctions and IWebhookFunctions both fit. */
 export interface GstRequestContext {
 	getNode(): INode;
-	getCredentials<T extends object = ICredentialDataDecryptedObject>(type: string, itemIndex?: number): Promise<T>;
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(
+		type: string,
+		itemIndex?: number,
+	): Promise<T>;
 	helpers: { httpRequest(requestOptions: IHttpRequestOptions): Promise<unknown> };
 }
 
@@ -57,7 +64,7 @@ type ApiError = ReturnType<typeof gstError>;
 
 /**
  * One call to the GST Compliance API with the `gstComplianceApi` credential. Retries 429 (per
- * Retry-After), 5xx and network errors within `runtime.apiRetry`; re-mints once on 401. Throws
+ * Retry-After), 5xx and network errors within `settings.apiRetry`; re-mints once on 401. Throws
  * NodeApiError / NodeOperationError with a message a no-code user can act on.
  *
  * n8n's own retry on 401 exists only for credentials with `preAuthentication` and an `expirable`
@@ -72,12 +79,12 @@ export async function gstApiRequest(
 ): Promise<IDataObject> {
 	const node = this.getNode();
 	const { itemIndex } = opts;
-	const credentialData = opts.credentialData ?? (await readCredentialData(this, itemIndex));
+	const credentialData = opts.credentialData ?? (await getCredentialData(this, itemIndex));
 	let credentials: GstCredentials;
 	try {
-		credentials = readCredentials(credentialData);
+		credentials = parseCredentials(credentialData);
 	} catch (error) {
-		// readCredentials throws only GstCredentialError (a missing field or a malformed URL)
+		// parseCredentials throws only GstCredentialError (a missing field or a malformed URL)
 		throw fromCredentialError(node, error as GstCredentialError, itemIndex);
 	}
 	const scope: RequestScope = {
@@ -96,7 +103,7 @@ export async function gstApiRequest(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: runtime.apiRequestTimeoutMs,
+		timeout: settings.apiRequestTimeoutMs,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	let reauthenticated = false;
@@ -110,10 +117,18 @@ export async function gstApiRequest(
 			} catch (error) {
 				const credentialError = findCredentialError(error);
 				if (credentialError) {
-					return { ok: false, retryable: false, error: fromCredentialError(node, credentialError, itemIndex) };
+					return {
+						ok: false,
+						retryable: false,
+						error: fromCredentialError(node, credentialError, itemIndex),
+					};
 				}
 				if (isNetworkFailure(error)) {
-					return { ok: false, retryable: true, error: unreachable(scope, describeNetworkFailure(error)) };
+					return {
+						ok: false,
+						retryable: true,
+						error: unreachable(scope, describeNetworkFailure(error)),
+					};
 				}
 				// Not a connection problem (e.g. n8n refused the request): retrying would not help.
 				const message = excerpt(error instanceof Error ? error.message : String(error));
@@ -134,11 +149,13 @@ export async function gstApiRequest(
 			return classify(scope, status, response);
 		}
 	};
-	return await withRetry(runtime.apiRetry, runtime, attempt, (failure) => finalError(scope, failure));
+	return await withRetry(settings.apiRetry, settings, attempt, (failure) =>
+		finalError(scope, failure),
+	);
 }
 
 /** The credential's data, read through n8n (a database read and a decryption). */
-export async function readCredentialData(
+export async function getCredentialData(
 	context: Pick<GstRequestContext, 'getCredentials' | 'getNode'>,
 	itemIndex?: number,
 ): Promise<ICredentialDataDecryptedObject> {
@@ -158,13 +175,20 @@ async function send(
 	credentialData: ICredentialDataDecryptedObject,
 	request: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
-	return (await context.helpers.httpRequest(await authenticateRequest(credentialData, request))) as IN8nHttpFullResponse;
+	return (await context.helpers.httpRequest(
+		await authenticateRequest(credentialData, request),
+	)) as IN8nHttpFullResponse;
 }
 
-function classify(scope: RequestScope, status: number, response: IN8nHttpFullResponse): AttemptResult<IDataObject> {
+function classify(
+	scope: RequestScope,
+	status: number,
+	response: IN8nHttpFullResponse,
+): AttemptResult<IDataObject> {
 	const body = parseBody(response.body);
 	if (status >= 200 && status < 300) {
-		if (body && typeof body === 'object' && !Array.isArray(body)) return { ok: true, value: body as IDataObject };
+		if (body && typeof body === 'object' && !Array.isArray(body))
+			return { ok: true, value: body as IDataObject };
 		return fatal(
 			gstError(scope.node, {
 				code: 'BAD_RESPONSE',
@@ -177,7 +201,13 @@ function classify(scope: RequestScope, status: number, response: IN8nHttpFullRes
 	const serverSays = serverMessage(body);
 	const description = serverSays ? `The service said: ${serverSays}` : undefined;
 	const fail = (code: Parameters<typeof gstError>[1]['code'], message: string) =>
-		gstError(scope.node, { code, message, description, httpStatus: status, itemIndex: scope.itemIndex });
+		gstError(scope.node, {
+			code,
+			message,
+			description,
+			httpStatus: status,
+			itemIndex: scope.itemIndex,
+		});
 	const target = describePath(scope.path);
 
 	if (status === 401) {
@@ -190,8 +220,13 @@ function classify(scope: RequestScope, status: number, response: IN8nHttpFullRes
 		);
 	}
 	if (status === 429) {
-		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], runtime.now());
-		return { ok: false, retryable: true, retryAfterMs, error: fail('RATE_LIMITED', 'rate limited') };
+		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], settings.now());
+		return {
+			ok: false,
+			retryable: true,
+			retryAfterMs,
+			error: fail('RATE_LIMITED', 'rate limited'),
+		};
 	}
 	if (status >= 500) {
 		return { ok: false, retryable: true, error: fail('SERVER_ERROR', `HTTP ${status}`) };
@@ -208,16 +243,18 @@ function classify(scope: RequestScope, status: number, response: IN8nHttpFullRes
 		);
 	}
 	if (status === 404) {
-		const what = target ? `${RESOURCES[target.resource].label} ${target.id}` : `Nothing at ${scope.path}`;
+		const what = target
+			? `${RESOURCES[target.resource].label} ${target.id}`
+			: `Nothing at ${scope.path}`;
 		return fatal(
-			fail(
-				'NOT_FOUND',
-				`${what} was not found in ${scope.environment} for this organization`,
-			),
+			fail('NOT_FOUND', `${what} was not found in ${scope.environment} for this organization`),
 		);
 	}
 	return fatal(
-		fail('REQUEST_REJECTED', `The GST Compliance API at ${scope.host} refused the request (HTTP ${status})${serverSays ? `: ${serverSays}` : ''}`),
+		fail(
+			'REQUEST_REJECTED',
+			`The GST Compliance API at ${scope.host} refused the request (HTTP ${status})${serverSays ? `: ${serverSays}` : ''}`,
+		),
 	);
 }
 
@@ -227,7 +264,11 @@ function finalError(scope: RequestScope, failure: RetryFailure): Error {
 	const code = error.context.gstCode;
 	const httpStatus = error.context.httpStatus as number | undefined;
 	const tries = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
-	const info = { httpStatus, itemIndex: scope.itemIndex, description: error.description ?? undefined };
+	const info = {
+		httpStatus,
+		itemIndex: scope.itemIndex,
+		description: error.description ?? undefined,
+	};
 	if (code === 'RATE_LIMITED') {
 		const wait =
 			failure.reason === 'retryAfterTooLong' && failure.retryAfterMs !== undefined
@@ -246,7 +287,11 @@ function finalError(scope: RequestScope, failure: RetryFailure): Error {
 			message: `The GST Compliance API at ${scope.host} failed with HTTP ${httpStatus} on each of ${tries}. Try again later.`,
 		});
 	}
-	return gstError(scope.node, { ...info, code: 'API_UNREACHABLE', message: `${error.message} (gave up after ${tries})` });
+	return gstError(scope.node, {
+		...info,
+		code: 'API_UNREACHABLE',
+		message: `${error.message} (gave up after ${tries})`,
+	});
 }
 
 function unreachable(scope: RequestScope, why: string): ApiError {
@@ -257,7 +302,11 @@ function unreachable(scope: RequestScope, why: string): ApiError {
 	});
 }
 
-const fatal = (error: ApiError): AttemptResult<IDataObject> => ({ ok: false, retryable: false, error });
+const fatal = (error: ApiError): AttemptResult<IDataObject> => ({
+	ok: false,
+	retryable: false,
+	error,
+});
 
 function parseBody(body: unknown): unknown {
 	if (typeof body !== 'string') return body;
@@ -279,8 +328,11 @@ function errorObject(body: unknown): Record<string, unknown> | undefined {
 function serverMessage(body: unknown): string {
 	if (typeof body === 'string') return body.trim() ? excerpt(body, [], 200) : '';
 	const object = errorObject(body);
-	const candidate = [object?.message, object?.error_description, object?.error, object?.detail].find(
-		(value) => typeof value === 'string' && value.trim() !== '',
-	);
+	const candidate = [
+		object?.message,
+		object?.error_description,
+		object?.error,
+		object?.detail,
+	].find((value) => typeof value === 'string' && value.trim() !== '');
 	return typeof candidate === 'string' ? excerpt(candidate, [], 200) : '';
 }

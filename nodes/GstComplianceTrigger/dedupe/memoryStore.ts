@@ -80,7 +80,8 @@ export class MemoryDedupeStore implements DedupeStore {
 		this.expire(minute);
 		const digest = digestEventId(eventId);
 		if (this.seen.has(digest)) return false;
-		if (this.seen.size >= this.options.capacity) this.dropOldest(this.seen.size - this.options.capacity + 1);
+		if (this.seen.size >= this.options.capacity)
+			this.dropOldest(this.seen.size - this.options.capacity + 1);
 		this.append(digest, minute);
 		return true;
 	}

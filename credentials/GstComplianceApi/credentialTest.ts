@@ -1,9 +1,18 @@
-import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 
 import { findCredentialError } from './credentialError';
-import { apiBaseUrl, assertClientMatchesEnvironment, ENVIRONMENT_LABEL, readCredentials } from './environment';
-import { describeNetworkFailure } from './networkError';
-import { runtime } from './runtime';
+import {
+	apiBaseUrl,
+	assertClientMatchesEnvironment,
+	ENVIRONMENT_LABEL,
+	parseCredentials,
+} from './environment';
+import { describeNetworkFailure } from '../../transport/networkError';
+import { settings } from '../../transport/settings';
 import { tokenCache } from './tokenCache';
 
 /**
@@ -27,7 +36,7 @@ export async function testGstComplianceCredentials(
 	let token;
 	let credentials;
 	try {
-		credentials = readCredentials(credential.data ?? {});
+		credentials = parseCredentials(credential.data ?? {});
 		assertClientMatchesEnvironment(credentials);
 		// Fresh: a cached token would hide a secret revoked since it was minted.
 		token = await tokenCache.getToken(credentials, { fresh: true });
@@ -37,13 +46,15 @@ export async function testGstComplianceCredentials(
 	const environment = ENVIRONMENT_LABEL[credentials.environment];
 	const base = apiBaseUrl(credentials);
 	const host = new URL(base).host;
-	const organization = token.organizationId ? `organization ${token.organizationId}` : 'the organization of this client';
+	const organization = token.organizationId
+		? `organization ${token.organizationId}`
+		: 'the organization of this client';
 	let status: number;
 	try {
 		const response = await fetch(`${base}${CREDENTIAL_CHECK_PATH}`, {
 			headers: { Authorization: `Bearer ${token.accessToken}`, Accept: 'application/json' },
 			redirect: 'manual',
-			signal: AbortSignal.timeout(runtime.apiRequestTimeoutMs),
+			signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
 		});
 		status = response.status;
 		await response.arrayBuffer();
@@ -59,10 +70,14 @@ export async function testGstComplianceCredentials(
 		);
 	}
 	if (status === 429) {
-		return error(`The ${environment} API host ${host} is rate-limiting this client (HTTP 429). Try the test again in a minute.`);
+		return error(
+			`The ${environment} API host ${host} is rate-limiting this client (HTTP 429). Try the test again in a minute.`,
+		);
 	}
 	if ((status >= 200 && status < 300) || status === 403 || status === 404) {
 		return { status: 'OK', message: `Connected to ${environment} (${host}) as ${organization}` };
 	}
-	return error(`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`);
+	return error(
+		`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`,
+	);
 }

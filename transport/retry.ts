@@ -68,7 +68,8 @@ export async function withRetry<T>(
 			giveUp({ error, attempts: attemptNumber, reason, retryAfterMs });
 		if (!result.retryable) throw fail('fatal');
 		if (attemptNumber >= policy.maxAttempts) throw fail('exhausted');
-		if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) throw fail('retryAfterTooLong');
+		if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs)
+			throw fail('retryAfterTooLong');
 		const wait = retryAfterMs ?? backoffDelay(policy, attemptNumber, deps.random);
 		if (waited + wait > policy.maxTotalWaitMs) throw fail('budget');
 		waited += wait;

@@ -21,7 +21,11 @@ export function decodeJwtClaims(token: string): Record<string, unknown> | undefi
  * our clock and ignored if it looks already expired (a skewed clock would otherwise make every
  * token stale at once and mint one per request, which the spec says ends in HTTP 429).
  */
-export function tokenLifetimeMs(expiresInSeconds: number, claims: Record<string, unknown> | undefined, nowMs: number): number {
+export function tokenLifetimeMs(
+	expiresInSeconds: number,
+	claims: Record<string, unknown> | undefined,
+	nowMs: number,
+): number {
 	let lifetime = expiresInSeconds * 1000;
 	const exp = claims?.exp;
 	if (typeof exp !== 'number') return lifetime;

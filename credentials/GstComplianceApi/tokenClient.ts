@@ -2,11 +2,11 @@ import { GstCredentialError } from './credentialError';
 import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
 import { decodeJwtClaims, tokenLifetimeMs } from './jwtClaims';
-import { describeNetworkFailure } from './networkError';
-import { excerpt } from './redact';
-import type { AttemptResult, RetryFailure } from './retry';
-import { parseRetryAfter, withRetry } from './retry';
-import { runtime } from './runtime';
+import { describeNetworkFailure } from '../../transport/networkError';
+import { excerpt } from '../../transport/redact';
+import type { AttemptResult, RetryFailure } from '../../transport/retry';
+import { parseRetryAfter, withRetry } from '../../transport/retry';
+import { settings } from '../../transport/settings';
 
 export interface IssuedToken {
 	accessToken: string;
@@ -24,8 +24,8 @@ export async function mintToken(credentials: GstCredentials): Promise<IssuedToke
 	const url = tokenUrl(credentials);
 	const host = new URL(url).host;
 	return await withRetry(
-		runtime.tokenRetry,
-		runtime,
+		settings.tokenRetry,
+		settings,
 		async () => await requestToken(url, host, credentials),
 		(failure) => finalError(failure, host),
 	);
@@ -37,7 +37,7 @@ async function requestToken(
 	credentials: GstCredentials,
 ): Promise<AttemptResult<IssuedToken>> {
 	const secrets = [credentials.clientSecret];
-	const requestedAt = runtime.now();
+	const requestedAt = settings.now();
 	let status: number;
 	let body: string;
 	let retryAfter: string | null;
@@ -52,7 +52,7 @@ async function requestToken(
 			}).toString(),
 			// Never follow a redirect with the secret in the body.
 			redirect: 'manual',
-			signal: AbortSignal.timeout(runtime.tokenRequestTimeoutMs),
+			signal: AbortSignal.timeout(settings.tokenRequestTimeoutMs),
 		});
 		status = response.status;
 		retryAfter = response.headers.get('retry-after');
@@ -90,7 +90,7 @@ async function requestToken(
 		);
 	}
 	if (status === 429) {
-		const retryAfterMs = parseRetryAfter(retryAfter, runtime.now());
+		const retryAfterMs = parseRetryAfter(retryAfter, settings.now());
 		return {
 			ok: false,
 			retryable: true,
@@ -104,7 +104,11 @@ async function requestToken(
 	}
 	if (status >= 500) {
 		return retryable(
-			new GstCredentialError('unreachable', `The token endpoint at ${host} failed with HTTP ${status}${serverSays}`, details),
+			new GstCredentialError(
+				'unreachable',
+				`The token endpoint at ${host} failed with HTTP ${status}${serverSays}`,
+				details,
+			),
 		);
 	}
 	return fatal(
@@ -133,7 +137,11 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 	return {
 		accessToken,
 		requestedAt,
-		lifetimeMs: tokenLifetimeMs(Number.isFinite(seconds) && seconds > 0 ? seconds : 900, claims, requestedAt),
+		lifetimeMs: tokenLifetimeMs(
+			Number.isFinite(seconds) && seconds > 0 ? seconds : 900,
+			claims,
+			requestedAt,
+		),
 		organizationId: typeof organizationId === 'string' ? organizationId : undefined,
 	};
 }
@@ -142,23 +150,38 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 function oauthErrorText(body: string, secrets: string[]): string {
 	try {
 		const json = JSON.parse(body) as Record<string, unknown>;
-		const parts = [json.error, json.error_description].filter((part) => typeof part === 'string' && part !== '');
+		const parts = [json.error, json.error_description].filter(
+			(part) => typeof part === 'string' && part !== '',
+		);
 		return parts.length > 0 ? `: ${excerpt(parts.join(' - '), secrets, 160)}` : '';
 	} catch {
 		return '';
 	}
 }
 
-const retryable = (error: GstCredentialError): AttemptResult<IssuedToken> => ({ ok: false, retryable: true, error });
-const fatal = (error: GstCredentialError): AttemptResult<IssuedToken> => ({ ok: false, retryable: false, error });
+const retryable = (error: GstCredentialError): AttemptResult<IssuedToken> => ({
+	ok: false,
+	retryable: true,
+	error,
+});
+const fatal = (error: GstCredentialError): AttemptResult<IssuedToken> => ({
+	ok: false,
+	retryable: false,
+	error,
+});
 
 function finalError(failure: RetryFailure, host: string): Error {
 	const error = failure.error as GstCredentialError;
 	if (failure.reason === 'fatal') return error;
-	const details = { tokenEndpointStatus: error.tokenEndpointStatus, retryAfterMs: failure.retryAfterMs };
+	const details = {
+		tokenEndpointStatus: error.tokenEndpointStatus,
+		retryAfterMs: failure.retryAfterMs,
+	};
 	if (error.kind === 'rateLimited') {
 		const wait =
-			failure.retryAfterMs !== undefined ? ` and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s` : '';
+			failure.retryAfterMs !== undefined
+				? ` and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s`
+				: '';
 		return new GstCredentialError(
 			'rateLimited',
 			`The token endpoint at ${host} is rate-limiting this client (HTTP 429)${wait}; gave up after ${failure.attempts} attempt(s). ` +
@@ -166,5 +189,9 @@ function finalError(failure: RetryFailure, host: string): Error {
 			details,
 		);
 	}
-	return new GstCredentialError(error.kind, `${error.message} (gave up after ${failure.attempts} attempts)`, details);
+	return new GstCredentialError(
+		error.kind,
+		`${error.message} (gave up after ${failure.attempts} attempts)`,
+		details,
+	);
 }

@@ -12,7 +12,12 @@ interface ResourceInfo {
 }
 
 export const RESOURCES: Record<GstResource, ResourceInfo> = {
-	einvoice: { label: 'E-invoice', collection: 'einvoices', idPrefix: 'einv_', capability: 'e-invoices' },
+	einvoice: {
+		label: 'E-invoice',
+		collection: 'einvoices',
+		idPrefix: 'einv_',
+		capability: 'e-invoices',
+	},
 	ewaybill: { label: 'E-way bill', collection: 'ewaybills', capability: 'e-way bills' },
 };
 
@@ -37,8 +42,13 @@ export function describePath(path: string): { resource: GstResource; id: string 
 /** Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way bills`). */
 export function capabilityName(named: unknown, fallback: string): string {
 	if (typeof named !== 'string' || named.trim() === '') return fallback;
-	const key = named.trim().toLowerCase().replace(/[^a-z]/g, '');
-	const known = (Object.keys(RESOURCES) as GstResource[]).find((resource) => key.startsWith(resource));
+	const key = named
+		.trim()
+		.toLowerCase()
+		.replace(/[^a-z]/g, '');
+	const known = (Object.keys(RESOURCES) as GstResource[]).find((resource) =>
+		key.startsWith(resource),
+	);
 	return known ? RESOURCES[known].capability : named.trim();
 }
 
@@ -48,16 +58,28 @@ export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
 export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	const { label, idPrefix } = RESOURCES[resource];
 	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
-	const expected = idPrefix ? `an id starting with "${idPrefix}", for example ${idPrefix}123` : 'an id';
+	const expected = idPrefix
+		? `an id starting with "${idPrefix}", for example ${idPrefix}123`
+		: 'an id';
 	if (id === '') {
-		const received = raw === undefined || raw === null || raw === '' ? 'nothing' : `${JSON.stringify(raw)}`;
-		return { ok: false, message: `${label} ID is empty: received ${received}, expected ${expected}` };
+		const received =
+			raw === undefined || raw === null || raw === '' ? 'nothing' : `${JSON.stringify(raw)}`;
+		return {
+			ok: false,
+			message: `${label} ID is empty: received ${received}, expected ${expected}`,
+		};
 	}
 	if (idPrefix && !id.startsWith(idPrefix)) {
-		return { ok: false, message: `${label} ID "${shorten(id)}" is not valid: expected ${expected}` };
+		return {
+			ok: false,
+			message: `${label} ID "${shorten(id)}" is not valid: expected ${expected}`,
+		};
 	}
 	if (/[/?#\s]/.test(id)) {
-		return { ok: false, message: `${label} ID "${shorten(id)}" contains a slash, "?", "#" or whitespace: expected ${expected}` };
+		return {
+			ok: false,
+			message: `${label} ID "${shorten(id)}" contains a slash, "?", "#" or whitespace: expected ${expected}`,
+		};
 	}
 	return { ok: true, id };
 }

@@ -1,7 +1,12 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { GstCredentialError } from './credentialError';
-import { apiBaseUrl, assertClientMatchesEnvironment, ENVIRONMENT_LABEL, readCredentials } from './environment';
+import {
+	apiBaseUrl,
+	assertClientMatchesEnvironment,
+	ENVIRONMENT_LABEL,
+	parseCredentials,
+} from './environment';
 import { tokenCache } from './tokenCache';
 
 /** The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not `url`. */
@@ -17,7 +22,7 @@ export async function authenticateRequest(
 	data: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
-	const credentials = readCredentials(data);
+	const credentials = parseCredentials(data);
 	assertClientMatchesEnvironment(credentials);
 	const base = apiBaseUrl(credentials);
 	const options: AnyRequestOptions = { ...requestOptions };
@@ -41,7 +46,11 @@ export async function authenticateRequest(
 	return options;
 }
 
-function assertSameOrigin(url: string, apiBase: string, environment: keyof typeof ENVIRONMENT_LABEL): void {
+function assertSameOrigin(
+	url: string,
+	apiBase: string,
+	environment: keyof typeof ENVIRONMENT_LABEL,
+): void {
 	let origin: string;
 	try {
 		origin = new URL(url).origin;
