@@ -16,7 +16,7 @@ const e2e = { ...base, globalSetup: '<rootDir>/test/e2e/lib/globalSetup.js' };
 module.exports = {
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	projects: [
-		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'], testTimeout: 30_000 },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
 	],

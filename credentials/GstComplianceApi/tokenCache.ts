@@ -5,6 +5,7 @@ import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
 import type { IssuedToken } from './tokenClient';
 import { mintToken } from './tokenClient';
+import * as messages from '../../transport/messages';
 import { settings } from '../../transport/settings';
 
 export interface CachedToken {
@@ -61,7 +62,7 @@ export class TokenCache {
 		if (entry.blockedUntil !== undefined && now < entry.blockedUntil) {
 			throw new GstCredentialError(
 				'rateLimited',
-				`The token endpoint is rate-limiting this client (HTTP 429); it asked to wait until ${new Date(entry.blockedUntil).toISOString()}. Try again after that.`,
+				messages.rateLimited({ party: 'token endpoint', blockedUntil: entry.blockedUntil }),
 				{ tokenEndpointStatus: 429, retryAfterMs: entry.blockedUntil - now },
 			);
 		}

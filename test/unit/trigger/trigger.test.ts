@@ -1,6 +1,6 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
 import { gstApiRequest } from '../../../transport/apiRequest';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
@@ -322,7 +322,7 @@ describe('node and credential description', () => {
 				name: 'gstComplianceApi',
 				required: false,
 				displayOptions: { show: { refetch: [true] } },
-				testedBy: 'gstComplianceApiTest',
+				testedBy: 'testGstComplianceCredentials',
 			},
 		]);
 	});
