@@ -33,11 +33,22 @@ function authenticate(
 	return { client };
 }
 
-/** One API host (production or sandbox). Order: fault, authentication, rate limit, entitlement, route. */
-export function createApiServer(state: EmulatorState, environment: Environment): Server {
+/**
+ * One API host (production or sandbox). Order: redirect switch, fault, authentication, rate limit,
+ * entitlement, route. `elsewhereUrl()` is the redirect target, known once that server listens.
+ */
+export function createApiServer(
+	state: EmulatorState,
+	environment: Environment,
+	elsewhereUrl: () => string,
+): Server {
 	const server = createServer(
 		guard(async (req, res) => {
 			state.counters.apiRequestsTotal++;
+			if (state.redirect) {
+				res.writeHead(302, { Location: elsewhereUrl() + (req.url ?? '/'), 'Content-Length': 0 });
+				return void res.end();
+			}
 			const fault = state.apiFaults.shift();
 			if (fault?.kind === 'reset') return void req.socket.destroy();
 			if (fault?.kind === 'status') {
@@ -96,4 +107,22 @@ export function createApiServer(state: EmulatorState, environment: Environment):
 		socket.once('close', () => state.openApiSockets--);
 	});
 	return server;
+}
+
+/**
+ * Another origin (same interface, its own port) that records every request it receives, and
+ * whether it carried an `Authorization` header, then answers 200 `{ elsewhere: true, path }`.
+ */
+export function createElsewhereServer(state: EmulatorState): Server {
+	return createServer(
+		guard(async (req, res) => {
+			const path = req.url ?? '/';
+			state.elsewhereRequests.push({
+				method: req.method ?? 'GET',
+				path,
+				authorization: req.headers.authorization !== undefined,
+			});
+			sendJson(res, 200, { elsewhere: true, path });
+		}),
+	);
 }

@@ -1,14 +1,20 @@
 /**
  * `npm run emulator [-- --json] [--host=…] [--auth-port=…] [--production-port=…] [--sandbox-port=…]
- * [--control-port=…] [--clock=real|manual] [--token-ttl=…] [--retry-base-ms=…]`
+ * [--control-port=…] [--elsewhere-port=…] [--clock=real|manual] [--token-ttl=…] [--retry-base-ms=…]`
  * Every flag also reads an env var: EMULATOR_HOST, EMULATOR_AUTH_PORT, EMULATOR_PRODUCTION_PORT,
- * EMULATOR_SANDBOX_PORT, EMULATOR_CONTROL_PORT, EMULATOR_CLOCK, EMULATOR_TOKEN_TTL, EMULATOR_RETRY_BASE_MS.
+ * EMULATOR_SANDBOX_PORT, EMULATOR_CONTROL_PORT, EMULATOR_ELSEWHERE_PORT, EMULATOR_CLOCK, EMULATOR_TOKEN_TTL, EMULATOR_RETRY_BASE_MS.
  * Runs until SIGINT/SIGTERM. Port 0 picks a free port.
  */
 import { SEED } from './seed';
 import { startEmulator } from './index';
 
-export const DEFAULT_PORTS = { auth: 8780, production: 8781, sandbox: 8782, control: 8783 };
+export const DEFAULT_PORTS = {
+	auth: 8780,
+	production: 8781,
+	sandbox: 8782,
+	control: 8783,
+	elsewhere: 8784,
+};
 
 function setting(flag: string, fallback: string): string {
 	const arg = process.argv.find((a) => a.startsWith(`--${flag}=`));
@@ -36,6 +42,7 @@ async function main(): Promise<void> {
 			production: port('production'),
 			sandbox: port('sandbox'),
 			control: port('control'),
+			elsewhere: port('elsewhere'),
 		},
 		clock,
 		tokenTtlSeconds: Number(setting('token-ttl', '900')),
@@ -43,8 +50,9 @@ async function main(): Promise<void> {
 		seed: true,
 	});
 	const { seeded, stop } = emulator;
-	const { tokenUrl, authUrl, realm, productionUrl, sandboxUrl, controlUrl } = emulator;
-	const urls = { tokenUrl, authUrl, realm, productionUrl, sandboxUrl, controlUrl };
+	const { tokenUrl, authUrl, realm, productionUrl, sandboxUrl, controlUrl, elsewhereUrl } =
+		emulator;
+	const urls = { tokenUrl, authUrl, realm, productionUrl, sandboxUrl, controlUrl, elsewhereUrl };
 	if (process.argv.includes('--json')) {
 		console.log(JSON.stringify({ ...urls, seeded, resources: SEED }));
 	} else {
@@ -61,6 +69,7 @@ async function main(): Promise<void> {
 				`  Production  ${urls.productionUrl}`,
 				`  Sandbox     ${urls.sandboxUrl}`,
 				`  Control     ${urls.controlUrl}/control/<method>  (POST a JSON array of arguments)`,
+				`  Elsewhere   ${urls.elsewhereUrl}  (redirect target of control setRedirect)`,
 				client('Sandbox', seeded!.sandbox),
 				client('Production', seeded!.production),
 				`  Resources   sandbox: ${[...SEED.sandbox.einvoices, ...SEED.sandbox.ewaybills].join(', ')}`,

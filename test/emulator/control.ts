@@ -32,6 +32,11 @@ export function createControl(
 		},
 		injectTokenFaults: (faults) => void state.tokenFaults.push(...faults),
 		injectApiFaults: (faults) => void state.apiFaults.push(...faults),
+		setRedirect: (on) => {
+			state.redirect = on;
+			if (on) state.elsewhereRequests.length = 0;
+		},
+		elsewhereRequests: () => structuredClone(state.elsewhereRequests),
 		counters: () => structuredClone(state.counters),
 		resetCounters: () => {
 			state.counters = { ...emptyCounters(), maxConcurrentApiSockets: state.openApiSockets };

@@ -2,7 +2,7 @@ import type { Server } from 'http';
 import { Scheduler } from './clock';
 import { createControl, createControlServer } from './control';
 import { closeServer, listen } from './http';
-import { createApiServer } from './apiServer';
+import { createApiServer, createElsewhereServer } from './apiServer';
 import { seed } from './seed';
 import { EmulatorState, type Resolved } from './state';
 import { createTokenServer, tokenPath } from './tokenServer';
@@ -17,7 +17,7 @@ export { sign as signWebhookPayload } from './webhooks';
 function resolve(options: EmulatorOptions): Resolved {
 	return {
 		host: options.host ?? '127.0.0.1',
-		ports: { auth: 0, production: 0, sandbox: 0, control: 0, ...options.ports },
+		ports: { auth: 0, production: 0, sandbox: 0, control: 0, elsewhere: 0, ...options.ports },
 		realm: options.realm ?? 'gst',
 		tokenTtlSeconds: options.tokenTtlSeconds ?? 900,
 		tokenRateLimitPerMinute: options.tokenRateLimitPerMinute ?? 30,
@@ -38,7 +38,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	const control = createControl(state, webhooks, clock);
 	const seeded = opts.seed ? seed(state) : null;
 
-	const urls = { authUrl: '', productionUrl: '', sandboxUrl: '', controlUrl: '' };
+	const urls = { authUrl: '', productionUrl: '', sandboxUrl: '', controlUrl: '', elsewhereUrl: '' };
 	const info = () => ({
 		...urls,
 		realm: opts.realm,
@@ -51,9 +51,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			opts.ports.auth,
 			'authUrl',
 		],
-		[createApiServer(state, 'production'), opts.ports.production, 'productionUrl'],
-		[createApiServer(state, 'sandbox'), opts.ports.sandbox, 'sandboxUrl'],
+		[
+			createApiServer(state, 'production', () => urls.elsewhereUrl),
+			opts.ports.production,
+			'productionUrl',
+		],
+		[createApiServer(state, 'sandbox', () => urls.elsewhereUrl), opts.ports.sandbox, 'sandboxUrl'],
 		[createControlServer(control, info), opts.ports.control, 'controlUrl'],
+		[createElsewhereServer(state), opts.ports.elsewhere, 'elsewhereUrl'],
 	];
 	const urlHost = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
 	let stopped: Promise<void> | null = null;

@@ -8,6 +8,7 @@ import type {
 	Counters,
 	Einvoice,
 	EinvoiceStatus,
+	ElsewhereRequest,
 	EmulatorOptions,
 	Environment,
 	Ewaybill,
@@ -25,7 +26,7 @@ export const CLIENT_PREFIX: Record<Environment, string> = {
 const DEFAULT_PLAN: Plan = 'einvoice+ewaybill';
 
 export type Resolved = Required<Omit<EmulatorOptions, 'ports' | 'clock' | 'manualClockStart'>> & {
-	ports: { auth: number; production: number; sandbox: number; control: number };
+	ports: { auth: number; production: number; sandbox: number; control: number; elsewhere: number };
 };
 
 interface Secret {
@@ -85,6 +86,9 @@ export class EmulatorState {
 	openApiSockets = 0;
 	readonly tokenFaults: TokenFault[] = [];
 	readonly apiFaults: ApiFault[] = [];
+	/** While true, the API hosts redirect every request to `elsewhereUrl` (see `setRedirect`). */
+	redirect = false;
+	readonly elsewhereRequests: ElsewhereRequest[] = [];
 	readonly tokenLimiter: MinuteLimiter;
 	readonly apiLimiter: MinuteLimiter;
 	/** Set by the webhook dispatcher; receives every emitted event with the emitting client scope. */

@@ -34,7 +34,13 @@ export interface EmulatorOptions {
 	/** Interface to bind. Default 127.0.0.1. */
 	host?: string;
 	/** Fixed ports (0 or absent = ephemeral). */
-	ports?: { auth?: number; production?: number; sandbox?: number; control?: number };
+	ports?: {
+		auth?: number;
+		production?: number;
+		sandbox?: number;
+		control?: number;
+		elsewhere?: number;
+	};
 	/** Realm in the token path. Default 'gst'. */
 	realm?: string;
 	/** `expires_in` of minted tokens, seconds. Default 900. */
@@ -153,6 +159,15 @@ export type ApiFault =
 	| { kind: 'status'; status: number; body?: string; retryAfterSeconds?: number }
 	| { kind: 'reset' }; // destroy the socket without an answer
 
+/** A request that reached `elsewhereUrl` (e.g. by following an API host's redirect). */
+export interface ElsewhereRequest {
+	method: string;
+	/** Path and query as received. */
+	path: string;
+	/** Whether any `Authorization` header arrived (its value is never kept). */
+	authorization: boolean;
+}
+
 export interface DeliveryFaults {
 	/** Probability 0..1 that an attempt is sent twice. */
 	duplicateRate?: number;
@@ -209,6 +224,13 @@ export interface EmulatorControl {
 
 	injectTokenFaults(faults: TokenFault[]): void;
 	injectApiFaults(faults: ApiFault[]): void;
+	/**
+	 * While on, both API hosts answer every request with `302 Found` to the same path and query on
+	 * `elsewhereUrl`, another origin; switching it on clears `elsewhereRequests()`.
+	 */
+	setRedirect(on: boolean): void;
+	/** Requests that reached `elsewhereUrl`, oldest first, and whether each carried `Authorization`. */
+	elsewhereRequests(): ElsewhereRequest[];
 
 	counters(): Counters;
 	resetCounters(): void;
@@ -227,6 +249,8 @@ export interface RunningEmulator {
 	productionUrl: string;
 	sandboxUrl: string;
 	controlUrl: string;
+	/** Another origin the emulator controls: the target of `setRedirect`; answers 200 `{ elsewhere: true, path }` and records each request. */
+	elsewhereUrl: string;
 	control: EmulatorControl;
 	/** Clients seeded when `seed` is on: one sandbox and one production client, each with its own organization. */
 	seeded: { sandbox: ClientInfo; production: ClientInfo } | null;
