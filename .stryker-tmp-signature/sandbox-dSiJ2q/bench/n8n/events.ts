@@ -1,0 +1,201 @@
+/**
+ * Item 6: events per second through our trigger and through n8n's bare Webhook node on the same
+ * instance. A bounded generator on localhost POSTs unique signed 4 KB-ish events at a fixed
+ * concurrency; the rate counts from the first POST until n8n has finished an execution for
+ * every event (acknowledged-only rates are kept alongside).
+ */
+// @ts-nocheck
+
+import { envelope, signatureHeader } from '../../test/e2e/lib/gst';
+import { request } from '../../test/e2e/lib/http';
+import type { N8n } from '../../test/e2e/lib/n8n';
+import { waitForFinished } from '../../test/e2e/reliability/lib/executions';
+import { runBounded } from '../../test/e2e/reliability/lib/load';
+import { activeTrigger } from '../../test/e2e/reliability/lib/workflows';
+import { ratios, type Row } from '../result';
+import type { Session as BenchSession } from '../../test/e2e/reliability/lib/session';
+
+const CONCURRENCY = 10;
+const DEADLINE_MS = 120_000;
+const HEADER_AUTH = { name: 'x-bench-key', value: 'bench-key-value' };
+
+interface Side {
+	label: string;
+	url: string;
+	workflowId: string;
+	/** Finished executions before this run. */
+	done: number;
+}
+
+type SideName = 'ours' | 'bare' | 'headerAuth';
+
+/** n8n's Webhook node, bare or with its Header Auth (which, like our trigger, reads a credential per request). */
+async function webhookSide(
+	n8n: N8n,
+	label: string,
+	auth?: { id: string; name: string },
+): Promise<Side> {
+	const path = `bench-${label}-${Date.now()}`;
+	const node = {
+		id: `bench-${label}`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: `${path}-id`,
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'onReceived',
+			authentication: auth ? 'headerAuth' : 'none',
+			options: {},
+		},
+		...(auth ? { credentials: { httpHeaderAuth: auth } } : {}),
+	};
+	const wf = await n8n.createWorkflow({ name: `bench: ${label} webhook`, nodes: [node] });
+	await n8n.activateWorkflow(wf.id);
+	return { label, url: n8n.webhookUrl(path), workflowId: wf.id, done: 0 };
+}
+
+async function createSides(session: BenchSession): Promise<Record<SideName, Side>> {
+	const { n8n } = session;
+	const trigger = await activeTrigger(session, 'bench: GST trigger');
+	const headerCredential = await n8n.createCredential(
+		'bench header auth',
+		'httpHeaderAuth',
+		HEADER_AUTH,
+	);
+	return {
+		ours: { label: 'GST trigger', url: trigger.url, workflowId: trigger.workflowId, done: 0 },
+		bare: await webhookSide(n8n, 'bare'),
+		headerAuth: await webhookSide(n8n, 'header-auth', headerCredential),
+	};
+}
+
+/** A realistic envelope: an e-invoice with the spec's fields, padded to about 4 KB. */
+function body(seq: number): string {
+	const data = {
+		id: `einv_bench_${seq}`,
+		object: 'einvoice',
+		status: 'generated',
+		irn: 'a'.repeat(64),
+		ackNumber: String(100000000000 + seq),
+		ackDate: '2025-01-15 10:00:00',
+		sellerGstin: '29ABCDE1234F1Z5',
+		invoiceNumber: `INV-${seq}`,
+		totalInvoiceValue: 1180,
+		notes: 'x'.repeat(3600),
+	};
+	return JSON.stringify(envelope('einvoice.generated', data));
+}
+
+interface Rates {
+	finishedPerSecond: number;
+	acknowledgedPerSecond: number;
+}
+
+async function runSide(
+	n8n: N8n,
+	side: Side,
+	events: number,
+	secret: string,
+	seq: { next: number },
+): Promise<Rates> {
+	const bodies = Array.from({ length: events }, () => body(seq.next++));
+	const started = Date.now();
+	const load = await runBounded(
+		events,
+		CONCURRENCY,
+		async (index) => {
+			const payload = bodies[index];
+			const response = await request(side.url, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'service-signature': signatureHeader(secret, payload),
+					[HEADER_AUTH.name]: HEADER_AUTH.value,
+				},
+				body: payload,
+			});
+			if (response.status !== 200)
+				throw new Error(
+					`${side.label} answered ${response.status}: ${response.text.slice(0, 200)}`,
+				);
+		},
+		DEADLINE_MS,
+	);
+	const acknowledgedMs = Date.now() - started;
+	const failed = load.results.find((result) => result.error);
+	if (failed || load.notStarted > 0)
+		throw new Error(
+			`${side.label}: ${failed?.error?.message ?? `${load.notStarted} events not sent in time`}`,
+		);
+	side.done = await waitForFinished(n8n, side.workflowId, side.done + events, DEADLINE_MS);
+	const finishedMs = Date.now() - started;
+	return {
+		finishedPerSecond: (events * 1000) / finishedMs,
+		acknowledgedPerSecond: (events * 1000) / acknowledgedMs,
+	};
+}
+
+export async function eventsBench(
+	session: BenchSession,
+	runs: number,
+	events: number,
+): Promise<Row[]> {
+	const sides = await createSides(session);
+	const seq = { next: 0 };
+	const secret = session.signingSecret;
+	const names: SideName[] = ['ours', 'bare', 'headerAuth'];
+	for (const name of names) await runSide(session.n8n, sides[name], 20, secret, seq); // warm-up, not counted
+	const rates: Record<SideName, Rates[]> = { ours: [], bare: [], headerAuth: [] };
+	for (let run = 0; run < runs; run++) {
+		const order = names.map((_, i) => names[(i + run) % names.length]);
+		for (const name of order)
+			rates[name].push(await runSide(session.n8n, sides[name], events, secret, seq));
+	}
+	const pick = (list: Rates[], key: keyof Rates) => list.map((rate) => rate[key]);
+	const { ours, bare, headerAuth } = rates;
+	return [
+		{
+			item: '6',
+			what: `Events/s, ${events} signed events at ${CONCURRENCY} in flight, until every execution finished`,
+			unit: 'events/s',
+			ours: pick(ours, 'finishedPerSecond'),
+			baseline: {
+				label: 'bare Webhook node, same instance',
+				values: pick(bare, 'finishedPerSecond'),
+			},
+			ratio: ratios(pick(ours, 'finishedPerSecond'), pick(bare, 'finishedPerSecond')),
+			goal: '≥ 0.9×',
+			met: (ratio) => ratio.median >= 0.9,
+			note: "Ratio = our events/s ÷ the bare Webhook node's. The bare node verifies nothing and dedupes nothing; both save every execution (n8n defaults, SQLite).",
+		},
+		{
+			item: '6',
+			what: 'Same runs: events/s acknowledged (HTTP 200 received)',
+			unit: 'events/s',
+			ours: pick(ours, 'acknowledgedPerSecond'),
+			baseline: {
+				label: 'bare Webhook node, same instance',
+				values: pick(bare, 'acknowledgedPerSecond'),
+			},
+			ratio: ratios(pick(ours, 'acknowledgedPerSecond'), pick(bare, 'acknowledgedPerSecond')),
+			goal: '≥ 0.9×',
+			met: (ratio) => ratio.median >= 0.9,
+		},
+		{
+			item: '6',
+			what: 'Same runs, against the Webhook node with Header Auth: events/s until every execution finished',
+			unit: 'events/s',
+			ours: pick(ours, 'finishedPerSecond'),
+			baseline: {
+				label: 'Webhook node + Header Auth credential',
+				values: pick(headerAuth, 'finishedPerSecond'),
+			},
+			ratio: ratios(pick(ours, 'finishedPerSecond'), pick(headerAuth, 'finishedPerSecond')),
+			goal: '— (context)',
+			note: 'The Webhook node with Header Auth is the cheapest built-in way to accept only authenticated calls; like our trigger it reads a credential from n8n on every request.',
+		},
+	];
+}

@@ -1,0 +1,38 @@
+/**
+ * Reads a JWT's payload without verifying it. We only use it to learn the expiry and the
+ * organization for messages; the API host verifies the token.
+ */
+// @ts-nocheck
+
+export function decodeJwtClaims(token: string): Record<string, unknown> | undefined {
+	const payload = token.split('.')[1];
+	if (!payload) return undefined;
+	try {
+		const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+		return claims && typeof claims === 'object' && !Array.isArray(claims)
+			? (claims as Record<string, unknown>)
+			: undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Token lifetime in ms: `expires_in`, capped by the JWT's `exp`. `exp - iat` is used when both are
+ * present, which is immune to clock skew between n8n and the service; `exp` alone is read against
+ * our clock and ignored if it looks already expired (a skewed clock would otherwise make every
+ * token stale at once and mint one per request, which the spec says ends in HTTP 429).
+ */
+export function tokenLifetimeMs(
+	expiresInSeconds: number,
+	claims: Record<string, unknown> | undefined,
+	nowMs: number,
+): number {
+	let lifetime = expiresInSeconds * 1000;
+	const exp = claims?.exp;
+	if (typeof exp !== 'number') return lifetime;
+	const iat = claims?.iat;
+	const fromExp = typeof iat === 'number' ? (exp - iat) * 1000 : exp * 1000 - nowMs;
+	if (fromExp > 0) lifetime = Math.min(lifetime, fromExp);
+	return lifetime;
+}

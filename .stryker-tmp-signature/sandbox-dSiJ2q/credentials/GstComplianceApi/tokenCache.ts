@@ -1,0 +1,150 @@
+// @ts-nocheck
+import { createHash } from 'crypto';
+
+import { GstCredentialError } from './credentialError';
+import type { GstCredentials } from './environment';
+import { tokenUrl } from './environment';
+import type { IssuedToken } from './tokenClient';
+import { mintToken } from './tokenClient';
+import * as messages from '../../transport/messages';
+import { settings } from '../../transport/settings';
+
+export interface CachedToken {
+	accessToken: string;
+	expiresAt: number;
+	lifetimeMs: number;
+	/** Process-wide mint counter at the time this token was stored; orders tokens for invalidation. */
+	serial: number;
+	organizationId?: string;
+}
+
+interface Entry {
+	token?: CachedToken;
+	/** The mint in progress; concurrent callers await this one promise (single flight). */
+	flight?: Promise<CachedToken>;
+	/** After a 429 whose Retry-After we did not wait out: fail fast without calling the endpoint. */
+	blockedUntil?: number;
+}
+
+/**
+ * Why not n8n's own mechanisms: `preAuthentication` + an `expirable` field refreshes only after a
+ * 401 (no early refresh), has no single flight, and writes each token into the credential record in
+ * the database; the generic OAuth2 credential mints one token per parallel request on first use and
+ * some builds send an empty `scope`, which the spec forbids. So the token lives here, in memory.
+ */
+export class TokenCache {
+	private readonly entries = new Map<string, Entry>();
+
+	private serialCounter = 0;
+
+	constructor(private readonly mint: (credentials: GstCredentials) => Promise<IssuedToken>) {}
+
+	/** Serial of the newest token minted in this process (0 before the first). */
+	get lastSerial(): number {
+		return this.serialCounter;
+	}
+
+	get size(): number {
+		return this.entries.size;
+	}
+
+	/**
+	 * A token with more than the refresh margin left, minted at most once for any number of
+	 * concurrent callers. `fresh` skips a cached token (the credential test proves the secret works now).
+	 */
+	async getToken(
+		credentials: GstCredentials,
+		options: { fresh?: boolean } = {},
+	): Promise<CachedToken> {
+		const entry = this.touch(cacheKey(credentials));
+		if (!options.fresh && entry.token && this.isFresh(entry.token)) return entry.token;
+		if (entry.flight) return await entry.flight;
+		const now = settings.now();
+		if (entry.blockedUntil !== undefined && now < entry.blockedUntil) {
+			throw new GstCredentialError(
+				'rateLimited',
+				messages.rateLimited({ party: 'token endpoint', blockedUntil: entry.blockedUntil }),
+				{ tokenEndpointStatus: 429, retryAfterMs: entry.blockedUntil - now },
+			);
+		}
+		const flight = this.mintInto(entry, credentials);
+		entry.flight = flight;
+		try {
+			return await flight;
+		} finally {
+			if (entry.flight === flight) entry.flight = undefined;
+		}
+	}
+
+	/**
+	 * Drops the cached token after the API answered 401, but only if it was minted at or before
+	 * `serialAtRequestStart`: in a storm of 401s the first caller drops the token and the others,
+	 * finding a newer one, keep it, so the storm re-mints once.
+	 */
+	invalidate(credentials: GstCredentials, serialAtRequestStart: number): boolean {
+		const entry = this.entries.get(cacheKey(credentials));
+		if (!entry?.token || entry.token.serial > serialAtRequestStart) return false;
+		entry.token = undefined;
+		return true;
+	}
+
+	/** The cached token without minting (may be stale); for messages and tests. */
+	peek(credentials: GstCredentials): CachedToken | undefined {
+		return this.entries.get(cacheKey(credentials))?.token;
+	}
+
+	clear(): void {
+		this.entries.clear();
+	}
+
+	private isFresh(token: CachedToken): boolean {
+		// Tokens shorter-lived than twice the margin (test setups) would otherwise never be reused.
+		const margin = Math.min(settings.refreshMarginMs, token.lifetimeMs / 2);
+		return token.expiresAt - settings.now() > margin;
+	}
+
+	private async mintInto(entry: Entry, credentials: GstCredentials): Promise<CachedToken> {
+		// No node here to wrap errors with (authenticate runs outside one); the transport wraps them.
+		const issued = await this.mint(credentials).catch((error: unknown) => {
+			if (
+				error instanceof GstCredentialError &&
+				error.kind === 'rateLimited' &&
+				error.retryAfterMs
+			) {
+				entry.blockedUntil = settings.now() + error.retryAfterMs;
+			}
+			throw error;
+		});
+		entry.blockedUntil = undefined;
+		entry.token = {
+			accessToken: issued.accessToken,
+			expiresAt: issued.requestedAt + issued.lifetimeMs,
+			lifetimeMs: issued.lifetimeMs,
+			serial: ++this.serialCounter,
+			organizationId: issued.organizationId,
+		};
+		return entry.token;
+	}
+
+	/** Gets or creates the entry and marks it most recently used; evicts the least recently used. */
+	private touch(key: string): Entry {
+		const entry = this.entries.get(key) ?? {};
+		this.entries.delete(key);
+		this.entries.set(key, entry);
+		while (this.entries.size > settings.tokenCacheSize) {
+			const oldest = this.entries.keys().next().value as string;
+			this.entries.delete(oldest);
+		}
+		return entry;
+	}
+}
+
+/** sha256 of token URL, client id and secret: a rotated secret is a new key; no plaintext secret is kept as a key. */
+export function cacheKey(credentials: GstCredentials): string {
+	return createHash('sha256')
+		.update(JSON.stringify([tokenUrl(credentials), credentials.clientId, credentials.clientSecret]))
+		.digest('hex');
+}
+
+/** One cache per n8n process: n8n `require`s credential and node files from the same dist, so this module is shared. */
+export const tokenCache = new TokenCache(mintToken);

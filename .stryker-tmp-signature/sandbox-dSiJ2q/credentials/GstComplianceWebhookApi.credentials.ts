@@ -1,0 +1,43 @@
+// @ts-nocheck
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+
+/**
+ * The signing secret of a webhook subscription made in the service's dashboard. It lives here,
+ * encrypted, and never in node parameters (workflow JSON is stored in clear). Tested locally by
+ * the GST Compliance Trigger node: the service has no endpoint that checks a signing secret.
+ */
+export class GstComplianceWebhookApi implements ICredentialType {
+	name = 'gstComplianceWebhookApi';
+
+	displayName = 'GST Compliance Webhook API';
+
+	icon: Icon = {
+		light: 'file:../icons/gstCompliance.svg',
+		dark: 'file:../icons/gstCompliance.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#gst-compliance-trigger';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Signing Secret',
+			name: 'signingSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				"The subscription's signing secret, shown once in the Developer hub when the subscription is created or its secret rotated",
+		},
+		{
+			displayName: 'Previous Signing Secret',
+			name: 'previousSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'During a rotation, the secret being replaced: deliveries signed with either secret are accepted. Clear it once every delivery is signed with the new one.',
+		},
+	];
+}

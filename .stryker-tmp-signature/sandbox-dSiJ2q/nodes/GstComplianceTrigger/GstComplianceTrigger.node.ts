@@ -1,0 +1,93 @@
+// @ts-nocheck
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
+import { properties } from './description';
+import { checkSigningSecrets } from './secretCheck';
+import { handleWebhook } from './webhook';
+
+/** Starts a workflow once per verified event; the work happens in webhook.ts. */
+export class GstComplianceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'GST Compliance Trigger',
+		name: 'gstComplianceTrigger',
+		icon: {
+			light: 'file:../../icons/gstCompliance.svg',
+			dark: 'file:../../icons/gstCompliance.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow on verified e-invoice and e-way bill events',
+		defaults: { name: 'GST Compliance Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'gstComplianceWebhookApi',
+				required: true,
+				testedBy: 'gstComplianceWebhookSecretCheck',
+			},
+			{
+				name: 'gstComplianceApi',
+				required: false,
+				displayOptions: { show: { refetch: [true] } },
+				testedBy: 'testGstComplianceCredentials',
+			},
+		],
+		webhooks: [
+			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers the
+			// literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
+		],
+		properties,
+	};
+
+	methods = {
+		credentialTest: {
+			testGstComplianceCredentials,
+			async gstComplianceWebhookSecretCheck(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return checkSigningSecrets(credential.data);
+			},
+		},
+	};
+
+	// Subscriptions are made in the service's dashboard only (docs/service-api.md: no API for
+	// them), so activation registers nothing remotely; these hooks satisfy n8n's trigger lifecycle.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await handleWebhook.call(this);
+	}
+}

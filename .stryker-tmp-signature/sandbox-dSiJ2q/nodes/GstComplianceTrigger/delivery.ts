@@ -1,0 +1,102 @@
+/**
+ * One webhook delivery, decided on the exact bytes received, in the order the contract requires:
+ * size → signature header → HMAC with each secret → timestamp → JSON envelope → event type
+ * filter → dedupe claim. Nothing is recorded before the claim, so a rejected or ignored delivery
+ * leaves no trace. No n8n types here: the node's `webhook()` turns the outcome into a response.
+ */
+// @ts-nocheck
+
+import type { DedupeStore } from './dedupe/memoryStore';
+import { isEventSelected } from './events';
+import { verify, type VerifyFailure } from './signature';
+
+/** docs/service-api.md: the service signs with a timestamp; older or newer deliveries are replays. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** Envelopes are a few KB; anything near this is not a delivery of this service. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface EventEnvelope {
+	id: string;
+	type: string;
+	createdAt?: string;
+	data: Record<string, unknown>;
+}
+
+export interface DeliveryInput {
+	body: Buffer;
+	signatureHeader: string | string[] | undefined;
+	secrets: ReadonlyArray<string | undefined>;
+	nowMs: number;
+	toleranceSeconds: number;
+	selectedEvents: readonly string[];
+}
+
+export type DeliveryOutcome =
+	| {
+			kind: 'rejected';
+			status: 400 | 401 | 413;
+			error: string;
+			reason: VerifyFailure | 'tooLarge' | 'notEnvelope';
+	  }
+	| { kind: 'ignored'; event: EventEnvelope }
+	| { kind: 'duplicate'; event: EventEnvelope }
+	| { kind: 'accepted'; event: EventEnvelope; secretIndex: number };
+
+/** Response texts are fixed: they never carry the secret, the expected signature or a stack. */
+const SIGNATURE_ERROR = 'Signature verification failed';
+const ENVELOPE_ERROR = 'Body is not an event envelope';
+const SIZE_ERROR = 'Payload too large';
+
+export async function handleDelivery(
+	input: DeliveryInput,
+	store: DedupeStore,
+): Promise<DeliveryOutcome> {
+	if (input.body.length > MAX_BODY_BYTES) {
+		return { kind: 'rejected', status: 413, error: SIZE_ERROR, reason: 'tooLarge' };
+	}
+
+	const verified = verify({
+		body: input.body,
+		header: input.signatureHeader,
+		secrets: input.secrets,
+		nowSeconds: Math.floor(input.nowMs / 1000),
+		toleranceSeconds: input.toleranceSeconds,
+	});
+	if (!verified.ok)
+		return { kind: 'rejected', status: 401, error: SIGNATURE_ERROR, reason: verified.reason };
+
+	const event = parseEnvelope(input.body);
+	if (!event)
+		return { kind: 'rejected', status: 400, error: ENVELOPE_ERROR, reason: 'notEnvelope' };
+
+	// Filtered before the claim, so unselected events take no room in the store: whether seen or
+	// not, they get the same 200 and start nothing.
+	if (!isEventSelected(input.selectedEvents, event.type)) return { kind: 'ignored', event };
+
+	if (!(await store.claim(event.id, input.nowMs))) return { kind: 'duplicate', event };
+	return { kind: 'accepted', event, secretIndex: verified.secretIndex };
+}
+
+/** A JSON object with a non-empty string `id` and `type`; `data` defaults to `{}` when absent. */
+export function parseEnvelope(body: Buffer): EventEnvelope | undefined {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(body.toString('utf8'));
+	} catch {
+		return undefined;
+	}
+	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+	const { id, type, createdAt, data } = parsed as Record<string, unknown>;
+	if (typeof id !== 'string' || id.length === 0 || typeof type !== 'string' || type.length === 0)
+		return undefined;
+	return {
+		id,
+		type,
+		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
+		data:
+			typeof data === 'object' && data !== null && !Array.isArray(data)
+				? (data as Record<string, unknown>)
+				: {},
+	};
+}

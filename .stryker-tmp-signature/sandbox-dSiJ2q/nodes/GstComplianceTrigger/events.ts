@@ -1,0 +1,64 @@
+/**
+ * The service's webhook event types (spec: Events). The service adds types over time; only
+ * subscriptions that list a new type receive it, and only the "All Events" selection passes it here.
+ */
+// @ts-nocheck
+
+
+import type { GstResource } from '../../transport/resources';
+import { RESOURCES, resourcePath } from '../../transport/resources';
+
+export const ALL_EVENTS = '*';
+
+export const EVENT_TYPES = [
+	{
+		value: 'einvoice.generated',
+		name: 'E-Invoice Generated',
+		description: 'An IRN reached state generated',
+	},
+	{
+		value: 'einvoice.cancelled',
+		name: 'E-Invoice Cancelled',
+		description: 'An IRN reached state cancelled',
+	},
+	{
+		value: 'einvoice.failed',
+		name: 'E-Invoice Failed',
+		description: 'An IRN reached state failed_terminal',
+	},
+	{
+		value: 'ewaybill.generated',
+		name: 'E-Way Bill Generated',
+		description: 'An e-way bill was generated',
+	},
+	{
+		value: 'ewaybill.cancelled',
+		name: 'E-Way Bill Cancelled',
+		description: 'An e-way bill was cancelled',
+	},
+	{
+		value: 'ewaybill.expired',
+		name: 'E-Way Bill Expired',
+		description: 'An e-way bill moved to expired',
+	},
+	{
+		value: 'ewaybill.rejected',
+		name: 'E-Way Bill Rejected',
+		description: 'A counter-party e-way bill was rejected',
+	},
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number]['value'];
+
+/** True when the node's selection lets an event of `type` start the workflow. */
+export function isEventSelected(selection: readonly string[], type: string): boolean {
+	return selection.includes(ALL_EVENTS) || selection.includes(type);
+}
+
+/** The GET path of the resource an event is about, or undefined for a type this package does not know. */
+export function eventResourcePath(type: string, resourceId: string): string | undefined {
+	const resource = (Object.keys(RESOURCES) as GstResource[]).find((name) =>
+		type.startsWith(`${name}.`),
+	);
+	return resource ? resourcePath(resource, resourceId) : undefined;
+}

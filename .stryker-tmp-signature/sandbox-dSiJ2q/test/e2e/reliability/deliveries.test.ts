@@ -1,0 +1,93 @@
+/**
+ * 1,000 signed deliveries to our trigger in a real n8n: 30 % duplicates, shuffled order, and
+ * bursts of 20 concurrent deliveries of one id. Every unique id must start exactly one execution.
+ */
+// @ts-nocheck
+
+import { executionCount, waitForFinished } from './lib/executions';
+import { deliverSigned, einvoiceEvent, outcome, type Envelope } from './lib/deliveries';
+import { runBounded, shuffled } from './lib/load';
+import { startSession, type Session } from './lib/session';
+import { activeTrigger, type TriggerWorkflow } from './lib/workflows';
+
+// Bounded waits, generous for a loaded CI machine; ~2 minutes when n8n has the machine to itself.
+jest.setTimeout(900_000);
+
+const DELIVERIES = 1_000;
+const UNIQUE = 700; // 30 % of the deliveries repeat an id
+const BURSTS = 5;
+const BURST_SIZE = 20;
+const CONCURRENCY = 10;
+
+let session: Session;
+let trigger: TriggerWorkflow;
+
+beforeAll(async () => {
+	session = await startSession();
+	trigger = await activeTrigger(session, 'reliability: deliveries');
+});
+
+afterAll(async () => {
+	await session?.stop();
+});
+
+/**
+ * The plan: each unique event once, 300 repeats of earlier or later ids, shuffled; the burst ids
+ * are sent 20 at a time, concurrently, at spread positions of the stream.
+ */
+function plan(events: Envelope[]): Array<Envelope | Envelope[]> {
+	const burstIds = events.slice(0, BURSTS);
+	const singles = events.slice(BURSTS);
+	const repeats = DELIVERIES - BURSTS * BURST_SIZE - singles.length;
+	const stream: Envelope[] = [
+		...singles,
+		...Array.from({ length: repeats }, (_, i) => singles[(i * 7919) % singles.length]),
+	];
+	const steps: Array<Envelope | Envelope[]> = shuffled(stream, 42);
+	burstIds.forEach((event, i) => {
+		steps.splice(
+			Math.floor(((i + 1) * steps.length) / (BURSTS + 1)),
+			0,
+			Array(BURST_SIZE).fill(event),
+		);
+	});
+	return steps;
+}
+
+it('starts exactly one execution per unique event id', async () => {
+	const events = Array.from({ length: UNIQUE }, (_, i) => einvoiceEvent(i));
+	const steps = plan(events);
+	expect(steps.flat()).toHaveLength(DELIVERIES);
+
+	const outcomes = new Map<string, string[]>();
+	const record = (event: Envelope, result: string) =>
+		outcomes.set(event.id, [...(outcomes.get(event.id) ?? []), result]);
+	const send = async (event: Envelope) =>
+		record(event, outcome(await deliverSigned(trigger.url, event, session.signingSecret)));
+	const load = await runBounded(
+		steps.length,
+		CONCURRENCY,
+		async (index) => {
+			const step = steps[index];
+			await (Array.isArray(step) ? Promise.all(step.map(send)) : send(step));
+		},
+		480_000,
+	);
+	expect(
+		load.results.filter((result) => result.error).map((result) => result.error?.message),
+	).toEqual([]);
+	expect(load.notStarted).toBe(0);
+
+	// Each id: answered once as accepted, every other delivery as a duplicate; nothing refused.
+	const perId = [...outcomes.values()];
+	expect(perId).toHaveLength(UNIQUE);
+	expect(perId.filter((results) => results.filter((r) => r === 'accepted').length !== 1)).toEqual(
+		[],
+	);
+	expect([...new Set(perId.flat())].sort()).toEqual(['accepted', 'duplicate']);
+
+	// n8n agrees: the executions, once settled, are exactly the unique ids, all successful.
+	const total = await waitForFinished(session.n8n, trigger.workflowId, UNIQUE, 360_000, 3_000);
+	expect(total).toBe(UNIQUE);
+	expect(await executionCount(session.n8n, trigger.workflowId, ['success'])).toBe(UNIQUE);
+});

@@ -1,0 +1,90 @@
+/**
+ * n8n is SIGKILLed in the middle of a stream of events that the emulator delivers (real clock,
+ * short retry base); the emulator keeps retrying what failed. After n8n is back, every event
+ * must have exactly one execution: none lost, none doubled.
+ */
+// @ts-nocheck
+
+import { EVENT_TYPES } from '../../emulator';
+import { CRED, uuid } from '../lib/gst';
+import { waitFor } from '../lib/http';
+import { waitForFinished } from './lib/executions';
+import { killHard, startSession, type Session } from './lib/session';
+import { activeTrigger, triggerUrlOf, type TriggerWorkflow } from './lib/workflows';
+
+jest.setTimeout(300_000);
+
+const EVENTS = 24;
+const EMIT_EVERY_MS = 500;
+const KILL_AFTER = 8;
+/** Retries at ~10 s, 30 s, 70 s: few enough failed attempts during a restart (even a slow one) to stay far from the 50 that deactivate a subscription. */
+const RETRY_BASE_MS = 10_000;
+
+let session: Session;
+let trigger: TriggerWorkflow;
+let subscriptionId: string;
+
+beforeAll(async () => {
+	session = await startSession({ retryBaseMs: RETRY_BASE_MS, deliveryTimeoutMs: 5_000 });
+	const { n8n, emulator, client } = session;
+	const webhookId = uuid();
+	const subscription = emulator.control.createSubscription({
+		clientId: client.clientId,
+		url: triggerUrlOf(n8n, webhookId),
+		events: [...EVENT_TYPES],
+	});
+	subscriptionId = subscription.id;
+	const webhookCredential = await n8n.createCredential('GST webhook (subscription)', CRED.webhook, {
+		signingSecret: subscription.signingSecret,
+		previousSigningSecret: '',
+	});
+	trigger = await activeTrigger(session, 'reliability: restart', { webhookCredential, webhookId });
+});
+
+afterAll(async () => {
+	await session?.stop();
+});
+
+it('after a SIGKILL and restart mid-stream, each event has exactly one execution', async () => {
+	const { n8n, emulator, client } = session;
+	const { control } = emulator;
+	let restarted: Promise<void> | undefined;
+	for (let i = 0; i < EVENTS; i++) {
+		// Each new e-invoice emits einvoice.generated, which the emulator delivers at once.
+		control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+		if (i + 1 === KILL_AFTER) {
+			await killHard(n8n);
+			restarted = n8n.restart();
+		}
+		await new Promise((resolve) => setTimeout(resolve, EMIT_EVERY_MS));
+	}
+	await restarted;
+
+	// The emulator's retries reach the restarted n8n; nothing may be dead-lettered.
+	await waitFor(
+		async () => control.deliveries({ subscriptionId }).every((d) => d.state === 'delivered'),
+		'every delivery to be acknowledged',
+		150_000,
+		500,
+	);
+	const deliveries = control.deliveries({ subscriptionId });
+	const emitted = deliveries.map((d) => d.eventId);
+	expect(new Set(emitted).size).toBe(EVENTS);
+	expect(deliveries.filter((d) => d.state !== 'delivered')).toEqual([]);
+	expect(control.subscriptions().find((s) => s.id === subscriptionId)?.active).toBe(true);
+	const retried = deliveries.filter((d) => d.attempts > 1).length;
+	expect(retried).toBeGreaterThan(0); // the kill really failed some deliveries
+
+	const total = await waitForFinished(n8n, trigger.workflowId, EVENTS, 60_000, 3_000);
+	const perEvent = new Map<string, string[]>();
+	for (const execution of await n8n.executions(trigger.workflowId)) {
+		const [item] = await n8n.nodeOutput(execution.id, trigger.nodeName);
+		const eventId = String(item?.id ?? `(no output: execution ${execution.id})`);
+		perEvent.set(eventId, [...(perEvent.get(eventId) ?? []), execution.status]);
+	}
+	expect({ total, events: [...perEvent.keys()].sort() }).toEqual({
+		total: EVENTS,
+		events: [...emitted].sort(),
+	});
+	expect([...perEvent.values()].flat().filter((status) => status !== 'success')).toEqual([]);
+});

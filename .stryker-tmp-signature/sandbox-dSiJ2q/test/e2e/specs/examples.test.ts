@@ -1,0 +1,222 @@
+/**
+ * The templates in examples/ import into a real n8n 2.41 as they are, and their trigger/action part
+ * runs there. In the test copy only, Slack, e-mail and Google Sheets nodes are swapped for n8n's
+ * own file nodes (Set → Convert to File → Read/Write Files from Disk, appending CSV rows).
+ */
+// @ts-nocheck
+
+import * as fs from 'fs';
+import * as path from 'path';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { sleep } from '../lib/http';
+import { N8n, startN8n } from '../lib/n8n';
+import {
+	apiCredentialData,
+	bindCredentials,
+	CRED,
+	deliver,
+	envelope,
+	loadTemplate,
+	readCsv,
+	swapForFileWrite,
+	triggerUrl,
+	uuid,
+} from '../lib/gst';
+
+jest.setTimeout(240_000);
+
+const TEMPLATES = [
+	'einvoice-failed-alert.json',
+	'status-sheet-upsert.json',
+	'scheduled-status-check.json',
+];
+
+let emu: RunningEmulator;
+let n8n: N8n;
+let client: ClientInfo;
+let apiCred: { id: string; name: string };
+
+beforeAll(async () => {
+	emu = await startEmulator({ seed: false });
+	client = emu.control.createClient({ environment: 'sandbox', plan: 'einvoice+ewaybill' });
+	n8n = await startN8n({ name: 'examples' });
+	apiCred = await n8n.createCredential(
+		'GST Compliance API',
+		CRED.api,
+		apiCredentialData(emu, client),
+	);
+});
+
+afterAll(async () => {
+	await n8n?.dispose();
+	await emu?.stop();
+});
+
+describe.each(TEMPLATES)('%s', (file) => {
+	it('imports as it is, with every node type known to n8n', async () => {
+		const wf = loadTemplate(file);
+		const created = await n8n.createWorkflow(wf);
+		const stored = await n8n.rest('GET', `/workflows/${created.id}`);
+		expect(stored.nodes).toHaveLength(wf.nodes.length);
+		const known = new Set(await n8n.nodeTypeNames());
+		for (const node of stored.nodes)
+			expect({ node: node.name, known: known.has(node.type) }).toEqual({
+				node: node.name,
+				known: true,
+			});
+	});
+});
+
+/** Subscribes a trigger workflow in the emulator and creates its webhook credential. */
+async function subscribe(wf: ReturnType<typeof loadTemplate>, events: string[]) {
+	const trigger = wf.nodes.find((n) => n.type.endsWith('.gstComplianceTrigger'))!;
+	const url = triggerUrl(n8n, trigger);
+	const sub = emu.control.createSubscription({ clientId: client.clientId, url, events });
+	const webhookCred = await n8n.createCredential(`webhook ${sub.id}`, CRED.webhook, {
+		signingSecret: sub.signingSecret,
+	});
+	trigger.credentials = { [CRED.webhook]: webhookCred };
+	return { sub, url, secret: sub.signingSecret };
+}
+
+async function createAndActivate(wf: ReturnType<typeof loadTemplate>) {
+	const created = await n8n.createWorkflow({ ...wf, name: `${wf.name} (test copy)` });
+	await n8n.activateWorkflow(created.id);
+	return created.id;
+}
+
+it('einvoice-failed-alert: a failed e-invoice → refetched, Slack and e-mail messages written', async () => {
+	const template = loadTemplate('einvoice-failed-alert.json');
+	const slackFile = path.join(n8n.filesDir, 'slack.csv');
+	const mailFile = path.join(n8n.filesDir, 'email.csv');
+	const slack = template.nodes.find((n) => n.name === 'Slack #finance')!;
+	const mail = template.nodes.find((n) => n.name === 'E-mail finance')!;
+	let wf = bindCredentials(template, { [CRED.api]: apiCred });
+	wf = swapForFileWrite(wf, slack.name, slackFile, {
+		channel: slack.parameters.channelId.value,
+		text: slack.parameters.text,
+	});
+	wf = swapForFileWrite(wf, mail.name, mailFile, {
+		to: mail.parameters.toEmail,
+		subject: mail.parameters.subject,
+		text: mail.parameters.text,
+	});
+	const { sub } = await subscribe(wf, ['einvoice.generated', 'einvoice.failed']);
+	const id = await createAndActivate(wf);
+
+	const inv = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+		fields: { invoiceNumber: 'INV-E2E-42' },
+	});
+	emu.control.setEinvoiceStatus(inv.id, 'failed_terminal');
+	await emu.control.settle();
+	expect(emu.control.deliveries({ subscriptionId: sub.id }).map((d) => d.lastStatusCode)).toEqual([
+		200, 200,
+	]);
+
+	const [execution] = await n8n.waitForExecutions(id, 1);
+	await sleep(500);
+	expect(await n8n.executions(id)).toHaveLength(1); // einvoice.generated is not selected
+	expect(execution.status).toBe('success');
+	const refetched = await n8n.nodeOutput(execution.id, 'Get latest e-invoice');
+	expect(refetched[0]).toMatchObject({
+		id: inv.id,
+		status: 'failed_terminal',
+		invoiceNumber: 'INV-E2E-42',
+	});
+	const slackRows = readCsv(slackFile);
+	expect(slackRows).toHaveLength(1);
+	expect(slackRows[0][0]).toBe('#finance');
+	expect(slackRows[0][1]).toContain('INV-E2E-42');
+	expect(slackRows[0][1]).toContain('failed_terminal');
+	const mailRows = readCsv(mailFile);
+	expect(mailRows).toHaveLength(1);
+	expect(mailRows[0][0]).toBe('finance@example.com');
+	expect(mailRows[0][1]).toBe('E-invoice INV-E2E-42 failed (failed_terminal)');
+});
+
+it('status-sheet-upsert: newer events write a row, an older out-of-order event does not', async () => {
+	const template = loadTemplate('status-sheet-upsert.json');
+	const sheetFile = path.join(n8n.filesDir, 'sheet.csv');
+	const upsert = template.nodes.find((n) => n.name === 'Upsert row')!;
+	const stored = new Date(Date.now() - 3600_000).toISOString();
+	let wf = bindCredentials(template, {});
+	// The sheet lookup becomes a fixed row "last written by an event one hour ago" (test copy only).
+	const lookup = wf.nodes.find((n) => n.name === 'Look up row')!;
+	Object.assign(lookup, {
+		type: 'n8n-nodes-base.set',
+		typeVersion: 3.4,
+		credentials: undefined,
+		parameters: {
+			mode: 'manual',
+			includeOtherFields: false,
+			assignments: {
+				assignments: [
+					{ id: uuid(), name: 'id', type: 'string', value: '={{ $json.data.id }}' },
+					{ id: uuid(), name: 'status', type: 'string', value: 'generated' },
+					{ id: uuid(), name: 'eventCreatedAt', type: 'string', value: stored },
+				],
+			},
+			options: {},
+		},
+	});
+	wf = swapForFileWrite(wf, 'Upsert row', sheetFile, upsert.parameters.columns.value);
+	const { secret, url } = await subscribe(wf, ['einvoice.cancelled', 'ewaybill.expired']);
+	const id = await createAndActivate(wf);
+
+	// A fresh event (createdAt now, newer than the sheet) → row written.
+	const inv = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+	});
+	emu.control.setEinvoiceStatus(inv.id, 'cancelled');
+	await emu.control.settle();
+	await n8n.waitForExecutions(id, 1);
+	// An event created two hours ago, delivered late (out of order) → the sheet keeps its row.
+	const late = {
+		...envelope('ewaybill.expired', { id: 'ewb_late', object: 'ewaybill', status: 'expired' }),
+		createdAt: new Date(Date.now() - 7200_000).toISOString(),
+	};
+	expect((await deliver(url, late, secret)).status).toBe(200);
+	await n8n.waitForExecutions(id, 2);
+
+	const rows = readCsv(sheetFile);
+	expect(rows).toHaveLength(1);
+	expect(rows[0].slice(0, 4)).toEqual([inv.id, 'einvoice', 'cancelled', 'einvoice.cancelled']);
+	const executions = await n8n.executions(id);
+	const skipped = await Promise.all(
+		executions.map((e) => n8n.nodeOutput(e.id, 'Older event: keep the sheet')),
+	);
+	expect(skipped.flat().map((i) => i.id)).toEqual(['ewb_late']);
+});
+
+it('scheduled-status-check: the list of ids → their current status (run as n8n runs the schedule)', async () => {
+	const a = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+	});
+	const b = emu.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+		status: 'cancelled',
+	});
+	const wf = bindCredentials(loadTemplate('scheduled-status-check.json'), { [CRED.api]: apiCred });
+	const ids = wf.nodes.find((n) => n.name === 'E-invoice IDs')!;
+	ids.parameters.assignments.assignments[0].value = `={{ ${JSON.stringify([a.id, b.id, 'einv_does_not_exist'])} }}`;
+	const created = await n8n.createWorkflow(wf);
+	// The editor's "Execute workflow" from the schedule trigger.
+	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'Every hour' },
+	});
+	expect(run.executionId).toBeDefined();
+	const [execution] = await n8n.waitForExecutions(created.id, 1);
+	expect(execution.status).toBe('success');
+	const out = await n8n.nodeOutput(execution.id, 'Current status');
+	expect(out.map((o) => [o.id, o.status])).toEqual([
+		[a.id, 'generated'],
+		[b.id, 'cancelled'],
+		['einv_does_not_exist', 'not_found'],
+	]);
+	expect(fs.existsSync(n8n.filesDir)).toBe(true);
+});

@@ -1,0 +1,316 @@
+// @ts-nocheck
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	INode,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { GstErrorCode } from './apiError';
+import { fromCredentialError, gstError } from './apiError';
+import { authenticateRequest } from '../credentials/GstComplianceApi/authenticate';
+import type { GstCredentialError } from '../credentials/GstComplianceApi/credentialError';
+import { findCredentialError } from '../credentials/GstComplianceApi/credentialError';
+import type { GstCredentials } from '../credentials/GstComplianceApi/environment';
+import {
+	apiBaseUrl,
+	ENVIRONMENT_LABEL,
+	parseCredentials,
+} from '../credentials/GstComplianceApi/environment';
+import { classifyStatus } from './httpStatus';
+import * as messages from './messages';
+import { describeNetworkFailure, isNetworkFailure } from './networkError';
+import { excerpt } from './redact';
+import { capabilityName, describePath, RESOURCES } from './resources';
+import type { AttemptResult, RetryFailure } from './retry';
+import { parseRetryAfter, withRetry } from './retry';
+import { settings } from './settings';
+import { tokenCache } from '../credentials/GstComplianceApi/tokenCache';
+
+export const CREDENTIAL_NAME = 'gstComplianceApi';
+
+/** What the transport needs of an n8n context; IExecuteFunctions and IWebhookFunctions both fit. */
+export interface GstRequestContext {
+	getNode(): INode;
+	getCredentials<T extends object = ICredentialDataDecryptedObject>(
+		type: string,
+		itemIndex?: number,
+	): Promise<T>;
+	helpers: { httpRequest(requestOptions: IHttpRequestOptions): Promise<unknown> };
+}
+
+export interface GstRequestOptions {
+	itemIndex?: number;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/**
+	 * The credential as `getCredentials` returned it, read once per execution by the caller. Each
+	 * `getCredentials` (and each `httpRequestWithAuthentication`, which calls it) is a database read
+	 * and a decryption in n8n; for 1,000 items that was the largest cost per request.
+	 */
+	credentialData?: ICredentialDataDecryptedObject;
+}
+
+interface RequestScope {
+	node: INode;
+	credentials: GstCredentials;
+	environment: string;
+	host: string;
+	path: string;
+	itemIndex?: number;
+}
+
+type ApiError = ReturnType<typeof gstError>;
+
+/**
+ * One call to the GST Compliance API with the `gstComplianceApi` credential. Retries 429 (per
+ * Retry-After), 5xx and network errors within `settings.apiRetry`; re-mints once on 401. Throws
+ * NodeApiError / NodeOperationError with a message a no-code user can act on.
+ *
+ * n8n's own retry on 401 exists only for credentials with `preAuthentication` and an `expirable`
+ * field, which would also persist every token in the credentials table; the token cache
+ * (shared/tokenCache.ts) is in memory instead, so the 401 handling lives here.
+ */
+export async function gstApiRequest(
+	this: GstRequestContext,
+	method: IHttpRequestMethods,
+	path: string,
+	opts: GstRequestOptions = {},
+): Promise<IDataObject> {
+	const node = this.getNode();
+	const { itemIndex } = opts;
+	const credentialData = opts.credentialData ?? (await getCredentialData(this, itemIndex));
+	let credentials: GstCredentials;
+	try {
+		credentials = parseCredentials(credentialData);
+	} catch (error) {
+		// parseCredentials throws only GstCredentialError (a missing field or a malformed URL)
+		throw fromCredentialError(node, error as GstCredentialError, itemIndex);
+	}
+	const scope: RequestScope = {
+		node,
+		credentials,
+		environment: ENVIRONMENT_LABEL[credentials.environment],
+		host: new URL(apiBaseUrl(credentials)).host,
+		path,
+		itemIndex,
+	};
+	const request: IHttpRequestOptions = {
+		method,
+		url: path,
+		qs: opts.qs,
+		body: opts.body,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: settings.apiRequestTimeoutMs,
+		sendCredentialsOnCrossOriginRedirect: false,
+	};
+	let reauthenticated = false;
+
+	const attempt = async (): Promise<AttemptResult<IDataObject>> => {
+		for (;;) {
+			const serialAtStart = tokenCache.lastSerial;
+			let response: IN8nHttpFullResponse;
+			try {
+				response = await send(this, credentialData, request);
+			} catch (error) {
+				const credentialError = findCredentialError(error);
+				if (credentialError) {
+					return {
+						ok: false,
+						retryable: false,
+						error: fromCredentialError(node, credentialError, itemIndex),
+					};
+				}
+				if (isNetworkFailure(error)) {
+					return {
+						ok: false,
+						retryable: true,
+						error: unreachable(scope, describeNetworkFailure(error)),
+					};
+				}
+				// Not a connection problem (e.g. n8n refused the request): retrying would not help.
+				const message = excerpt(error instanceof Error ? error.message : String(error));
+				return fatal(
+					gstError(node, {
+						code: 'REQUEST_FAILED',
+						message: messages.apiRequestFailed(scope.host, message),
+						itemIndex,
+					}),
+				);
+			}
+			const status = response.statusCode;
+			if (status === 401 && !reauthenticated) {
+				reauthenticated = true;
+				tokenCache.invalidate(credentials, serialAtStart);
+				continue;
+			}
+			return classify(scope, status, response);
+		}
+	};
+	return await withRetry(settings.apiRetry, settings, attempt, (failure) =>
+		finalError(scope, failure),
+	);
+}
+
+/** The credential's data, read through n8n (a database read and a decryption). */
+export async function getCredentialData(
+	context: Pick<GstRequestContext, 'getCredentials' | 'getNode'>,
+	itemIndex?: number,
+): Promise<ICredentialDataDecryptedObject> {
+	try {
+		return await context.getCredentials(CREDENTIAL_NAME, itemIndex);
+	} catch (error) {
+		throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	}
+}
+
+/**
+ * What `httpRequestWithAuthentication` does, minus its credential read: the credential's own
+ * `authenticate` (token from the shared cache, host check) and n8n's request helper.
+ */
+async function send(
+	context: GstRequestContext,
+	credentialData: ICredentialDataDecryptedObject,
+	request: IHttpRequestOptions,
+): Promise<IN8nHttpFullResponse> {
+	return (await context.helpers.httpRequest(
+		await authenticateRequest(credentialData, request),
+	)) as IN8nHttpFullResponse;
+}
+
+function classify(
+	scope: RequestScope,
+	status: number,
+	response: IN8nHttpFullResponse,
+): AttemptResult<IDataObject> {
+	const body = parseBody(response.body);
+	const kind = classifyStatus(status);
+	if (kind === 'success') {
+		if (body && typeof body === 'object' && !Array.isArray(body)) {
+			return { ok: true, value: body as IDataObject };
+		}
+		const message = messages.apiNotJson(scope.host, status);
+		return fatal(
+			gstError(scope.node, {
+				code: 'BAD_RESPONSE',
+				message,
+				httpStatus: status,
+				itemIndex: scope.itemIndex,
+			}),
+		);
+	}
+	const serverSays = serverMessage(body);
+	const description = serverSays ? `The service said: ${serverSays}` : undefined;
+	const fail = (code: GstErrorCode, message: string) =>
+		gstError(scope.node, {
+			code,
+			message,
+			description,
+			httpStatus: status,
+			itemIndex: scope.itemIndex,
+		});
+	const target = describePath(scope.path);
+
+	switch (kind) {
+		case 'unauthorized':
+			return fatal(fail('UNAUTHORIZED', messages.apiUnauthorized(scope.environment, scope.host)));
+		case 'rateLimited': {
+			const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], settings.now());
+			return { ok: false, retryable: true, retryAfterMs, error: fail('RATE_LIMITED', 'HTTP 429') };
+		}
+		case 'serverError':
+			return { ok: false, retryable: true, error: fail('SERVER_ERROR', `HTTP ${status}`) };
+		case 'forbidden': {
+			// docs/service-api.md: the entitlement status is not shown; the emulator and
+			// Keycloak-style gateways answer 403 and may name the capability.
+			const named = (errorObject(body) ?? {}).capability;
+			const fallback = target ? RESOURCES[target.resource].capability : 'this capability';
+			return fatal(fail('NOT_ENTITLED', messages.notEntitled(capabilityName(named, fallback))));
+		}
+		case 'notFound': {
+			const what = target
+				? `${RESOURCES[target.resource].label} ${target.id}`
+				: `Nothing at ${scope.path}`;
+			return fatal(fail('NOT_FOUND', messages.notFound(what, scope.environment)));
+		}
+		default:
+			return fatal(fail('REQUEST_REJECTED', messages.apiRefused(scope.host, status, serverSays)));
+	}
+}
+
+function finalError(scope: RequestScope, failure: RetryFailure): Error {
+	const error = failure.error as ApiError;
+	if (failure.reason === 'fatal') return error;
+	const code = error.context.gstCode as GstErrorCode;
+	const httpStatus = error.context.httpStatus as number | undefined;
+	const info = {
+		httpStatus,
+		itemIndex: scope.itemIndex,
+		description: error.description ?? undefined,
+	};
+	const giveUp = (message: string) => gstError(scope.node, { ...info, code, message });
+	if (code === 'RATE_LIMITED') {
+		const waitTooLong = failure.reason === 'retryAfterTooLong';
+		return giveUp(
+			messages.rateLimited({
+				party: 'API',
+				retryAfterMs: waitTooLong ? failure.retryAfterMs : undefined,
+				waitTooLong,
+				attempts: failure.attempts,
+			}),
+		);
+	}
+	if (code === 'SERVER_ERROR') {
+		return giveUp(messages.apiServerError(scope.host, httpStatus, failure.attempts));
+	}
+	return giveUp(messages.gaveUpAfter(error.message, failure.attempts));
+}
+
+function unreachable(scope: RequestScope, why: string): ApiError {
+	return gstError(scope.node, {
+		code: 'API_UNREACHABLE',
+		message: messages.apiUnreachable(scope.host, why, scope.environment),
+		itemIndex: scope.itemIndex,
+	});
+}
+
+const fatal = (error: ApiError): AttemptResult<IDataObject> => ({
+	ok: false,
+	retryable: false,
+	error,
+});
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/** The API's error object: `{ error: { code, message, ... } }` in the emulator; the spec leaves it open. */
+function errorObject(body: unknown): Record<string, unknown> | undefined {
+	if (!body || typeof body !== 'object') return undefined;
+	const { error } = body as Record<string, unknown>;
+	if (error && typeof error === 'object') return error as Record<string, unknown>;
+	return body as Record<string, unknown>;
+}
+
+function serverMessage(body: unknown): string {
+	if (typeof body === 'string') return body.trim() ? excerpt(body, [], 200) : '';
+	const object = errorObject(body);
+	const candidate = [
+		object?.message,
+		object?.error_description,
+		object?.error,
+		object?.detail,
+	].find((value) => typeof value === 'string' && value.trim() !== '');
+	return typeof candidate === 'string' ? excerpt(candidate, [], 200) : '';
+}

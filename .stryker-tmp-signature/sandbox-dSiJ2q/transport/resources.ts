@@ -1,0 +1,89 @@
+/** What the package knows about the API's resources (spec: "Resource endpoints"). */
+// @ts-nocheck
+
+export type GstResource = 'einvoice' | 'ewaybill';
+
+interface ResourceInfo {
+	/** Sentence-case name for messages. */
+	label: string;
+	collection: string;
+	/** Required id prefix; the spec gives one for e-invoices only. */
+	idPrefix?: string;
+	/** Plural for "Your plan does not include …". */
+	capability: string;
+}
+
+export const RESOURCES: Record<GstResource, ResourceInfo> = {
+	einvoice: {
+		label: 'E-invoice',
+		collection: 'einvoices',
+		idPrefix: 'einv_',
+		capability: 'e-invoices',
+	},
+	ewaybill: { label: 'E-way bill', collection: 'ewaybills', capability: 'e-way bills' },
+};
+
+export function resourcePath(resource: GstResource, id: string): string {
+	return `/v1/${RESOURCES[resource].collection}/${encodeURIComponent(id)}`;
+}
+
+/** The resource and id a request path addresses, for messages; undefined for other paths. */
+export function describePath(path: string): { resource: GstResource; id: string } | undefined {
+	const match = /^\/v1\/(einvoices|ewaybills)\/([^/?#]+)/.exec(path);
+	if (!match) return undefined;
+	const resource: GstResource = match[1] === 'einvoices' ? 'einvoice' : 'ewaybill';
+	let id = match[2];
+	try {
+		id = decodeURIComponent(id);
+	} catch {
+		// keep the raw segment
+	}
+	return { resource, id };
+}
+
+/** Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way bills`). */
+export function capabilityName(named: unknown, fallback: string): string {
+	if (typeof named !== 'string' || named.trim() === '') return fallback;
+	const key = named
+		.trim()
+		.toLowerCase()
+		.replace(/[^a-z]/g, '');
+	const known = (Object.keys(RESOURCES) as GstResource[]).find((resource) =>
+		key.startsWith(resource),
+	);
+	return known ? RESOURCES[known].capability : named.trim();
+}
+
+export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
+
+/** Trims and checks an id before any network call; the message says what was received and what is expected. */
+export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
+	const { label, idPrefix } = RESOURCES[resource];
+	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
+	const expected = idPrefix
+		? `an id starting with "${idPrefix}", for example ${idPrefix}123`
+		: 'an id';
+	if (id === '') {
+		const received =
+			raw === undefined || raw === null || raw === '' ? 'nothing' : `${JSON.stringify(raw)}`;
+		return {
+			ok: false,
+			message: `${label} ID is empty: received ${received}, expected ${expected}`,
+		};
+	}
+	if (idPrefix && !id.startsWith(idPrefix)) {
+		return {
+			ok: false,
+			message: `${label} ID "${shorten(id)}" is not valid: expected ${expected}`,
+		};
+	}
+	if (/[/?#\s]/.test(id)) {
+		return {
+			ok: false,
+			message: `${label} ID "${shorten(id)}" contains a slash, "?", "#" or whitespace: expected ${expected}`,
+		};
+	}
+	return { ok: true, id };
+}
+
+const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);

@@ -1,0 +1,63 @@
+// @ts-nocheck
+import { sleep } from 'n8n-workflow';
+
+import type { RetryDeps, RetryPolicy } from './retry';
+
+/**
+ * Process-wide knobs of the token client and the transport. Production uses the defaults; tests
+ * swap the clock (the emulator's manual clock), shorten backoff bases and timeouts, and restore.
+ * Module state on purpose: the credential's `authenticate` receives nothing but the credential
+ * data and the request, so there is no other way to reach it.
+ */
+export interface GstSettings extends RetryDeps {
+	/** Epoch milliseconds; decides token freshness. */
+	now(): number;
+	tokenRequestTimeoutMs: number;
+	apiRequestTimeoutMs: number;
+	tokenRetry: RetryPolicy;
+	apiRetry: RetryPolicy;
+	/** Re-mint when fewer than this many ms of a token's lifetime remain (the spec says 60 s). */
+	refreshMarginMs: number;
+	/** How many tokens (distinct token URL / client / secret) the cache keeps. */
+	tokenCacheSize: number;
+}
+
+const defaults = (): GstSettings => ({
+	now: () => Date.now(),
+	sleep: async (ms) => await sleep(ms),
+	random: () => Math.random(),
+	tokenRequestTimeoutMs: 10_000,
+	apiRequestTimeoutMs: 30_000,
+	// The spec gives no numbers for backoff or attempts; these keep one item under ~2 minutes.
+	tokenRetry: {
+		maxAttempts: 4,
+		baseDelayMs: 500,
+		maxDelayMs: 8_000,
+		maxRetryAfterMs: 30_000,
+		maxTotalWaitMs: 45_000,
+	},
+	apiRetry: {
+		maxAttempts: 5,
+		baseDelayMs: 500,
+		maxDelayMs: 10_000,
+		maxRetryAfterMs: 60_000,
+		maxTotalWaitMs: 90_000,
+	},
+	refreshMarginMs: 60_000,
+	tokenCacheSize: 100,
+});
+
+export const settings: GstSettings = defaults();
+
+/** Overrides some knobs; returns a function that restores the previous values. */
+export function configureSettings(overrides: Partial<GstSettings>): () => void {
+	const previous = { ...settings };
+	Object.assign(settings, overrides);
+	return () => {
+		Object.assign(settings, previous);
+	};
+}
+
+export function resetSettings(): void {
+	Object.assign(settings, defaults());
+}
