@@ -6,7 +6,7 @@
 // @ts-nocheck
 
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { sleep } from '../lib/http';
+import { waitFor } from '../lib/http';
 import { N8n, startN8n } from '../lib/n8n';
 import {
 	CRED,
@@ -82,15 +82,13 @@ async function startedEventIds(): Promise<string[]> {
 let expected: string[] = [];
 
 /**
- * Sends a fresh selected event through the emulator and waits for its execution: everything sent
- * before it has been answered, so if it was going to start a workflow, that execution exists now.
- * Then asserts the exact set of started events.
+ * The barrier: sends a fresh selected event through the emulator and waits until its own execution
+ * has finished. Every delivery before it has been answered, and the node answers only after n8n has
+ * created the execution it starts, so any execution an earlier delivery started exists by then.
+ * Then asserts the exact set of started events (all executions finished, none still running).
  */
 async function barrierAndCheck(): Promise<void> {
-	const inv = emu.control.createEinvoice({
-		organizationId: client.organizationId,
-		environment: 'sandbox',
-	});
+	emu.control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
 	await emu.control.settle();
 	const evt = emu.control
 		.deliveries({ subscriptionId })
@@ -102,10 +100,18 @@ async function barrierAndCheck(): Promise<void> {
 		);
 	expect(evt).toBeDefined();
 	expected = [...expected, evt!.eventId].sort();
-	await n8n.waitForExecutions(workflowId, expected.length);
-	await sleep(500);
-	expect(await startedEventIds()).toEqual(expected);
-	void inv;
+	const started = await waitFor(
+		async () => {
+			const executions = await n8n.executions(workflowId);
+			if (executions.some((e) => ['new', 'running', 'waiting'].includes(e.status))) return;
+			const ids = await startedEventIds();
+			return ids.includes(evt!.eventId) ? ids : undefined;
+		},
+		`the execution of barrier event ${evt!.eventId}`,
+		30_000,
+		300,
+	);
+	expect(started).toEqual(expected);
 }
 
 function lastDeliveryOf(eventType: string) {

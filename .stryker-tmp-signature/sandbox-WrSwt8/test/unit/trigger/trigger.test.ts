@@ -6,7 +6,6 @@ import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
 import { gstApiRequest } from '../../../transport/apiRequest';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
 import { checkSigningSecrets } from '../../../nodes/GstComplianceTrigger/secretCheck';
-import { GstComplianceWebhookApi } from '../../../credentials/GstComplianceWebhookApi.credentials';
 import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger/signature';
 import {
 	deliver,
@@ -287,46 +286,10 @@ describe('webhook credential test', () => {
 	});
 });
 
-describe('node and credential description', () => {
+// The description's behaviour (event types, credentials shown, masked secrets):
+// test/unit/nodes/GstComplianceTrigger/GstComplianceTrigger.node.test.ts.
+describe('node lifecycle', () => {
 	const node = new GstComplianceTrigger();
-
-	it('is a POST webhook trigger that answers on receipt', () => {
-		expect(node.description.name).toBe('gstComplianceTrigger');
-		expect(node.description.inputs).toEqual([]);
-		expect(node.description.webhooks).toEqual([
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				responseData: '',
-				path: 'webhook',
-			},
-		]);
-	});
-
-	it('offers the seven event types plus All Events', () => {
-		const events = node.description.properties.find((p) => p.name === 'events');
-		expect(events?.options?.map((o) => ('value' in o ? o.value : undefined))).toEqual([
-			'*',
-			...EVENT_TYPES.map((e) => e.value),
-		]);
-	});
-
-	it('tests its webhook credential locally and shows the API credential only for refetch', () => {
-		expect(node.description.credentials).toEqual([
-			{
-				name: 'gstComplianceWebhookApi',
-				required: true,
-				testedBy: 'gstComplianceWebhookSecretCheck',
-			},
-			{
-				name: 'gstComplianceApi',
-				required: false,
-				displayOptions: { show: { refetch: [true] } },
-				testedBy: 'testGstComplianceCredentials',
-			},
-		]);
-	});
 
 	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
 		const hooks = node.webhookMethods.default;
@@ -334,14 +297,5 @@ describe('node and credential description', () => {
 		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
 		await expect(hooks.create.call(context)).resolves.toBe(true);
 		await expect(hooks.delete.call(context)).resolves.toBe(true);
-	});
-
-	it('keeps the signing secrets in password fields', () => {
-		const credential = new GstComplianceWebhookApi();
-		expect(credential.name).toBe('gstComplianceWebhookApi');
-		expect(credential.properties.map((p) => [p.name, p.typeOptions?.password])).toEqual([
-			['signingSecret', true],
-			['previousSigningSecret', true],
-		]);
 	});
 });

@@ -14,7 +14,8 @@ const jwt = (claims: Record<string, unknown>) =>
 	`eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
 
 describe('mintToken', () => {
-	const emulator = useEmulator();
+	// The shipped timeouts: on a loaded machine a 300 ms token timeout would add a retry.
+	const emulator = useEmulator({}, { tokenRequestTimeoutMs: 10_000 });
 	let client: ClientInfo;
 	beforeEach(() => {
 		client = emulator().control.createClient({ environment: 'sandbox' });

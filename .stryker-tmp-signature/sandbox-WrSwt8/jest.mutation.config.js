@@ -1,0 +1,36 @@
+/**
+ * The jest setup `npm run test:mutation` (Stryker) runs against every mutant: the unit tests of
+ * the pure cores, named after the module they test, and the older pure and token-endpoint tests.
+ * Stryker runs the tests that cover a mutant once per mutant, and on two shared cores each test
+ * file costs seconds to load; so the suites that drive whole nodes through the emulator (the
+ * action node, the credential test, refetch, the emulator's own tests) stay out, and tests that
+ * measure volume (100,000 dedupe ids, 1,000 items) are left out by name. The score is therefore
+ * a lower bound: a survivor here may still be killed by a left-out suite.
+ */
+// @ts-nocheck
+
+const { displayName: _unit, ...unit } = require('./jest.config.js').projects.find(
+	(project) => project.displayName === 'unit',
+);
+
+module.exports = {
+	...unit,
+	testTimeout: 30_000,
+	testMatch: [
+		'<rootDir>/test/unit/transport/**/*.test.ts',
+		'<rootDir>/test/unit/credentials/**/*.test.ts',
+		'<rootDir>/test/unit/nodes/GstComplianceTrigger/signature.test.ts',
+		'<rootDir>/test/unit/nodes/GstComplianceTrigger/webhook.test.ts',
+		'<rootDir>/test/unit/nodes/GstComplianceTrigger/delivery.test.ts',
+		'<rootDir>/test/unit/nodes/GstComplianceTrigger/dedupe/*.test.ts',
+		'<rootDir>/test/unit/credential/pure.test.ts',
+		'<rootDir>/test/unit/credential/tokenFaults.emulator.test.ts',
+		'<rootDir>/test/unit/credential/tokenCache.emulator.test.ts',
+		'<rootDir>/test/unit/trigger/signature.test.ts',
+		'<rootDir>/test/unit/trigger/dedupe.test.ts',
+		'<rootDir>/test/unit/trigger/badDeliveries.test.ts',
+		'<rootDir>/test/unit/trigger/trigger.test.ts',
+		'<rootDir>/test/unit/action/description.test.ts',
+	],
+	testNamePattern: '^(?!.*(size for 100,000 ids|1,000 ids with concurrency))',
+};

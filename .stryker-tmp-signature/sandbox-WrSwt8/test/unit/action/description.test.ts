@@ -1,0 +1,57 @@
+/** Pure helpers of the Get operation (the description's behaviour: nodes/GstCompliance/GstCompliance.node.test.ts). */
+// @ts-nocheck
+
+import { runPool } from '../../../nodes/GstCompliance/helpers/workerPool';
+import {
+	checkResourceId,
+	capabilityName,
+	describePath,
+	resourcePath,
+} from '../../../transport/resources';
+
+describe('resource ids and paths', () => {
+	it('checks e-invoice ids locally', () => {
+		expect(checkResourceId('einvoice', ' einv_1 ')).toEqual({ ok: true, id: 'einv_1' });
+		expect(checkResourceId('einvoice', 'einv_1/../x')).toMatchObject({ ok: false });
+		expect(checkResourceId('einvoice', undefined)).toMatchObject({
+			ok: false,
+			message: expect.stringContaining('received nothing'),
+		});
+		expect(checkResourceId('ewaybill', 'ewb_1')).toEqual({ ok: true, id: 'ewb_1' });
+		expect(checkResourceId('ewaybill', 123456789012)).toEqual({ ok: true, id: '123456789012' });
+	});
+
+	it('builds and reads resource paths, and names capabilities', () => {
+		expect(resourcePath('einvoice', 'einv_a b')).toBe('/v1/einvoices/einv_a%20b');
+		expect(describePath('/v1/ewaybills/ewb_1')).toEqual({ resource: 'ewaybill', id: 'ewb_1' });
+		expect(describePath('/v1/other')).toBeUndefined();
+		expect(capabilityName('ewaybill', 'x')).toBe('e-way bills');
+		expect(capabilityName(undefined, 'e-invoices')).toBe('e-invoices');
+		expect(capabilityName('bulk_export', 'x')).toBe('bulk_export');
+	});
+});
+
+describe('runPool', () => {
+	it('never runs more than the concurrency and visits every index once', async () => {
+		let inFlight = 0;
+		let max = 0;
+		const seen: number[] = [];
+		await runPool(50, 4, async (index) => {
+			max = Math.max(max, ++inFlight);
+			await new Promise((resolve) => setImmediate(resolve));
+			seen.push(index);
+			inFlight--;
+		});
+		expect(max).toBe(4);
+		expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+	});
+
+	it('stops starting tasks once one returns false', async () => {
+		const started: number[] = [];
+		await runPool(100, 2, async (index) => {
+			started.push(index);
+			return index !== 3;
+		});
+		expect(started.length).toBeLessThan(10);
+	});
+});

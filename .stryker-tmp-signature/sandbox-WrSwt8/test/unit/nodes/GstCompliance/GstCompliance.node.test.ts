@@ -1,0 +1,137 @@
+/**
+ * The action node's description checked by what it does, not by restating its literals: what the
+ * editor offers runs, what it shows resolves, and the limits it shows are the limits enforced.
+ */
+// @ts-nocheck
+
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
+import { concurrencyOf } from '../../../../nodes/GstCompliance/actions/get';
+import type { ClientInfo } from '../../../emulator';
+import { createExecuteContext } from '../../helpers/executeContext';
+import { credentialData, useEmulator } from '../../helpers/gstEmulator';
+
+const node = new GstCompliance();
+const { description } = node;
+const NODE_DIR = join(__dirname, '../../../../nodes/GstCompliance');
+
+const property = (name: string, resource?: string): INodeProperties => {
+	const found = description.properties.find(
+		(p) =>
+			p.name === name &&
+			(resource === undefined ||
+				(p.displayOptions?.show?.resource ?? [resource]).includes(resource)),
+	);
+	if (!found) throw new Error(`no ${name} parameter${resource ? ` for ${resource}` : ''}`);
+	return found;
+};
+const values = (p: INodeProperties) =>
+	(p.options as INodePropertyOptions[]).map((option) => String(option.value));
+
+describe('what the editor offers runs', () => {
+	const emulator = useEmulator();
+	let client: ClientInfo;
+	beforeEach(() => {
+		client = emulator().control.createClient({ environment: 'sandbox' });
+	});
+
+	it('every resource and operation in the editor gets the resource named by its ID field', async () => {
+		const { control } = emulator();
+		const created: Record<string, string> = {
+			einvoice: control.createEinvoice({
+				organizationId: client.organizationId,
+				environment: 'sandbox',
+			}).id,
+			ewaybill: control.createEwaybill({
+				organizationId: client.organizationId,
+				environment: 'sandbox',
+			}).id,
+		};
+		const resources = values(property('resource'));
+		expect(resources.length).toBeGreaterThan(0);
+		for (const resource of resources) {
+			for (const operation of values(property('operation', resource))) {
+				// The required string field shown for this resource and operation is where the ID goes.
+				const idField = description.properties.find(
+					(p) =>
+						p.type === 'string' &&
+						p.required &&
+						p.displayOptions?.show?.resource?.includes(resource) &&
+						p.displayOptions?.show?.operation?.includes(operation),
+				);
+				expect({ resource, operation, idField: idField?.name }).toEqual({
+					resource,
+					operation,
+					idField: expect.any(String),
+				});
+				const context = createExecuteContext({
+					credentials: { gstComplianceApi: credentialData(emulator(), client) },
+					parameters: { resource, operation, [idField!.name]: created[resource], options: {} },
+				});
+				const [output] = await node.execute.call(context);
+				expect(output.map((item) => item.json.id)).toEqual([created[resource]]);
+			}
+		}
+	});
+});
+
+describe('what the editor shows resolves', () => {
+	it('the subtitle under the node reads "<operation>: <resource>"', () => {
+		const expression = String(description.subtitle);
+		expect(expression.startsWith('={{')).toBe(true);
+		const evaluate = new Function('$parameter', `return ${expression.slice(3, -2)};`) as (
+			parameters: Record<string, string>,
+		) => string;
+		expect(evaluate({ operation: 'get', resource: 'einvoice' })).toBe('get: einvoice');
+	});
+
+	it('the light and dark icons are SVG files in the package', () => {
+		const icons = description.icon as { light: string; dark: string };
+		for (const icon of [icons.light, icons.dark]) {
+			expect(icon.startsWith('file:')).toBe(true);
+			const file = join(NODE_DIR, icon.slice('file:'.length));
+			expect(existsSync(file)).toBe(true);
+			expect(readFileSync(file, 'utf8')).toMatch(/<svg[\s>]/);
+		}
+		expect(icons.light).not.toBe(icons.dark);
+	});
+
+	it('the codex file names this node as n8n looks it up (<package>.<node name>)', () => {
+		const pkg = JSON.parse(readFileSync(join(NODE_DIR, '../../package.json'), 'utf8'));
+		const codex = JSON.parse(readFileSync(join(NODE_DIR, 'GstCompliance.node.json'), 'utf8'));
+		expect(codex.node).toBe(`${pkg.name}.${description.name}`);
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
+	});
+
+	it("the credential's Test button calls a method the node has", () => {
+		for (const credential of description.credentials ?? []) {
+			expect(credential.testedBy).toBeDefined();
+			expect(
+				typeof node.methods.credentialTest[credential.testedBy as 'testGstComplianceCredentials'],
+			).toBe('function');
+		}
+	});
+});
+
+describe('the limits the editor shows are the limits enforced', () => {
+	const concurrency = (
+		property('options').options as Array<INodeProperties & { typeOptions?: { maxValue?: number } }>
+	).find((option) => option.name === 'concurrency')!;
+
+	it('Concurrency: the default shown is what an empty field runs with', () => {
+		expect(concurrencyOf(undefined)).toBe(concurrency.default);
+		expect(concurrencyOf(0)).toBe(concurrency.default);
+		expect(concurrencyOf('x')).toBe(concurrency.default);
+		expect(concurrencyOf('3')).toBe(3);
+	});
+
+	it('Concurrency: the maximum shown is where a larger value is capped', () => {
+		const max = concurrency.typeOptions!.maxValue!;
+		expect(concurrencyOf(max)).toBe(max);
+		expect(concurrencyOf(max + 1)).toBe(max);
+		expect(concurrencyOf(1_000_000)).toBe(max);
+	});
+});

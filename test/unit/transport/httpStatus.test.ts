@@ -1,0 +1,42 @@
+/** The one status classifier: every class at its edges, and which classes are worth retrying. */
+import { classifyStatus, isRetryableStatus } from '../../../transport/httpStatus';
+
+describe('classifyStatus', () => {
+	it.each([
+		[199, 'otherClientError'],
+		[200, 'success'],
+		[204, 'success'],
+		[299, 'success'],
+		[300, 'otherClientError'],
+		[302, 'otherClientError'],
+		[400, 'badRequest'],
+		[401, 'unauthorized'],
+		[403, 'forbidden'],
+		[404, 'notFound'],
+		[405, 'otherClientError'],
+		[422, 'otherClientError'],
+		[429, 'rateLimited'],
+		[499, 'otherClientError'],
+		[500, 'serverError'],
+		[503, 'serverError'],
+		[599, 'serverError'],
+	])('%i is %s', (status, kind) => {
+		expect(classifyStatus(status)).toBe(kind);
+	});
+});
+
+describe('isRetryableStatus', () => {
+	it.each([
+		[429, true],
+		[500, true],
+		[502, true],
+		[200, false],
+		[400, false],
+		[401, false],
+		[403, false],
+		[404, false],
+		[408, false],
+	])('%i → %s', (status, retryable) => {
+		expect(isRetryableStatus(status)).toBe(retryable);
+	});
+});
