@@ -11,7 +11,7 @@ const base = {
 };
 
 /** Real n8n: the runtime is installed and the package built once before any spec runs. */
-const e2e = { ...base, globalSetup: '<rootDir>/test/e2e/lib/globalSetup.js' };
+const e2e = { ...base, globalSetup: '<rootDir>/test/harness/globalSetup.js' };
 
 module.exports = {
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
