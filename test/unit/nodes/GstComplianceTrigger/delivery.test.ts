@@ -3,9 +3,9 @@
  * short JSON body that echoes no secret or signature, and no start. None of them is recorded: the
  * same event correctly signed afterwards still starts the workflow.
  */
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
-import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger/signature';
-import { MAX_BODY_BYTES } from '../../../nodes/GstComplianceTrigger/delivery';
+import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
+import { formatSignatureHeader, sign } from '../../../../nodes/GstComplianceTrigger/signature';
+import { MAX_BODY_BYTES } from '../../../../nodes/GstComplianceTrigger/delivery';
 import {
 	deliver,
 	envelope,
@@ -16,7 +16,7 @@ import {
 	SECRET,
 	signed,
 	type DeliveryRequest,
-} from '../helpers/deliverToTrigger';
+} from '../../helpers/deliverToTrigger';
 
 const BODY = JSON.stringify(envelope());
 const v1 = (body: string | Buffer, t: number | string = NOW_S, secret = SECRET) =>

@@ -1,5 +1,5 @@
 import { createHmac } from 'crypto';
-import { MANUAL_CLOCK_START, startEmulator } from '../../emulator';
+import { MANUAL_CLOCK_START, startEmulator } from '..';
 import {
 	apiGet,
 	credentials,
@@ -8,11 +8,11 @@ import {
 	MINUTE,
 	requestToken,
 	tokenFor,
-	useEmulator,
+	useManualClockEmulator,
 } from './helpers';
 
 describe('emulator: token endpoint and authentication', () => {
-	const emulator = useEmulator({ tokenRateLimitPerMinute: 5 });
+	const emulator = useManualClockEmulator({ tokenRateLimitPerMinute: 5 });
 
 	it('mints a Bearer JWT with the spec claims (aud, organization_id, exp = iat + 900)', async () => {
 		const emu = emulator();

@@ -1,12 +1,17 @@
 /** The action node run by n8n-core against the emulator over real HTTP. */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
-import { configureSettings } from '../../../transport/settings';
-import type { ClientInfo, Einvoice, Ewaybill } from '../../emulator';
-import { executeContext } from '../helpers/executeNode';
-import { recordOutboundRequests } from '../helpers/outboundRequests';
-import { credentialData, FAST_RETRIES, recordingSleep, useEmulator } from '../helpers/gstEmulator';
+import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
+import { configureSettings } from '../../../../../transport/settings';
+import type { ClientInfo, Einvoice, Ewaybill } from '../../../../emulator';
+import { executeContext } from '../../../helpers/executeNode';
+import { recordOutboundRequests } from '../../../helpers/outboundRequests';
+import {
+	credentialData,
+	FAST_RETRIES,
+	recordingSleep,
+	useEmulatorForPackage,
+} from '../../../helpers/emulatorForPackage';
 
 const node = new GstCompliance();
 /** The ID parameter as a user maps it from the incoming item. */
@@ -15,7 +20,7 @@ const outbound = recordOutboundRequests();
 beforeEach(() => outbound.reset());
 
 describe('GST Compliance node: Get', () => {
-	const emulator = useEmulator();
+	const emulator = useEmulatorForPackage();
 	let client: ClientInfo;
 	let einvoice: Einvoice;
 	let ewaybill: Ewaybill;
@@ -225,7 +230,7 @@ describe.each([
 	[50, 20],
 ])('GST Compliance node: 1,000 ids with concurrency option %s', (concurrency, bound) => {
 	// A fresh emulator per case: idle keep-alive sockets of an earlier case would count as open.
-	const emulator = useEmulator({ apiRateLimitPerMinute: 100_000 });
+	const emulator = useEmulatorForPackage({ apiRateLimitPerMinute: 100_000 });
 
 	it(`mints 1 token, keeps at most ${bound} requests in flight and returns items in input order`, async () => {
 		const { control } = emulator();

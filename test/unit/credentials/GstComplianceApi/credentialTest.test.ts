@@ -2,12 +2,16 @@
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, ICredentialTestFunction } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
-import type { ClientInfo } from '../../emulator';
-import { closedPortUrl, credentialData, useEmulator } from '../helpers/gstEmulator';
+import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
+import type { ClientInfo } from '../../../emulator';
+import {
+	closedPortUrl,
+	credentialData,
+	useEmulatorForPackage,
+} from '../../helpers/emulatorForPackage';
 
 describe('credential test (testedBy)', () => {
-	const emulator = useEmulator();
+	const emulator = useEmulatorForPackage();
 	let client: ClientInfo;
 
 	beforeEach(() => {

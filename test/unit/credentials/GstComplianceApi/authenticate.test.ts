@@ -4,19 +4,19 @@
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
-import { parseCredentials } from '../../../credentials/GstComplianceApi/environment';
-import { authenticateRequest } from '../../../credentials/GstComplianceApi/authenticate';
-import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
-import type { ClientInfo } from '../../emulator';
-import { executeContext } from '../helpers/executeNode';
-import { recordOutboundRequests } from '../helpers/outboundRequests';
-import { credentialData, useEmulator } from '../helpers/gstEmulator';
+import { GstComplianceApi } from '../../../../credentials/GstComplianceApi.credentials';
+import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
+import { authenticateRequest } from '../../../../credentials/GstComplianceApi/authenticate';
+import { tokenCache } from '../../../../credentials/GstComplianceApi/tokenCache';
+import type { ClientInfo } from '../../../emulator';
+import { executeContext } from '../../helpers/executeNode';
+import { recordOutboundRequests } from '../../helpers/outboundRequests';
+import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
 
 describe('the credential through n8n request helpers', () => {
 	const outbound = recordOutboundRequests();
 	beforeEach(() => outbound.reset());
-	const emulator = useEmulator();
+	const emulator = useEmulatorForPackage();
 	let client: ClientInfo;
 	let einvoiceId: string;
 

@@ -1,3 +1,4 @@
+/** The webhook signature: HMAC-SHA256 over "<t>.<raw body>", its header, and its verification. */
 import { createHmac } from 'crypto';
 
 import {
@@ -5,7 +6,7 @@ import {
 	parseSignatureHeader,
 	sign,
 	verify,
-} from '../../../nodes/GstComplianceTrigger/signature';
+} from '../../../../nodes/GstComplianceTrigger/signature';
 
 const SECRET = 'whsec_test_secret_value_123456';
 const T = 1736915400;

@@ -1,12 +1,13 @@
 /**
- * The dedupe state must reach n8n's database after every accepted event. n8n 2.41 (live webhooks)
+ * Dedupe persistence: one store per workflow node (the registry), and the state reaching n8n's
+ * database after every accepted event. n8n 2.41 (live webhooks)
  * loads the workflow with its static data, runs webhook(), creates the execution from a second
  * Workflow over the *same* static-data object (which resets the "changed" flag), reads
  * `webhookResponse`, and only then saves static data if the flag is set. `deliver()` replays that
  * sequence with n8n-workflow's real Workflow (its ObservableObject static data) and n8n-core's
  * WebhookContext, so this fails if the write is lost.
  */
-import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
+import { GstComplianceTrigger } from '../../../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
 import {
 	deliver,
 	envelope,
@@ -14,11 +15,34 @@ import {
 	NOW_MS,
 	signed,
 	TRIGGER_NAME,
-} from '../helpers/deliverToTrigger';
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
+} from '../../../helpers/deliverToTrigger';
+import {
+	MemoryDedupeStore,
+	type DedupeOptions,
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import {
+	DedupeRegistry,
+	dedupeRegistry,
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 
 const node = new GstComplianceTrigger();
 const NODE_KEY = `node:${TRIGGER_NAME}`;
+const HOUR = 3_600_000;
+const DAY_OPTIONS: DedupeOptions = { windowMs: 24 * HOUR + 300_000, capacity: 125_000 };
+
+describe('DedupeRegistry', () => {
+	it('creates a store once per key and reconfigures it on each use', () => {
+		const registry = new DedupeRegistry();
+		const create = jest.fn(() => new MemoryDedupeStore(DAY_OPTIONS));
+		const a = registry.get('wf:node:production', DAY_OPTIONS, create);
+		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
+		expect(a).toBe(b);
+		expect(create).toHaveBeenCalledTimes(1);
+		expect(registry.get('wf:node:test', DAY_OPTIONS, create)).not.toBe(a);
+		registry.clear();
+		expect(registry.get('wf:node:production', DAY_OPTIONS, create)).not.toBe(a);
+	});
+});
 
 describe('dedupe state and n8n 2.41 static-data saving', () => {
 	beforeAll(() => jest.spyOn(Date, 'now').mockReturnValue(NOW_MS));

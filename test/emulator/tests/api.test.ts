@@ -1,8 +1,8 @@
 import { request } from 'http';
-import { apiGet, MINUTE, tokenFor, useEmulator } from './helpers';
+import { apiGet, MINUTE, tokenFor, useManualClockEmulator } from './helpers';
 
 describe('emulator: API hosts', () => {
-	const emulator = useEmulator({ apiRateLimitPerMinute: 5 });
+	const emulator = useManualClockEmulator({ apiRateLimitPerMinute: 5 });
 
 	async function tenant(plan: 'einvoice' | 'einvoice+ewaybill' = 'einvoice+ewaybill') {
 		const emu = emulator();

@@ -1,6 +1,6 @@
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
-import { MANUAL_CLOCK_START, startEmulator } from '../../emulator';
+import { MANUAL_CLOCK_START, startEmulator } from '..';
 import { startReceiver } from './receiver';
 
 describe('emulator: clocks and shutdown', () => {

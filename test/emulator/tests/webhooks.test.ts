@@ -1,11 +1,11 @@
-import type { ClientInfo, RunningEmulator } from '../../emulator';
-import { apiGet, HOUR, tokenFor, useEmulator } from './helpers';
+import type { ClientInfo, RunningEmulator } from '..';
+import { apiGet, HOUR, tokenFor, useManualClockEmulator } from './helpers';
 import { startReceiver, verifySignature, type Received } from './receiver';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 describe('emulator: webhook delivery', () => {
-	const emulator = useEmulator({ retryBaseMs: 1000, deliveryTimeoutMs: 500 });
+	const emulator = useManualClockEmulator({ retryBaseMs: 1000, deliveryTimeoutMs: 500 });
 	const receivers: Receiver[] = [];
 	afterEach(async () => {
 		emulator().control.setDeliveryFaults({});

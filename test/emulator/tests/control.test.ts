@@ -1,9 +1,9 @@
-import type { ClientInfo, Einvoice, SubscriptionInfo } from '../../emulator';
-import { apiGet, tokenFor, useEmulator } from './helpers';
+import type { ClientInfo, Einvoice, SubscriptionInfo } from '..';
+import { apiGet, tokenFor, useManualClockEmulator } from './helpers';
 import { startReceiver, verifySignature } from './receiver';
 
 describe('emulator: HTTP control API', () => {
-	const emulator = useEmulator({ seed: true });
+	const emulator = useManualClockEmulator({ seed: true });
 
 	async function call<T>(
 		method: string,

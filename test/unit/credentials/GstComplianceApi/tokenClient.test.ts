@@ -1,20 +1,20 @@
 /** Token endpoint failures: clear errors, counted bounded attempts, nothing secret in the text. */
-import { gstApiRequest } from '../../../transport/apiRequest';
-import { configureSettings } from '../../../transport/settings';
-import type { ClientInfo, TokenFault } from '../../emulator';
-import { executeContext } from '../helpers/executeNode';
+import { gstApiRequest } from '../../../../transport/apiRequest';
+import { configureSettings } from '../../../../transport/settings';
+import type { ClientInfo, TokenFault } from '../../../emulator';
+import { executeContext } from '../../helpers/executeNode';
 import {
 	closedPortUrl,
 	credentialData,
 	FAST_RETRIES,
 	recordingSleep,
-	useEmulator,
-} from '../helpers/gstEmulator';
+	useEmulatorForPackage,
+} from '../../helpers/emulatorForPackage';
 
 const JWT_LIKE = /eyJ[\w-]*\.[\w-]*\.[\w-]*/;
 
 describe('token endpoint failures', () => {
-	const emulator = useEmulator();
+	const emulator = useEmulatorForPackage();
 	let client: ClientInfo;
 
 	beforeEach(() => {

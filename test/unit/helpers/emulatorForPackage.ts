@@ -1,4 +1,8 @@
-/** Starting the emulator and turning its clients into `gstComplianceApi` credential data. */
+/**
+ * The emulator as the package's own tests use it: one per test file, an empty token cache and fast
+ * retry settings per test, and its clients as `gstComplianceApi` credential data. (The emulator's
+ * own tests start theirs with useManualClockEmulator in test/emulator/tests/helpers.ts.)
+ */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -49,7 +53,7 @@ export const FAST_RETRIES: Partial<GstSettings> = {
  * Starts an emulator for one test file and gives every test an empty token cache and fast retry
  * settings; the emulator's own clock drives token freshness (a manual one walks through hours).
  */
-export function useEmulator(
+export function useEmulatorForPackage(
 	options: EmulatorOptions = {},
 	settings: Partial<GstSettings> = {},
 ): () => RunningEmulator {
@@ -73,7 +77,7 @@ export function useEmulator(
 	};
 }
 
-/** The real n8n `sleep`, recording each requested wait so a test can assert Retry-After was honoured. */
+/** n8n's own `sleep`, recording each wait so a test can assert Retry-After was honoured. */
 export function recordingSleep(): { waits: number[]; sleep: (ms: number) => Promise<void> } {
 	const waits: number[] = [];
 	return {

@@ -1,19 +1,110 @@
-/** The token cache against the emulator over real HTTP: single flight, refresh, rotation, 401 handling. */
+/**
+ * The token cache: keys, refresh margin, bounds and single flight on its own, then against the
+ * emulator over real HTTP (single flight, refresh, rotation, 401 handling).
+ */
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
-import { gstApiRequest } from '../../../transport/apiRequest';
-import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
-import { parseCredentials } from '../../../credentials/GstComplianceApi/environment';
-import type { ClientInfo } from '../../emulator';
-import { executeContext } from '../helpers/executeNode';
-import { recordOutboundRequests } from '../helpers/outboundRequests';
-import { credentialData, useEmulator } from '../helpers/gstEmulator';
+import { gstApiRequest } from '../../../../transport/apiRequest';
+import { GstCredentialError } from '../../../../credentials/GstComplianceApi/credentialError';
+import {
+	cacheKey,
+	TokenCache,
+	tokenCache,
+} from '../../../../credentials/GstComplianceApi/tokenCache';
+import { configureSettings, resetSettings } from '../../../../transport/settings';
+import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
+import type { ClientInfo } from '../../../emulator';
+import { executeContext } from '../../helpers/executeNode';
+import { recordOutboundRequests } from '../../helpers/outboundRequests';
+import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
+
+const base = {
+	environment: 'sandbox',
+	clientId: 'svc_test_abc',
+	clientSecret: 's3cret-value',
+	authUrl: 'https://auth.example.com/',
+	realm: 'gst',
+	productionApiUrl: 'https://api.example.com',
+	sandboxApiUrl: 'https://sandbox.example.com/',
+};
+
+describe('TokenCache (without network)', () => {
+	let now = 0;
+	beforeEach(() => {
+		now = 0;
+		configureSettings({ now: () => now, tokenCacheSize: 3 });
+	});
+	afterEach(() => resetSettings());
+
+	const credentials = (secret: string) => parseCredentials({ ...base, clientSecret: secret });
+	const minting = () => {
+		const mints: string[] = [];
+		const cache = new TokenCache(async (c) => {
+			mints.push(c.clientSecret);
+			await new Promise((resolve) => setImmediate(resolve));
+			return { accessToken: `token-${mints.length}`, requestedAt: now, lifetimeMs: 900_000 };
+		});
+		return { cache, mints };
+	};
+
+	it('keys by a hash that holds no plaintext secret, and differs per secret', () => {
+		const key = cacheKey(credentials('s3cret-value'));
+		expect(key).toMatch(/^[0-9a-f]{64}$/);
+		expect(key).not.toContain('s3cret');
+		expect(cacheKey(credentials('other'))).not.toBe(key);
+	});
+
+	it('re-mints only when fewer than 60 s remain', async () => {
+		const { cache, mints } = minting();
+		await cache.getToken(credentials('a'));
+		now = 839_999;
+		await cache.getToken(credentials('a'));
+		expect(mints).toHaveLength(1);
+		now = 840_000;
+		await cache.getToken(credentials('a'));
+		expect(mints).toHaveLength(2);
+	});
+
+	it('is bounded (LRU)', async () => {
+		const { cache, mints } = minting();
+		for (const secret of ['a', 'b', 'c', 'd']) await cache.getToken(credentials(secret));
+		expect(cache.size).toBe(3);
+		await cache.getToken(credentials('d'));
+		await cache.getToken(credentials('a'));
+		expect(mints).toEqual(['a', 'b', 'c', 'd', 'a']);
+	});
+
+	it('invalidates only a token minted before the request started', async () => {
+		const { cache } = minting();
+		await cache.getToken(credentials('a'));
+		const serialAtStart = cache.lastSerial;
+		expect(cache.invalidate(credentials('a'), serialAtStart - 1)).toBe(false);
+		expect(cache.invalidate(credentials('a'), serialAtStart)).toBe(true);
+		expect(cache.peek(credentials('a'))).toBeUndefined();
+	});
+
+	it('shares one failing flight and lets the next caller try again', async () => {
+		let calls = 0;
+		const cache = new TokenCache(async () => {
+			calls++;
+			await new Promise((resolve) => setImmediate(resolve));
+			throw new GstCredentialError('unreachable', 'down');
+		});
+		const results = await Promise.allSettled(
+			Array.from({ length: 10 }, async () => await cache.getToken(credentials('a'))),
+		);
+		expect(results.every((r) => r.status === 'rejected')).toBe(true);
+		expect(calls).toBe(1);
+		await expect(cache.getToken(credentials('a'))).rejects.toThrow('down');
+		expect(calls).toBe(2);
+	});
+});
 
 describe('token cache against the emulator (manual clock)', () => {
 	const outbound = recordOutboundRequests();
 	beforeEach(() => outbound.reset());
-	const emulator = useEmulator({ clock: 'manual' });
+	const emulator = useEmulatorForPackage({ clock: 'manual' });
 	let client: ClientInfo;
 	let einvoiceId: string;
 

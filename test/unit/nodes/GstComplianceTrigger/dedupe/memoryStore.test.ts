@@ -1,12 +1,12 @@
+/** The in-memory dedupe store: claims, window, cap, snapshot and reload, and its size at volume. */
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import { DedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import {
 	digestEventId,
 	MemoryDedupeStore,
 	type DedupeOptions,
-} from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2025, 0, 15, 4, 30, 0);
@@ -113,20 +113,6 @@ describe('MemoryDedupeStore', () => {
 		store.claimNow('evt_secretish_identifier', T0);
 		expect(JSON.stringify(store.snapshot())).not.toContain('evt_');
 		expect(store.snapshot().d.startsWith(digestEventId('evt_secretish_identifier'))).toBe(true);
-	});
-});
-
-describe('DedupeRegistry', () => {
-	it('creates a store once per key and reconfigures it on each use', () => {
-		const registry = new DedupeRegistry();
-		const create = jest.fn(() => new MemoryDedupeStore(DAY_OPTIONS));
-		const a = registry.get('wf:node:production', DAY_OPTIONS, create);
-		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
-		expect(a).toBe(b);
-		expect(create).toHaveBeenCalledTimes(1);
-		expect(registry.get('wf:node:test', DAY_OPTIONS, create)).not.toBe(a);
-		registry.clear();
-		expect(registry.get('wf:node:production', DAY_OPTIONS, create)).not.toBe(a);
 	});
 });
 

@@ -1,9 +1,4 @@
-import {
-	startEmulator,
-	type ClientInfo,
-	type EmulatorOptions,
-	type RunningEmulator,
-} from '../../emulator';
+import { startEmulator, type ClientInfo, type EmulatorOptions, type RunningEmulator } from '..';
 
 export interface TokenResponse {
 	status: number;
@@ -12,7 +7,7 @@ export interface TokenResponse {
 }
 
 /** Starts a manual-clock emulator without seed data for one test file and stops it afterwards. */
-export function useEmulator(options: EmulatorOptions = {}): () => RunningEmulator {
+export function useManualClockEmulator(options: EmulatorOptions = {}): () => RunningEmulator {
 	let emulator: RunningEmulator | undefined;
 	beforeAll(async () => {
 		emulator = await startEmulator({ clock: 'manual', seed: false, ...options });
