@@ -1,3 +1,5 @@
+/* eslint-disable no-console -- also a command-line tool: it reports what it wrote */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test tooling: runs in Node, never inside n8n */
 /**
  * Sample output for the templates: each trigger template carries pinned data (`pinData`) made of
  * real event envelopes from the emulator, shaped by the trigger's own output code, so a builder can

@@ -269,6 +269,7 @@ it('Execute step (listening) + examples/send-test-event.sh to the Test URL: the 
 	await page.locator('[data-test-id="trigger-execute-button"]').first().click();
 	await page.locator('[data-test-id="trigger-listening"]').waitFor();
 	const testUrl = `${n8n.baseUrl}/webhook-test/${webhookId}/webhook`;
+	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- test code: runs the documented script as a user would
 	const sent = spawnSync(
 		'bash',
 		[path.join(REPO_ROOT, 'examples', 'send-test-event.sh'), testUrl],

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * Sample output a builder maps fields from before the first real event: the trigger templates'
  * pinned data (made by test/emulator/sampleEvents.ts) and the action node's output schemas
@@ -6,6 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
+import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
 import {
 	DOCUMENTED_FIELDS,
 	EXAMPLES_DIR,
@@ -101,7 +103,6 @@ describe('output schemas of the action node', () => {
 	);
 
 	it('has a schema folder for every node version (n8n serves the exact version only)', () => {
-		const { GstCompliance } = require('../../../nodes/GstCompliance/GstCompliance.node');
 		const versions = new GstCompliance().description.version as number[];
 		expect(fs.readdirSync(schemaDir).sort()).toEqual(versions.map((v) => `v${v}.0.0`));
 	});
