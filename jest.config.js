@@ -1,7 +1,8 @@
 /**
- * `npm test` runs every project: `unit` (pure logic, the emulator, the credential and both nodes
- * against the emulator over real HTTP), `e2e` (the packed package inside a real n8n) and
- * `reliability` (duplicates, restarts and faults at volume in a real n8n).
+ * `npm test` runs every project: `unit` (the package's modules in test/unit, which mirrors the source
+ * tree, with the nodes run by n8n-core against the emulator over real HTTP; and the emulator's own
+ * tests in test/emulator/tests), `e2e` (the packed package inside a real n8n) and `reliability`
+ * (duplicates, restarts and faults at volume in a real n8n).
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
 const base = {
@@ -11,14 +12,19 @@ const base = {
 };
 
 /** Real n8n: the runtime is installed and the package built once before any spec runs. */
-const e2e = { ...base, globalSetup: '<rootDir>/test/e2e/lib/globalSetup.js' };
+const e2e = { ...base, globalSetup: '<rootDir>/test/harness/globalSetup.js' };
 
 // A default for tests that make many real HTTP requests on a loaded 2-core machine; none asserts on time.
 module.exports = {
 	testTimeout: 30_000,
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	projects: [
-		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+		{
+			...base,
+			displayName: 'unit',
+			roots: ['<rootDir>/test/unit', '<rootDir>/test/emulator/tests'],
+			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
+		},
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
 	],

@@ -13,22 +13,13 @@ const { displayName: _unit, ...unit } = require('./jest.config.js').projects.fin
 
 module.exports = {
 	...unit,
+	roots: ['<rootDir>/test/unit'],
 	testTimeout: 30_000,
 	testMatch: [
-		'<rootDir>/test/unit/transport/**/*.test.ts',
-		'<rootDir>/test/unit/credentials/**/*.test.ts',
-		'<rootDir>/test/unit/nodes/GstComplianceTrigger/signature.test.ts',
-		'<rootDir>/test/unit/nodes/GstComplianceTrigger/webhook.test.ts',
-		'<rootDir>/test/unit/nodes/GstComplianceTrigger/delivery.test.ts',
+		'<rootDir>/test/unit/transport/*.test.ts',
+		'<rootDir>/test/unit/credentials/GstComplianceApi/{environment,jwtClaims,tokenCache,tokenClient}*.test.ts',
+		'<rootDir>/test/unit/nodes/GstComplianceTrigger/{signature,delivery,webhook}*.test.ts',
 		'<rootDir>/test/unit/nodes/GstComplianceTrigger/dedupe/*.test.ts',
-		'<rootDir>/test/unit/credential/pure.test.ts',
-		'<rootDir>/test/unit/credential/tokenFaults.emulator.test.ts',
-		'<rootDir>/test/unit/credential/tokenCache.emulator.test.ts',
-		'<rootDir>/test/unit/trigger/signature.test.ts',
-		'<rootDir>/test/unit/trigger/dedupe.test.ts',
-		'<rootDir>/test/unit/trigger/badDeliveries.test.ts',
-		'<rootDir>/test/unit/trigger/trigger.test.ts',
-		'<rootDir>/test/unit/action/description.test.ts',
 	],
 	testNamePattern: '^(?!.*(size for 100,000 ids|1,000 ids with concurrency))',
 };

@@ -49,7 +49,7 @@ export interface GstRequestOptions {
 	/**
 	 * The credential as `getCredentials` returned it, read once per execution by the caller. Each
 	 * `getCredentials` (and each `httpRequestWithAuthentication`, which calls it) is a database read
-	 * and a decryption in n8n; for 1,000 items that was the largest cost per request.
+	 * and a decryption in n8n, so per item it would cost more than the request itself.
 	 */
 	credentialData?: ICredentialDataDecryptedObject;
 }
@@ -294,7 +294,7 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** The API's error object: `{ error: { code, message, ... } }` in the emulator; the spec leaves it open. */
+/** The API's error object: `{ error: { code, message, ... } }` in the emulator; not shown in docs/service-api.md. */
 function errorObject(body: unknown): Record<string, unknown> | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const { error } = body as Record<string, unknown>;

@@ -18,7 +18,7 @@ import { settings } from '../../transport/settings';
 import { tokenCache } from './tokenCache';
 
 /**
- * Path used to prove the API host accepts the token. Assumption (the spec lists no status codes):
+ * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and rate limits": no status codes are shown):
  * an authenticated GET of an id that does not exist answers 404 (or 2xx / 403 entitlement), and
  * an unauthenticated one 401, so any answer but 401 means "token accepted here".
  */

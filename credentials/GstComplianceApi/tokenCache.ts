@@ -29,7 +29,7 @@ interface Entry {
  * Why not n8n's own mechanisms: `preAuthentication` + an `expirable` field refreshes only after a
  * 401 (no early refresh), has no single flight, and writes each token into the credential record in
  * the database; the generic OAuth2 credential mints one token per parallel request on first use and
- * some builds send an empty `scope`, which the spec forbids. So the token lives here, in memory.
+ * some builds send an empty `scope`, which the token endpoint refuses (docs/service-api.md, "Token endpoint"). So the token lives here, in memory.
  */
 export class TokenCache {
 	private readonly entries = new Map<string, Entry>();

@@ -19,7 +19,7 @@ export interface IssuedToken {
 }
 
 /**
- * One client-credentials exchange, exactly as the spec: form-encoded, no `scope`. Uses the global
+ * One client-credentials exchange, as docs/service-api.md ("Token endpoint") describes it: form-encoded, no `scope`. Uses the global
  * `fetch` because the credential's `authenticate` receives no n8n request helpers.
  */
 export async function mintToken(credentials: GstCredentials): Promise<IssuedToken> {
@@ -127,7 +127,7 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 	if (!json || typeof json !== 'object') return undefined;
 	const { access_token: accessToken, expires_in: expiresIn } = json as Record<string, unknown>;
 	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
-	// The spec fixes expires_in at 900; fall back to it if a proxy drops the field.
+	// docs/service-api.md fixes expires_in at 900 s; fall back to it if a proxy drops the field.
 	const seconds = Number(expiresIn);
 	const claims = decodeJwtClaims(accessToken);
 	const organizationId = claims?.organization_id;

@@ -5,7 +5,6 @@
  */
 import * as path from 'path';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { N8n, startN8n } from '../lib/n8n';
 import {
 	apiCredentialData,
 	bindCredentials,
@@ -17,7 +16,9 @@ import {
 	swapForFileWrite,
 	triggerUrl,
 	uuid,
-} from '../lib/gst';
+	N8n,
+	startN8n,
+} from '../../harness';
 
 jest.setTimeout(240_000);
 

@@ -7,9 +7,10 @@
  *   and for n8n's HTTP Request node using the credential as a predefined credential type.
  */
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { request } from '../lib/http';
-import { N8n, startN8n } from '../lib/n8n';
 import {
+	N8n,
+	request,
+	startN8n,
 	actionNode,
 	apiCredentialData,
 	chain,
@@ -20,7 +21,7 @@ import {
 	triggerUrl,
 	uuid,
 	webhookNode,
-} from '../lib/gst';
+} from '../../harness';
 
 jest.setTimeout(240_000);
 

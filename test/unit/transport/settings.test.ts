@@ -9,11 +9,11 @@ import { gstApiRequest } from '../../../transport/apiRequest';
 import { backoffDelay } from '../../../transport/retry';
 import { configureSettings, resetSettings, settings } from '../../../transport/settings';
 import type { ClientInfo } from '../../emulator';
-import { createExecuteContext } from '../helpers/executeContext';
-import { credentialData, useEmulator } from '../helpers/gstEmulator';
+import { credentialData, useEmulatorForPackage } from '../helpers/emulatorForPackage';
+import { executeContext } from '../helpers/executeNode';
 
 describe('shipped retry defaults, against the emulator', () => {
-	const emulator = useEmulator();
+	const emulator = useEmulatorForPackage();
 	let client: ClientInfo;
 	let waits: number[];
 
@@ -31,10 +31,10 @@ describe('shipped retry defaults, against the emulator', () => {
 
 	const get = async () =>
 		await gstApiRequest.call(
-			createExecuteContext({
+			executeContext({
 				parameters: {},
 				credentials: { gstComplianceApi: credentialData(emulator(), client) },
-			}),
+			}).context,
 			'GET',
 			`/v1/einvoices/${
 				emulator().control.createEinvoice({

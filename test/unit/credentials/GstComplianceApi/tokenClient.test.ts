@@ -1,124 +1,141 @@
-/**
- * The token client against the emulator's token endpoint over real HTTP: the lifetime it derives
- * (README: "lifetime from `expires_in`, capped by the token's `exp`") and that no answer of the
- * endpoint carries the client secret into a message.
- */
-import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
-import { mintToken } from '../../../../credentials/GstComplianceApi/tokenClient';
+/** Token endpoint failures: clear errors, counted bounded attempts, nothing secret in the text. */
+import { gstApiRequest } from '../../../../transport/apiRequest';
+import { configureSettings } from '../../../../transport/settings';
 import type { ClientInfo, TokenFault } from '../../../emulator';
-import { credentialData, useEmulator } from '../../helpers/gstEmulator';
+import { executeContext } from '../../helpers/executeNode';
+import {
+	closedPortUrl,
+	credentialData,
+	FAST_RETRIES,
+	recordingSleep,
+	useEmulatorForPackage,
+} from '../../helpers/emulatorForPackage';
 
-const jwt = (claims: Record<string, unknown>) =>
-	`eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2ln`;
+const JWT_LIKE = /eyJ[\w-]*\.[\w-]*\.[\w-]*/;
 
-describe('mintToken', () => {
-	// The shipped timeouts: on a loaded machine a 300 ms token timeout would add a retry.
-	const emulator = useEmulator({}, { tokenRequestTimeoutMs: 10_000 });
+describe('token endpoint failures', () => {
+	const emulator = useEmulatorForPackage();
 	let client: ClientInfo;
+
 	beforeEach(() => {
 		client = emulator().control.createClient({ environment: 'sandbox' });
 	});
-	const credentials = () => parseCredentials(credentialData(emulator(), client));
-	const answer = (body: Record<string, unknown>, status = 200): TokenFault => ({
-		kind: 'status',
-		status,
-		body: JSON.stringify(body),
-	});
-	const failure = async () =>
-		await mintToken(credentials()).then(
-			() => {
-				throw new Error('expected the token request to fail');
-			},
-			(error: Error) => error,
+
+	const context = (overrides = {}) =>
+		executeContext({
+			parameters: {},
+			credentials: { gstComplianceApi: credentialData(emulator(), client, overrides) },
+		}).context;
+	const failure = async (ctx = context()) => {
+		const error = await gstApiRequest.call(ctx, 'GET', '/v1/einvoices/einv_x').then(
+			() => undefined,
+			(caught: Error) => caught,
 		);
+		expect(error).toBeInstanceOf(Error);
+		return error as Error & { description?: string; context: Record<string, unknown> };
+	};
+	const tokenRequests = () => emulator().control.counters().tokenRequests[client.clientId] ?? 0;
+	const expectNothingLeaked = (error: Error & { description?: string }) => {
+		const text = `${error.message} ${error.description ?? ''} ${JSON.stringify(error)}`;
+		expect(text).not.toContain(client.clientSecret);
+		expect(text).not.toMatch(JWT_LIKE);
+	};
+	const maxAttempts = FAST_RETRIES.tokenRetry!.maxAttempts;
 
-	it("takes the lifetime from expires_in when the token's exp is later", async () => {
-		const iat = 1_700_000_000;
-		emulator().control.injectTokenFaults([
-			answer({ access_token: jwt({ iat, exp: iat + 3600 }), expires_in: 900 }),
-		]);
-		await expect(mintToken(credentials())).resolves.toMatchObject({ lifetimeMs: 900_000 });
+	it.each<[string, TokenFault, RegExp]>([
+		[
+			'500',
+			{ kind: 'status', status: 500 },
+			/token endpoint at .* failed with HTTP 500.*gave up after 3 attempts/,
+		],
+		[
+			'timeout',
+			{ kind: 'timeout' },
+			/Could not reach the token endpoint at .*: no answer within the time limit.*gave up after 3 attempts/,
+		],
+		['non-JSON', { kind: 'garbage' }, /without a usable access token.*gave up after 3 attempts/],
+	])(
+		'token %s on every attempt: clear error after exactly maxAttempts requests',
+		async (_name, fault, message) => {
+			emulator().control.injectTokenFaults(Array.from({ length: maxAttempts }, () => fault));
+			const error = await failure();
+			expect(error.message).toMatch(message);
+			expect(tokenRequests()).toBe(maxAttempts);
+			expect(emulator().control.counters().apiRequestsTotal).toBe(0);
+			expectNothingLeaked(error);
+		},
+	);
+
+	it('recovers when the token endpoint fails once with 500', async () => {
+		emulator().control.injectTokenFaults([{ kind: 'status', status: 500 }]);
+		const einvoice = emulator().control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
+		const ctx = context();
+		await expect(
+			gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoice.id}`),
+		).resolves.toMatchObject({ id: einvoice.id });
+		expect(tokenRequests()).toBe(2);
 	});
 
-	it("caps the lifetime by the token's exp when it is earlier than expires_in", async () => {
-		const iat = 1_700_000_000;
-		emulator().control.injectTokenFaults([
-			answer({ access_token: jwt({ iat, exp: iat + 300 }), expires_in: 900 }),
-		]);
-		await expect(mintToken(credentials())).resolves.toMatchObject({ lifetimeMs: 300_000 });
+	it('reports a wrong secret as rejected, without retrying and without echoing the secret', async () => {
+		const error = await failure(context({ clientSecret: 'wrong-secret-value' }));
+		expect(error.message).toMatch(/rejected the client id or secret \(HTTP 401: invalid_client/);
+		expect(error.message).not.toContain('wrong-secret-value');
+		expect(error.context.gstCode).toBe('CREDENTIALS_REJECTED');
+		expect(tokenRequests()).toBe(1);
+		expectNothingLeaked(error);
 	});
 
-	it('falls back to 900 s without a usable expires_in, and reads the organization claim', async () => {
-		for (const expiresIn of [undefined, 0, -5, 'soon']) {
-			emulator().control.injectTokenFaults([
-				answer({ access_token: jwt({ organization_id: 'org_1' }), expires_in: expiresIn }),
-			]);
-			await expect(mintToken(credentials())).resolves.toMatchObject({
-				lifetimeMs: 900_000,
-				organizationId: 'org_1',
-			});
-		}
-		emulator().control.injectTokenFaults([answer({ access_token: 'opaque', expires_in: '60' })]);
-		await expect(mintToken(credentials())).resolves.toMatchObject({
-			accessToken: 'opaque',
-			lifetimeMs: 60_000,
-			organizationId: undefined,
+	it('honours Retry-After on 429 and lets concurrent callers share the wait (no hammering)', async () => {
+		const recorder = recordingSleep();
+		configureSettings({ sleep: recorder.sleep });
+		const einvoice = emulator().control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
 		});
+		emulator().control.injectTokenFaults([{ kind: 'status', status: 429, retryAfterSeconds: 1 }]);
+		const ctx = context();
+		const results = await Promise.all(
+			Array.from(
+				{ length: 20 },
+				async () => await gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoice.id}`),
+			),
+		);
+		expect(results.every((result) => result.id === einvoice.id)).toBe(true);
+		expect(recorder.waits).toEqual([1000]);
+		expect(tokenRequests()).toBe(2);
 	});
 
-	it('counts the lifetime from when the request was sent', async () => {
-		const sentAt = emulator().control.now();
-		const token = await mintToken(credentials());
-		expect(token.requestedAt).toBeGreaterThanOrEqual(sentAt);
-		expect(token.requestedAt).toBeLessThanOrEqual(emulator().control.now());
+	it('fails fast on a 429 whose Retry-After exceeds the bound, and keeps later callers off the endpoint until then', async () => {
+		emulator().control.injectTokenFaults([{ kind: 'status', status: 429, retryAfterSeconds: 120 }]);
+		const first = await failure();
+		expect(first.message).toMatch(
+			/rate-limiting this client \(HTTP 429\) and asks to wait 120 s; gave up after 1 attempt/,
+		);
+		expect(first.context.gstCode).toBe('TOKEN_RATE_LIMITED');
+		const second = await failure();
+		expect(second.message).toMatch(
+			/rate-limiting this client \(HTTP 429\); it asked to wait until/,
+		);
+		expect(tokenRequests()).toBe(1);
+		expectNothingLeaked(first);
 	});
 
-	describe('keeps the client secret out of every message', () => {
-		const secretIn = (text: string) => `${text} ${client.clientSecret}`;
-		const expectNoSecret = (error: Error & { description?: string }) => {
-			const text = `${error.message} ${error.description ?? ''} ${JSON.stringify(error)}`;
-			expect(text).not.toContain(client.clientSecret);
-			expect(text).toContain('[redacted]');
-		};
+	it('names an unreachable token host', async () => {
+		const authUrl = await closedPortUrl();
+		const error = await failure(context({ authUrl }));
+		expect(error.message).toContain(
+			`Could not reach the token endpoint at ${new URL(authUrl).host}: the connection was refused`,
+		);
+		expect(error.message).toContain('gave up after 3 attempts');
+		expect(error.context.gstCode).toBe('TOKEN_ENDPOINT_UNREACHABLE');
+	});
 
-		it('401: the endpoint echoes the secret in error_description', async () => {
-			emulator().control.injectTokenFaults([
-				answer({ error: 'invalid_client', error_description: secretIn('bad secret') }, 401),
-			]);
-			const error = await failure();
-			expect(error.message).toMatch(
-				/rejected the client id or secret \(HTTP 401: invalid_client - bad secret \[redacted\]\)/,
-			);
-			expectNoSecret(error);
-		});
-
-		it('404: "Check Auth URL and Realm", with the server text redacted', async () => {
-			emulator().control.injectTokenFaults([
-				answer({ error: 'not_found', error_description: secretIn('no realm for') }, 404),
-			]);
-			const error = await failure();
-			expect(error.message).toMatch(
-				/answered HTTP 404: not_found - no realm for \[redacted\]\. Check Auth URL and Realm in the credential\.$/,
-			);
-			expectNoSecret(error);
-		});
-
-		it('200 without a token: the body excerpt is redacted', async () => {
-			const fault = answer({ note: secretIn('echo') });
-			emulator().control.injectTokenFaults([fault, fault, fault]);
-			const error = await failure();
-			expect(error.message).toMatch(/without a usable access token \(body: ".*\[redacted\].*"\)/);
-			expectNoSecret(error);
-		});
-
-		it('5xx: the server text is redacted', async () => {
-			const fault = answer({ error: 'server_error', error_description: secretIn('down') }, 503);
-			emulator().control.injectTokenFaults([fault, fault, fault]);
-			const error = await failure();
-			expect(error.message).toMatch(
-				/failed with HTTP 503: server_error - down \[redacted\] \(gave up after 3 attempts\)/,
-			);
-			expectNoSecret(error);
-		});
+	it('points at Auth URL and Realm when the token path does not exist', async () => {
+		const error = await failure(context({ realm: 'nope' }));
+		expect(error.message).toMatch(/answered HTTP 404.*Check Auth URL and Realm/);
+		expect(tokenRequests()).toBe(0);
 	});
 });

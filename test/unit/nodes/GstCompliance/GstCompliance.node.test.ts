@@ -9,8 +9,8 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
 import { concurrencyOf } from '../../../../nodes/GstCompliance/actions/get';
 import type { ClientInfo } from '../../../emulator';
-import { createExecuteContext } from '../../helpers/executeContext';
-import { credentialData, useEmulator } from '../../helpers/gstEmulator';
+import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
+import { executeContext } from '../../helpers/executeNode';
 
 const node = new GstCompliance();
 const { description } = node;
@@ -30,7 +30,7 @@ const values = (p: INodeProperties) =>
 	(p.options as INodePropertyOptions[]).map((option) => String(option.value));
 
 describe('what the editor offers runs', () => {
-	const emulator = useEmulator();
+	const emulator = useEmulatorForPackage();
 	let client: ClientInfo;
 	beforeEach(() => {
 		client = emulator().control.createClient({ environment: 'sandbox' });
@@ -65,7 +65,7 @@ describe('what the editor offers runs', () => {
 					operation,
 					idField: expect.any(String),
 				});
-				const context = createExecuteContext({
+				const { context } = executeContext({
 					credentials: { gstComplianceApi: credentialData(emulator(), client) },
 					parameters: { resource, operation, [idField!.name]: created[resource], options: {} },
 				});

@@ -1,14 +1,13 @@
 /**
  * The trigger's description checked by what it does: each event type the editor offers starts the
  * workflow for that type only, the editor asks for the API credential only with refetch on, each
- * credential's Test button is wired, and the secrets are masked.
+ * credential's Test button is wired.
  */
 import { NodeHelpers, type INode } from 'n8n-workflow';
 
-import { GstComplianceWebhookApi } from '../../../../credentials/GstComplianceWebhookApi.credentials';
 import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { GstComplianceTrigger } from '../../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
-import { deliver, envelope, NOW_MS, NOW_S, signed } from '../../trigger/fakeWebhook';
+import { deliver, envelope, NOW_MS, NOW_S, signed } from '../../helpers/deliverToTrigger';
 
 const node = new GstComplianceTrigger();
 const { description } = node;
@@ -101,11 +100,14 @@ describe('what the editor shows', () => {
 			});
 		}
 	});
+});
 
-	it('masks every secret field of the webhook credential', () => {
-		const secrets = new GstComplianceWebhookApi().properties.filter((p) => /secret/i.test(p.name));
-		expect(secrets.length).toBeGreaterThanOrEqual(2);
-		for (const field of secrets)
-			expect({ [field.name]: field.typeOptions?.password }).toEqual({ [field.name]: true });
+describe('node lifecycle', () => {
+	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
+		const hooks = node.webhookMethods.default;
+		const context = {} as never;
+		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
+		await expect(hooks.create.call(context)).resolves.toBe(true);
+		await expect(hooks.delete.call(context)).resolves.toBe(true);
 	});
 });

@@ -1,166 +1,72 @@
 /**
- * "Refetch Latest State" over the real path: the trigger's webhook() verifies a signed delivery,
- * then GETs the resource through the `gstComplianceApi` credential's own authenticate (token from
- * the emulator's token endpoint) and real HTTP to the emulator's API host.
+ * What an accepted delivery starts the workflow with when Refetch Latest State is on: the resource
+ * as the API returns it now, fetched through the transport (mocked here; the transport has its own
+ * tests against the emulator).
  */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
-
 import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
-import { GstComplianceTrigger } from '../../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
-import { formatSignatureHeader, sign } from '../../../../nodes/GstComplianceTrigger/signature';
-import type { ClientInfo } from '../../../emulator';
-import { httpRequest } from '../../helpers/n8nHttp';
-import { closedPortUrl, credentialData, useEmulator } from '../../helpers/gstEmulator';
+import { gstApiRequest } from '../../../../transport/apiRequest';
+import { deliver, envelope, newWorkflow, NOW_MS, signed } from '../../helpers/deliverToTrigger';
 
-const SECRET = 'whsec_refetch_0123456789abcdefghij';
-const node = new GstComplianceTrigger();
+jest.mock('../../../../transport/apiRequest', () => ({ gstApiRequest: jest.fn() }));
+const refetchMock = gstApiRequest as unknown as jest.Mock;
 
-interface Delivered {
-	status: number;
-	body: unknown;
-	started?: IDataObject[];
-}
+beforeEach(() => {
+	jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+	dedupeRegistry.clear();
+	refetchMock.mockReset();
+});
+afterEach(() => jest.restoreAllMocks());
 
-describe('Refetch Latest State against the emulator', () => {
-	// The shipped timeouts: on a loaded machine a 300 ms token timeout would re-mint and skew the counts.
-	const emulator = useEmulator({}, { tokenRequestTimeoutMs: 10_000, apiRequestTimeoutMs: 30_000 });
-	let client: ClientInfo;
-	let apiCredential: IDataObject;
-	let workflowId = 0;
+const event = (id: string, overrides: Record<string, unknown> = {}) =>
+	JSON.stringify(envelope({ id, ...overrides }));
+const fresh = (body: string) => signed(body);
 
-	beforeEach(() => {
-		dedupeRegistry.clear();
-		client = emulator().control.createClient({ environment: 'sandbox', plan: 'einvoice' });
-		apiCredential = credentialData(emulator(), client);
-		workflowId++;
-	});
-
-	/** The node's webhook() with n8n's request helper, both credentials and refetch on. */
-	const deliver = async (envelope: Record<string, unknown>): Promise<Delivered> => {
-		const body = Buffer.from(JSON.stringify(envelope));
-		const t = Math.floor(Date.now() / 1000);
-		const headers = { 'service-signature': formatSignatureHeader(t, [sign(SECRET, t, body)]) };
-		const response = { status: 0, body: undefined as unknown };
-		const parameters: IDataObject = { events: ['*'], options: {}, refetch: true };
-		const staticData: IDataObject = {};
-		const context = {
-			getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
-			getCredentials: async (type: string) => {
-				if (type === 'gstComplianceWebhookApi') return { signingSecret: SECRET };
-				if (type === 'gstComplianceApi') return { ...apiCredential };
-				throw new Error(`no ${type} credential`);
-			},
-			getRequestObject: () => ({ rawBody: body, headers }),
-			getResponseObject: () => ({
-				status(code: number) {
-					response.status = code;
-					return this;
-				},
-				json(json: unknown) {
-					response.body = json;
-					return this;
-				},
-			}),
-			getHeaderData: () => headers,
-			getMode: () => 'webhook',
-			getWorkflow: () => ({ id: `wf-refetch-${workflowId}`, active: true }),
-			getNode: () => ({ id: 'trigger-1', name: 'GST Compliance Trigger' }),
-			getWorkflowStaticData: () => staticData,
-			logger: { debug() {}, info() {}, warn() {}, error() {} },
-			helpers: { httpRequest: async (options: never) => await httpRequest(options) },
-		} as unknown as IWebhookFunctions;
-		const result = await node.webhook.call(context);
-		const started = result.workflowData?.[0]?.map((item) => item.json);
-		if (result.noWebhookResponse) return { ...response, started };
-		return { status: 200, body: result.webhookResponse, started };
-	};
-
-	const einvoiceEvent = (id: string, eventId: string) => ({
-		id: eventId,
-		type: 'einvoice.generated',
-		createdAt: new Date().toISOString(),
-		data: { id, object: 'einvoice', status: 'generated' },
-	});
-
-	it('adds the resource as the API returns it now, not as the event described it', async () => {
-		const { control } = emulator();
-		const invoice = control.createEinvoice({
-			organizationId: client.organizationId,
-			environment: 'sandbox',
+describe('Refetch Latest State', () => {
+	it('adds the resource as it is now', async () => {
+		const latest = { id: 'einv_1', object: 'einvoice', status: 'cancelled' };
+		refetchMock.mockResolvedValue(latest);
+		const result = await deliver({ ...fresh(event('evt_1')), refetch: true });
+		expect(refetchMock).toHaveBeenCalledWith('GET', '/v1/einvoices/einv_1');
+		expect(result.started?.[0]).toMatchObject({
+			id: 'evt_1',
+			data: { status: 'generated' },
+			refetched: latest,
 		});
-		control.setEinvoiceStatus(invoice.id, 'cancelled');
-		const result = await deliver(einvoiceEvent(invoice.id, 'evt_refetch_1'));
+	});
+
+	it('GETs e-way bills from their own path', async () => {
+		refetchMock.mockResolvedValue({ id: 'ewb_9' });
+		await deliver({
+			...fresh(event('evt_1', { type: 'ewaybill.expired', data: { id: 'ewb_9' } })),
+			refetch: true,
+		});
+		expect(refetchMock).toHaveBeenCalledWith('GET', '/v1/ewaybills/ewb_9');
+	});
+
+	it('still starts, with the error, when the GET fails (the id is already claimed)', async () => {
+		refetchMock.mockRejectedValue(new Error('Your plan does not include e-way bills'));
+		const result = await deliver({ ...fresh(event('evt_1')), refetch: true });
 		expect(result.status).toBe(200);
-		expect(result.started).toHaveLength(1);
-		const [item] = result.started!;
-		expect(item.data).toMatchObject({ id: invoice.id, status: 'generated' });
-		expect(item.refetched).toEqual({ ...invoice, status: 'cancelled' });
-		expect(item).not.toHaveProperty('refetchError');
-		const counters = control.counters();
-		expect(counters.tokenMints[client.clientId]).toBe(1);
-		expect(counters.apiCalls[client.clientId]).toBe(1);
+		expect(result.started?.[0]).toMatchObject({
+			refetched: null,
+			refetchError: 'Your plan does not include e-way bills',
+		});
 	});
 
-	it('reuses one token for later deliveries', async () => {
-		const { control } = emulator();
-		for (let i = 0; i < 3; i++) {
-			const invoice = control.createEinvoice({
-				organizationId: client.organizationId,
-				environment: 'sandbox',
-			});
-			const result = await deliver(einvoiceEvent(invoice.id, `evt_reuse_${i}`));
-			expect(result.started![0].refetched).toMatchObject({ id: invoice.id });
-		}
-		expect(control.counters().tokenMints[client.clientId]).toBe(1);
-	});
-
-	it('GET refused (plan without e-way bills): the workflow starts with refetched null and the reason', async () => {
+	it('explains when the event names no resource it can fetch', async () => {
 		const result = await deliver({
-			id: 'evt_refetch_403',
-			type: 'ewaybill.generated',
-			data: { id: 'ewb_1', object: 'ewaybill', status: 'generated' },
+			...fresh(event('evt_1', { type: 'gstr1.filed' })),
+			refetch: true,
 		});
-		expect(result.status).toBe(200);
-		expect(result.started).toEqual([
-			expect.objectContaining({
-				id: 'evt_refetch_403',
-				refetched: null,
-				refetchError: expect.stringMatching(/Your plan does not include e-way bills/),
-			}),
-		]);
+		expect(refetchMock).not.toHaveBeenCalled();
+		expect(result.started?.[0]).toMatchObject({ refetched: null });
 	});
 
-	it('GET of a resource that does not exist: refetched null, and the id stays claimed', async () => {
-		const event = einvoiceEvent('einv_missing', 'evt_refetch_404');
-		const result = await deliver(event);
-		expect(result.started).toEqual([
-			expect.objectContaining({
-				refetched: null,
-				refetchError: expect.stringMatching(/E-invoice einv_missing was not found in Sandbox/),
-			}),
-		]);
-		expect(await deliver(event)).toMatchObject({
-			status: 200,
-			body: { received: true, duplicate: true },
-			started: undefined,
-		});
-	});
-
-	it('API host unreachable: refetched null with the reason, after the bounded retries', async () => {
-		apiCredential = { ...apiCredential, sandboxApiUrl: await closedPortUrl() };
-		const invoice = emulator().control.createEinvoice({
-			organizationId: client.organizationId,
-			environment: 'sandbox',
-		});
-		const result = await deliver(einvoiceEvent(invoice.id, 'evt_refetch_down'));
-		expect(result.status).toBe(200);
-		expect(result.started).toEqual([
-			expect.objectContaining({
-				refetched: null,
-				refetchError: expect.stringMatching(
-					/Could not reach the GST Compliance API at 127\.0\.0\.1:\d+: the connection was refused/,
-				),
-			}),
-		]);
+	it('does not GET for a duplicate', async () => {
+		refetchMock.mockResolvedValue({});
+		const workflow = newWorkflow();
+		await deliver({ ...fresh(event('evt_1')), refetch: true, workflow });
+		await deliver({ ...fresh(event('evt_1')), refetch: true, workflow });
+		expect(refetchMock).toHaveBeenCalledTimes(1);
 	});
 });

@@ -1,136 +1,158 @@
-/** The in-process dedupe store at its edges: window, cap, snapshot format and clock changes. */
+/** The in-memory dedupe store: claims, window, cap, snapshot and reload, and its size at volume. */
+import { setFlagsFromString } from 'v8';
+import { runInNewContext } from 'vm';
+
 import {
 	digestEventId,
 	MemoryDedupeStore,
+	type DedupeOptions,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 
-const MINUTE = 60_000;
+const HOUR = 3_600_000;
 const T0 = Date.UTC(2025, 0, 15, 4, 30, 0);
-const options = (windowMs = 60 * MINUTE, capacity = 1000) => ({ windowMs, capacity });
+const DAY_OPTIONS: DedupeOptions = { windowMs: 24 * HOUR + 300_000, capacity: 125_000 };
+
+const roundTrip = (store: MemoryDedupeStore) =>
+	JSON.parse(JSON.stringify(store.snapshot())) as unknown;
 
 describe('MemoryDedupeStore', () => {
-	it('digests an id to 11 base64url characters of its SHA-256', () => {
-		expect(digestEventId('evt_1')).toMatch(/^[A-Za-z0-9_-]{11}$/);
-		expect(digestEventId('evt_1')).toBe(digestEventId('evt_1'));
-		expect(digestEventId('evt_2')).not.toBe(digestEventId('evt_1'));
+	it('claims an id once', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		expect(await store.claim('evt_1', T0)).toBe(true);
+		expect(await store.claim('evt_1', T0 + 1000)).toBe(false);
+		expect(await store.claim('evt_2', T0)).toBe(true);
 	});
 
-	it('claims through the async interface like the sync one', async () => {
-		const store = new MemoryDedupeStore(options());
-		await expect(store.claim('a', T0)).resolves.toBe(true);
-		await expect(store.claim('a', T0)).resolves.toBe(false);
-		expect(store.size).toBe(1);
+	it('gives exactly one of 20 concurrent claims of one id', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		const results = await Promise.all(
+			Array.from({ length: 20 }, () => store.claim('evt_same', T0)),
+		);
+		expect(results.filter(Boolean)).toHaveLength(1);
 	});
 
-	it('keeps an id for the window counted in whole minutes, rounded up', () => {
-		// 90 s rounds up to 2 minutes: kept through minute +2, gone at minute +3.
-		const store = new MemoryDedupeStore(options(90_000));
-		expect(store.claimNow('a', T0)).toBe(true);
-		expect(store.claimNow('a', T0 + 2 * MINUTE + 59_999)).toBe(false);
-		expect(store.claimNow('a', T0 + 3 * MINUTE)).toBe(true);
+	it('forgets an id after the window, never before', () => {
+		const store = new MemoryDedupeStore({ windowMs: 24 * HOUR, capacity: 10 });
+		expect(store.claimNow('evt_1', T0)).toBe(true);
+		expect(store.claimNow('evt_1', T0 + 24 * HOUR)).toBe(false);
+		expect(store.claimNow('evt_1', T0 + 24 * HOUR + 2 * 60_000)).toBe(true);
 	});
 
-	it('expires only the ids older than the window, oldest first', () => {
-		const store = new MemoryDedupeStore(options(10 * MINUTE));
-		store.claimNow('old', T0);
-		store.claimNow('mid', T0 + 5 * MINUTE);
-		store.claimNow('new', T0 + 11 * MINUTE);
-		expect(store.size).toBe(2);
-		expect(store.claimNow('mid', T0 + 11 * MINUTE)).toBe(false);
-		expect(store.claimNow('old', T0 + 11 * MINUTE)).toBe(true);
+	it('expires the old ids and keeps the new ones', () => {
+		const store = new MemoryDedupeStore({ windowMs: HOUR, capacity: 100 });
+		for (let i = 0; i < 10; i++) store.claimNow(`old_${i}`, T0);
+		for (let i = 0; i < 5; i++) store.claimNow(`new_${i}`, T0 + 50 * 60_000);
+		store.claimNow('trigger_expiry', T0 + 62 * 60_000);
+		expect(store.size).toBe(6);
+		expect(store.claimNow('new_3', T0 + 62 * 60_000)).toBe(false);
+		expect(store.claimNow('old_3', T0 + 62 * 60_000)).toBe(true);
 	});
 
-	it('evicts exactly as many oldest ids as needed at the cap', () => {
-		const store = new MemoryDedupeStore(options(60 * MINUTE, 3));
-		for (const id of ['a', 'b', 'c']) store.claimNow(id, T0);
-		store.claimNow('d', T0);
+	it('evicts the oldest beyond the cap', () => {
+		const store = new MemoryDedupeStore({ windowMs: 24 * HOUR, capacity: 3 });
+		for (const id of ['a', 'b', 'c', 'd']) expect(store.claimNow(id, T0)).toBe(true);
 		expect(store.size).toBe(3);
+		expect(store.claimNow('d', T0)).toBe(false);
 		expect(store.claimNow('b', T0)).toBe(false);
-		expect(store.claimNow('c', T0)).toBe(false);
-		expect(store.claimNow('a', T0)).toBe(true);
+		expect(store.claimNow('a', T0)).toBe(true); // evicted, so it counts as new
 	});
 
-	it('shrinks to a lowered cap on the next claim', () => {
-		const store = new MemoryDedupeStore(options(60 * MINUTE, 5));
-		for (const id of ['a', 'b', 'c', 'd', 'e']) store.claimNow(id, T0);
-		store.configure(options(60 * MINUTE, 2));
-		store.claimNow('f', T0);
-		expect(store.size).toBe(2);
-		expect(store.claimNow('e', T0)).toBe(false);
-		expect(store.claimNow('d', T0)).toBe(true);
-		expect(MemoryDedupeStore.fromSnapshot(store.snapshot(), options()).size).toBe(2);
+	it('survives a restart through its JSON snapshot', () => {
+		const before = new MemoryDedupeStore(DAY_OPTIONS);
+		for (let i = 0; i < 1000; i++) before.claimNow(`evt_${i}`, T0 + i * 60_000);
+		const after = MemoryDedupeStore.fromSnapshot(roundTrip(before), DAY_OPTIONS);
+		expect(after.size).toBe(1000);
+		expect(after.claimNow('evt_999', T0 + 1000 * 60_000)).toBe(false);
+		expect(after.claimNow('evt_new', T0 + 1000 * 60_000)).toBe(true);
+		expect(after.snapshot().d.length).toBe(before.snapshot().d.length + 14);
 	});
 
-	it('snapshots fixed-width records: digest then minute offset from base, in claim order', () => {
-		const store = new MemoryDedupeStore(options(24 * 60 * MINUTE));
-		store.claimNow('a', T0);
-		store.claimNow('b', T0 + 64 * MINUTE - 1);
-		store.claimNow('c', T0 + 62 * MINUTE);
-		store.claimNow('d', T0 + 64 * MINUTE);
-		const snapshot = store.snapshot();
-		expect(snapshot.v).toBe(1);
-		expect(snapshot.base).toBe(Math.floor(T0 / MINUTE));
-		expect(snapshot.d).toBe(
-			`${digestEventId('a')}AAA${digestEventId('b')}AA_${digestEventId('c')}AA-${digestEventId('d')}ABA`,
+	it('keeps the persisted records in step with memory through expiry, eviction and reload', () => {
+		const store = new MemoryDedupeStore({ windowMs: 10 * 60_000, capacity: 50 });
+		for (let i = 0; i < 200; i++) store.claimNow(`evt_${i}`, T0 + i * 30_000);
+		const reloaded = MemoryDedupeStore.fromSnapshot(roundTrip(store), {
+			windowMs: 10 * 60_000,
+			capacity: 50,
+		});
+		expect(reloaded.size).toBe(store.size);
+		expect(reloaded.snapshot()).toEqual(store.snapshot());
+	});
+
+	it('rebases when the clock jumps back before the oldest record', () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		store.claimNow('evt_a', T0);
+		expect(store.claimNow('evt_b', T0 - 3 * HOUR)).toBe(true);
+		const reloaded = MemoryDedupeStore.fromSnapshot(roundTrip(store), DAY_OPTIONS);
+		expect(reloaded.claimNow('evt_a', T0)).toBe(false);
+		expect(reloaded.claimNow('evt_b', T0)).toBe(false);
+	});
+
+	it.each([
+		null,
+		'x',
+		{ v: 2, base: 0, d: '' },
+		{ v: 1, base: 'a', d: '' },
+		{ v: 1, base: 1, d: 7 },
+	])('starts empty from an unreadable snapshot %p', (snapshot) => {
+		expect(MemoryDedupeStore.fromSnapshot(snapshot, DAY_OPTIONS).size).toBe(0);
+	});
+
+	it('skips corrupt records of a snapshot and keeps the rest', () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		store.claimNow('evt_1', T0);
+		store.claimNow('evt_2', T0);
+		const { base, d } = store.snapshot();
+		const corrupt = { v: 1, base, d: d.slice(0, 11) + '!!!' + d.slice(14) + 'tail' };
+		const reloaded = MemoryDedupeStore.fromSnapshot(corrupt, DAY_OPTIONS);
+		expect(reloaded.size).toBe(1);
+		expect(reloaded.claimNow('evt_2', T0)).toBe(false);
+	});
+
+	it('stores digests, never the ids themselves', () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		store.claimNow('evt_secretish_identifier', T0);
+		expect(JSON.stringify(store.snapshot())).not.toContain('evt_');
+		expect(store.snapshot().d.startsWith(digestEventId('evt_secretish_identifier'))).toBe(true);
+	});
+});
+
+describe('size for 100,000 ids in a day', () => {
+	const IDS = 100_000;
+	const fill = (store: MemoryDedupeStore) => {
+		// One delivery every 0.864 s spreads the ids over 24 h of clock time.
+		for (let i = 0; i < IDS; i++)
+			store.claimNow(`evt_${i.toString(36).padStart(24, '0')}`, T0 + i * 864);
+	};
+
+	it('persists in at most 2 MB of JSON', () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		fill(store);
+		expect(store.size).toBe(IDS);
+		const bytes = Buffer.byteLength(JSON.stringify(store.snapshot()));
+		expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+		expect(bytes).toBeGreaterThan(IDS * 14); // sanity: every record is there
+	});
+
+	it('persists in at most 2 MB at the cap too', () => {
+		const store = new MemoryDedupeStore({ ...DAY_OPTIONS, capacity: 125_000 });
+		for (let i = 0; i < 130_000; i++) store.claimNow(`evt_${i}`, T0 + i * 600);
+		expect(store.size).toBe(125_000);
+		expect(Buffer.byteLength(JSON.stringify(store.snapshot()))).toBeLessThanOrEqual(
+			2 * 1024 * 1024,
 		);
 	});
 
-	it('rebuilds the same store from its snapshot, skipping repeated records', () => {
-		const store = new MemoryDedupeStore(options());
-		store.claimNow('a', T0);
-		store.claimNow('b', T0 + MINUTE);
-		const snapshot = store.snapshot();
-		const doubled = { ...snapshot, d: snapshot.d + snapshot.d.slice(0, 14) };
-		const again = MemoryDedupeStore.fromSnapshot(doubled, options());
-		expect(again.size).toBe(2);
-		expect(again.snapshot()).toEqual(snapshot);
-		expect(again.claimNow('a', T0 + MINUTE)).toBe(false);
-		expect(again.claimNow('c', T0 + MINUTE)).toBe(true);
-	});
-
-	it('ignores a trailing partial record and a record with a character outside base64url', () => {
-		const store = new MemoryDedupeStore(options());
-		store.claimNow('a', T0);
-		const { base, d } = store.snapshot();
-		const bad = `${digestEventId('b')}A*A`;
-		const restored = MemoryDedupeStore.fromSnapshot({ v: 1, base, d: d + bad + 'xyz' }, options());
-		expect(restored.size).toBe(1);
-		expect(restored.claimNow('a', T0)).toBe(false);
-		expect(restored.claimNow('b', T0)).toBe(true);
-	});
-
-	it('keeps records across a clock step back by moving the base', () => {
-		const store = new MemoryDedupeStore(options(24 * 60 * MINUTE));
-		store.claimNow('a', T0);
-		store.claimNow('b', T0 - 30 * MINUTE);
-		const snapshot = store.snapshot();
-		expect(snapshot.base).toBe(Math.floor(T0 / MINUTE) - 30);
-		const restored = MemoryDedupeStore.fromSnapshot(snapshot, options(24 * 60 * MINUTE));
-		expect(restored.claimNow('a', T0)).toBe(false);
-		expect(restored.claimNow('b', T0)).toBe(false);
-	});
-
-	it('rebases when an offset would not fit in three characters (about half a year)', () => {
-		const longWindow = options(400 * 24 * 60 * MINUTE);
-		const store = new MemoryDedupeStore(longWindow);
-		store.claimNow('a', T0);
-		const later = T0 + 262_144 * MINUTE;
-		store.claimNow('b', later);
-		const restored = MemoryDedupeStore.fromSnapshot(store.snapshot(), longWindow);
-		expect(restored.claimNow('b', later)).toBe(false);
-		expect(store.claimNow('b', later)).toBe(false);
-	});
-
-	it('starts empty from anything that is not a version-1 snapshot with a safe integer base', () => {
-		for (const value of [
-			undefined,
-			[],
-			{ v: 1, base: 1.5, d: '' },
-			{ v: 1, base: Number.MAX_SAFE_INTEGER + 2, d: '' },
-			{ v: '1', base: 0, d: '' },
-			{ base: 0, d: '' },
-		]) {
-			expect(MemoryDedupeStore.fromSnapshot(value, options()).size).toBe(0);
-		}
+	it('holds them in at most 16 MB of heap', () => {
+		setFlagsFromString('--expose-gc');
+		const gc = runInNewContext('gc') as () => void;
+		gc();
+		const before = process.memoryUsage().heapUsed;
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		fill(store);
+		JSON.stringify(store.snapshot()); // what a static-data save does: flattens the records string
+		gc();
+		const used = process.memoryUsage().heapUsed - before;
+		expect(store.size).toBe(IDS);
+		expect(used).toBeLessThanOrEqual(16 * 1024 * 1024);
 	});
 });
