@@ -26,6 +26,8 @@ export default [
 			'node_modules/**',
 			'test/e2e/runtime/**',
 			'test/e2e/.work/**',
+			'.stryker-tmp*/**',
+			'reports/**',
 			'**/*.js',
 			'**/*.mjs',
 			'bench/**',
