@@ -47,7 +47,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	});
 	const servers: Array<[Server, number, keyof typeof urls]> = [
 		[
-			createTokenServer(state, () => `${urls.authUrl}/realms/${opts.realm}`),
+			createTokenServer(
+				state,
+				() => `${urls.authUrl}/realms/${opts.realm}`,
+				() => urls.elsewhereUrl,
+			),
 			opts.ports.auth,
 			'authUrl',
 		],

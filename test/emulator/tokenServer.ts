@@ -21,7 +21,12 @@ export function tokenPath(realm: string): string {
 	return `/realms/${realm}/protocol/openid-connect/token`;
 }
 
-export function createTokenServer(state: EmulatorState, issuer: () => string): Server {
+/** `elsewhereUrl()`: the other origin a `redirect` token fault points at. */
+export function createTokenServer(
+	state: EmulatorState,
+	issuer: () => string,
+	elsewhereUrl: () => string = () => '',
+): Server {
 	const path = tokenPath(state.options.realm);
 	return createServer(
 		guard(async (req, res) => {
@@ -39,6 +44,11 @@ export function createTokenServer(state: EmulatorState, issuer: () => string): S
 
 			const fault = state.tokenFaults.shift();
 			if (fault?.kind === 'timeout') return; // hold the socket; stop() closes it
+			if (fault?.kind === 'redirect') {
+				const location = elsewhereUrl() + (req.url ?? '/');
+				res.writeHead(fault.status ?? 307, { Location: location, 'Content-Length': 0 });
+				return void res.end();
+			}
 			if (fault?.kind === 'garbage') {
 				res.writeHead(200, { 'Content-Type': 'application/json' });
 				return void res.end('<html>upstream proxy error</html>');

@@ -153,7 +153,9 @@ export interface Counters {
 export type TokenFault =
 	| { kind: 'status'; status: number; body?: string; retryAfterSeconds?: number }
 	| { kind: 'timeout' } // accept the request and never answer
-	| { kind: 'garbage' }; // 200 with a body that is not JSON
+	| { kind: 'garbage' } // 200 with a body that is not JSON
+	/** A redirect (default 307, which keeps the POST body) to the same path on `elsewhereUrl`. */
+	| { kind: 'redirect'; status?: 301 | 302 | 303 | 307 | 308 };
 
 export type ApiFault =
 	| { kind: 'status'; status: number; body?: string; retryAfterSeconds?: number }

@@ -104,6 +104,19 @@ describe('GST Compliance Trigger with Refetch Latest State', () => {
 		expect(item.refetchError).toMatch(/Your plan does not include e-way bills/);
 		expect(JSON.stringify(item)).not.toContain(client.clientSecret);
 	});
+
+	it('a body sent as application/json that is not JSON → n8n answers 422 and starts nothing', async () => {
+		const body = '{"id": "evt_not_json", ';
+		const res = await deliver(url, body, secret);
+		expect(res.status).toBe(422);
+		// Barrier: a later valid event; once its execution exists, none for the bad body can appear.
+		const invoice = emu.control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
+		await deliverAndRead(envelope('einvoice.generated', { ...invoice }), 3);
+		expect(await n8n.executions(workflowId)).toHaveLength(3);
+	});
 });
 
 describe('a redirect to another origin', () => {

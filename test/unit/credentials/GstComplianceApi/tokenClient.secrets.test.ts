@@ -122,3 +122,28 @@ describe('mintToken', () => {
 		});
 	});
 });
+
+describe('mintToken and a redirecting token endpoint', () => {
+	const emulator = useEmulatorForPackage({}, { tokenRequestTimeoutMs: 10_000 });
+
+	it.each([302, 307] as const)(
+		'does not follow a %i to another origin: the form with the secret goes nowhere else',
+		async (status) => {
+			const { control } = emulator();
+			const client = control.createClient({ environment: 'sandbox' });
+			// Switching the redirect on clears the record of what reached elsewhereUrl.
+			control.setRedirect(true);
+			control.setRedirect(false);
+			control.injectTokenFaults([{ kind: 'redirect', status }]);
+			const error = await mintToken(parseCredentials(credentialData(emulator(), client))).then(
+				() => undefined,
+				(caught: Error) => caught,
+			);
+			expect(error?.message).toMatch(
+				new RegExp(`answered HTTP ${status}\\. Check Auth URL and Realm in the credential\\.$`),
+			);
+			expect(control.elsewhereRequests()).toEqual([]);
+			expect(control.counters().tokenRequests[client.clientId]).toBe(1);
+		},
+	);
+});
