@@ -128,7 +128,7 @@ it('einvoice-failed-alert: a failed e-invoice → refetched, Slack and e-mail me
 			async (e) => (await n8n.nodeOutput(e.id, 'GST Compliance Trigger'))[0]?.data?.id,
 		),
 	);
-	expect(startedFor.sort()).toEqual([inv.id, barrier.id].sort());
+	expect([...startedFor].sort()).toEqual([inv.id, barrier.id].sort());
 	expect(await n8n.executions(id)).toHaveLength(2); // einvoice.generated is not selected
 	const execution = executions[startedFor.indexOf(inv.id)];
 	expect(execution.status).toBe('success');
