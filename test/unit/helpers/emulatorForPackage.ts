@@ -29,9 +29,14 @@ export function credentialData(
 	};
 }
 
-/** Short backoff bases and timeouts, so failure paths run the real logic in milliseconds. */
+/**
+ * Short backoff bases and timeouts, so failure paths run the real logic in milliseconds. The token
+ * timeout is 2 s, not less: on a loaded 2-core machine a cold token request can take longer than a
+ * few hundred ms, and a timed-out request that the emulator still answered mints a second token,
+ * which the token-count tests would then see.
+ */
 export const FAST_RETRIES: Partial<GstSettings> = {
-	tokenRequestTimeoutMs: 300,
+	tokenRequestTimeoutMs: 2_000,
 	apiRequestTimeoutMs: 2_000,
 	tokenRetry: {
 		maxAttempts: 3,
