@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** The token cache against the emulator over real HTTP: single flight, refresh, rotation, 401 handling. */
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';

@@ -44,7 +44,7 @@ export async function requestToken(
 	return {
 		status: res.status,
 		headers: res.headers,
-		body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+		body: text ? (JSON.parse(text) as ApiBody) : {},
 	};
 }
 
@@ -66,11 +66,17 @@ export function hostOf(emu: RunningEmulator, client: ClientInfo): string {
 	return client.environment === 'production' ? emu.productionUrl : emu.sandboxUrl;
 }
 
+/** A JSON body from the emulator: a resource, a token response or an error object. */
+export interface ApiBody {
+	error?: { code: string; message?: string };
+	[field: string]: unknown;
+}
+
 export async function apiGet(
 	baseUrl: string,
 	path: string,
 	token?: string,
-): Promise<{ status: number; headers: Headers; body: Record<string, any> }> {
+): Promise<{ status: number; headers: Headers; body: ApiBody }> {
 	const res = await fetch(baseUrl + path, {
 		headers: token ? { Authorization: `Bearer ${token}` } : {},
 	});
@@ -78,7 +84,7 @@ export async function apiGet(
 	return {
 		status: res.status,
 		headers: res.headers,
-		body: text ? (JSON.parse(text) as Record<string, any>) : {},
+		body: text ? (JSON.parse(text) as ApiBody) : {},
 	};
 }
 

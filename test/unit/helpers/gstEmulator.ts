@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** Starting the emulator and turning its clients into `gstComplianceApi` credential data. */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';

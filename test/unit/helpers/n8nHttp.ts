@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-deprecated-workflow-functions -- requestWithAuthentication below stands in for the legacy helper the HTTP Request node calls, which takes IRequestOptions */
 /**
  * n8n's request helpers, reimplemented over `fetch` as thinly as possible, so the package's code
  * runs against the emulator over real HTTP the way n8n would run it:

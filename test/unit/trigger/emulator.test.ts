@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed test secrets shared with the emulator, not credentials */
 /**
  * The emulator's real signed deliveries, over real HTTP, into the node's webhook(): a tiny local
  * server hands each request's exact bytes and headers to the fake context and answers with what

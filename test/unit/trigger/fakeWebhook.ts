@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed test secrets shared with the emulator, not credentials */
 /**
  * A thin stand-in for n8n's IWebhookFunctions, with just what the trigger touches, and `deliver()`
  * that calls the node's real webhook() and then answers the way n8n 2.41 does
