@@ -1,6 +1,7 @@
 /**
  * `npm test` runs every project: `unit` (pure logic, the emulator, the credential and both nodes
- * against the emulator over real HTTP), `e2e` (the packed package inside a real n8n) and
+ * against the emulator over real HTTP), `package` (n8n's verification scan, both lint passes, on
+ * the source and on the packed tarball), `e2e` (the packed package inside a real n8n) and
  * `reliability` (duplicates, restarts and faults at volume in a real n8n).
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
@@ -17,6 +18,7 @@ module.exports = {
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
 	],
