@@ -6,7 +6,7 @@
  */
 import { actionNode, CRED } from '../../test/e2e/lib/gst';
 import type { N8n } from '../../test/e2e/lib/n8n';
-import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/actions/options';
+import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/actions/get';
 import { ratios, type Row } from '../result';
 import type { Session as BenchSession } from '../../test/e2e/reliability/lib/session';
 import {

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed test secrets shared with the emulator, not credentials */
 import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
 import { gstApiRequest } from '../../../transport/apiRequest';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
@@ -323,7 +323,7 @@ describe('node and credential description', () => {
 				name: 'gstComplianceApi',
 				required: false,
 				displayOptions: { show: { refetch: [true] } },
-				testedBy: 'gstComplianceApiTest',
+				testedBy: 'testGstComplianceCredentials',
 			},
 		]);
 	});

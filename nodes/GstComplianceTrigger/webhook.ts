@@ -1,0 +1,85 @@
+/**
+ * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets the
+ * pure `handleDelivery` decide, and turns its outcome into n8n's webhook response.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import {
+	acceptedResponse,
+	DEFAULT_WINDOW_HOURS,
+	dedupeOptions,
+	nodeDedupe,
+} from './dedupe/persistence';
+import { DEFAULT_TOLERANCE_SECONDS, handleDelivery } from './delivery';
+import { buildOutput, type OutputShape } from './output';
+import { SIGNATURE_HEADER } from './signature';
+
+interface TriggerOptions {
+	toleranceSeconds?: number;
+	dedupeWindowHours?: number;
+	outputShape?: OutputShape;
+}
+
+export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+
+	let secrets: string[];
+	try {
+		const credentials = await this.getCredentials('gstComplianceWebhookApi');
+		secrets = [credentials.signingSecret, credentials.previousSigningSecret].map((s) =>
+			typeof s === 'string' ? s : '',
+		);
+	} catch {
+		this.logger.warn('GST Compliance Trigger: no webhook credential, delivery refused');
+		return respond(this, 500, { error: 'Trigger is not configured' });
+	}
+
+	const windowHours = options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS;
+	const dedupe = nodeDedupe(this, dedupeOptions(windowHours, toleranceSeconds));
+	const outcome = await handleDelivery(
+		{
+			body: rawBody(this),
+			signatureHeader: this.getHeaderData()[SIGNATURE_HEADER],
+			secrets,
+			nowMs: Date.now(),
+			toleranceSeconds,
+			selectedEvents: this.getNodeParameter('events', []) as string[],
+		},
+		dedupe.store,
+	);
+
+	switch (outcome.kind) {
+		case 'rejected':
+			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
+			return respond(this, outcome.status, { error: outcome.error });
+		case 'ignored':
+			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
+		case 'duplicate':
+			return { webhookResponse: { received: true, duplicate: true } };
+		case 'accepted': {
+			const item = await buildOutput(this, outcome.event, {
+				shape: options.outputShape ?? 'envelope',
+				refetch: this.getNodeParameter('refetch', false) as boolean,
+			});
+			return acceptedResponse(item, dedupe.persist);
+		}
+	}
+}
+
+/** Answers the request directly; n8n then sends nothing else and starts nothing. */
+function respond(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
+	context.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}
+
+/** n8n keeps the exact bytes received next to the parsed body; the signature covers those. */
+function rawBody(context: IWebhookFunctions): Buffer {
+	const raw = (context.getRequestObject() as { rawBody?: unknown }).rawBody;
+	if (Buffer.isBuffer(raw)) return raw;
+	return Buffer.from(typeof raw === 'string' ? raw : '');
+}
