@@ -1,7 +1,7 @@
 /**
  * `npm test` runs every project: `unit` (pure logic, the emulator, the credential and both nodes
  * against the emulator over real HTTP), `package` (n8n's verification scan, both lint passes, on
- * the source and on the packed tarball), `e2e` (the packed package inside a real n8n) and
+ * the source and on the packed tarball; the tarball's entry point), `e2e` (the packed package inside a real n8n) and
  * `reliability` (duplicates, restarts and faults at volume in a real n8n).
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
