@@ -10,7 +10,7 @@
  * The scanner itself only takes a published package name (it downloads the tarball and the source
  * commit named in the npm provenance statement); the file patterns below are the ones its
  * `analyzePackageByName` passes to `analyzePackage` (scanner/scanner.mjs in 0.32.0). It is an ES
- * module, so jest (CommonJS here) runs this script as a child process: test/package/scanner.test.ts.
+ * module, so jest (CommonJS here) runs this script as a child process: test/package/package.test.ts.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
