@@ -12,14 +12,19 @@ const base = {
 };
 
 /** Real n8n: the runtime is installed and the package built once before any spec runs. */
-const e2e = { ...base, globalSetup: '<rootDir>/test/e2e/lib/globalSetup.js' };
+const e2e = { ...base, globalSetup: '<rootDir>/test/harness/globalSetup.js' };
 
 // A default for tests that make many real HTTP requests on a loaded 2-core machine; none asserts on time.
 module.exports = {
 	testTimeout: 30_000,
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	projects: [
-		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+		{
+			...base,
+			displayName: 'unit',
+			roots: ['<rootDir>/test/unit'],
+			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
+		},
 		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },

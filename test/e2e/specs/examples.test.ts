@@ -7,9 +7,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { sleep } from '../lib/http';
-import { N8n, startN8n } from '../lib/n8n';
 import {
+	sleep,
 	apiCredentialData,
 	bindCredentials,
 	CRED,
@@ -20,7 +19,9 @@ import {
 	swapForFileWrite,
 	triggerUrl,
 	uuid,
-} from '../lib/gst';
+	N8n,
+	startN8n,
+} from '../../harness';
 
 jest.setTimeout(240_000);
 

