@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * n8n is SIGKILLed in the middle of a stream of events that the emulator delivers (real clock,
  * short retry base); the emulator keeps retrying what failed. After n8n is back, every event
