@@ -3,8 +3,12 @@
  * token cache, the API transport and the credential test only pick one and fill in the facts; the
  * wording (what happened, then what to change) stays the same wherever the failure surfaces.
  */
+import { RETRY_AFTER_CEILING_MS } from './retry';
+
 const attempts = (count: number): string => `${count} attempt${count === 1 ? '' : 's'}`;
-const seconds = (ms: number): string => `${Math.ceil(ms / 1000)} s`;
+/** A wait as the user reads it; parseRetryAfter caps every Retry-After at RETRY_AFTER_CEILING_MS. */
+const seconds = (ms: number): string =>
+	ms >= RETRY_AFTER_CEILING_MS ? 'a day or more' : `${Math.ceil(ms / 1000)} s`;
 
 export type RateLimitedParty = 'token endpoint' | 'API';
 
@@ -13,8 +17,8 @@ export interface RateLimitFacts {
 	host?: string;
 	/** The server's last Retry-After. */
 	retryAfterMs?: number;
-	/** When a cached back-off ends (the token cache fails fast until then). */
-	blockedUntil?: number;
+	/** How long the token cache still fails fast without asking the token endpoint. */
+	pausedForMs?: number;
 	/** How many attempts were made before giving up. */
 	attempts?: number;
 	/** The Retry-After was longer than the caller waits. */
@@ -32,14 +36,16 @@ const RATE_LIMIT_ADVICE: Record<RateLimitedParty, string> = {
 export function rateLimited(facts: RateLimitFacts): string {
 	const who = facts.party === 'API' ? 'The GST Compliance API' : 'The token endpoint';
 	const at = facts.host ? ` at ${facts.host}` : '';
-	let wait = '';
-	if (facts.blockedUntil !== undefined) {
-		wait = `; it asked to wait until ${new Date(facts.blockedUntil).toISOString()}`;
-	} else if (facts.retryAfterMs !== undefined) {
-		wait = ` and asks to wait ${seconds(facts.retryAfterMs)}${facts.waitTooLong ? ', longer than this node waits' : ''}`;
-	}
+	const wait =
+		facts.retryAfterMs !== undefined
+			? ` and asks to wait ${seconds(facts.retryAfterMs)}${facts.waitTooLong ? ', longer than this node waits' : ''}`
+			: '';
 	const gaveUp = facts.attempts !== undefined ? `; gave up after ${attempts(facts.attempts)}` : '';
-	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
+	const paused =
+		facts.pausedForMs !== undefined
+			? `; new token requests with this credential are paused for ${seconds(facts.pausedForMs)}`
+			: '';
+	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}${paused}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
 }
 
 export const gaveUpAfter = (message: string, count: number): string =>
@@ -110,5 +116,6 @@ export const credentialTest = {
 		`was created in the ${environment === 'Production' ? 'Live' : 'Sandbox'} tab.`,
 	unexpectedStatus: (environment: string, host: string, status: number): string =>
 		`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`,
-	notChecked: 'The credential could not be checked',
+	notChecked: (detail: string): string =>
+		`The credential could not be checked${detail ? `: ${detail}` : ''}`,
 };

@@ -14,6 +14,7 @@ import {
 import { classifyStatus } from '../../transport/httpStatus';
 import * as messages from '../../transport/messages';
 import { describeNetworkFailure } from '../../transport/networkError';
+import { excerpt } from '../../transport/redact';
 import { settings } from '../../transport/settings';
 import { tokenCache } from './tokenCache';
 
@@ -43,7 +44,13 @@ export async function testGstComplianceCredentials(
 		// Fresh: a cached token would hide a secret revoked since it was minted.
 		token = await tokenCache.getToken(credentials, { fresh: true });
 	} catch (caught) {
-		return error(findCredentialError(caught)?.message ?? messages.credentialTest.notChecked);
+		const known = findCredentialError(caught);
+		if (known) return error(known.message);
+		// Not one of ours (a bug or an n8n refusal): its text, redacted, beats saying nothing.
+		const secret =
+			typeof credential.data?.clientSecret === 'string' ? credential.data.clientSecret : '';
+		const detail = caught instanceof Error ? caught.message : String(caught);
+		return error(messages.credentialTest.notChecked(excerpt(detail, [secret], 200)));
 	}
 	const environment = ENVIRONMENT_LABEL[credentials.environment];
 	const base = apiBaseUrl(credentials);

@@ -21,8 +21,12 @@ interface Entry {
 	token?: CachedToken;
 	/** The mint in progress; concurrent callers await this one promise (single flight). */
 	flight?: Promise<CachedToken>;
-	/** After a 429 whose Retry-After we did not wait out: fail fast without calling the endpoint. */
-	blockedUntil?: number;
+	/**
+	 * After a 429 whose Retry-After was not waited out: fail fast without calling the endpoint for
+	 * `forMs` (at most settings.maxTokenPauseMs) from `at`. Kept as a start and a length, so a clock
+	 * step back ends the pause instead of stretching it.
+	 */
+	paused?: { at: number; forMs: number };
 }
 
 /**
@@ -58,12 +62,12 @@ export class TokenCache {
 		const entry = this.touch(cacheKey(credentials));
 		if (!options.fresh && entry.token && this.isFresh(entry.token)) return entry.token;
 		if (entry.flight) return await entry.flight;
-		const now = settings.now();
-		if (entry.blockedUntil !== undefined && now < entry.blockedUntil) {
+		const remainingMs = pauseRemainingMs(entry, settings.now());
+		if (remainingMs > 0) {
 			throw new GstCredentialError(
 				'rateLimited',
-				messages.rateLimited({ party: 'token endpoint', blockedUntil: entry.blockedUntil }),
-				{ tokenEndpointStatus: 429, retryAfterMs: entry.blockedUntil - now },
+				messages.rateLimited({ party: 'token endpoint', pausedForMs: remainingMs }),
+				{ tokenEndpointStatus: 429, retryAfterMs: remainingMs },
 			);
 		}
 		const flight = this.mintInto(entry, credentials);
@@ -105,16 +109,13 @@ export class TokenCache {
 	private async mintInto(entry: Entry, credentials: GstCredentials): Promise<CachedToken> {
 		// No node here to wrap errors with (authenticate runs outside one); the transport wraps them.
 		const issued = await this.mint(credentials).catch((error: unknown) => {
-			if (
-				error instanceof GstCredentialError &&
-				error.kind === 'rateLimited' &&
-				error.retryAfterMs
-			) {
-				entry.blockedUntil = settings.now() + error.retryAfterMs;
+			if (error instanceof GstCredentialError && error.kind === 'rateLimited') {
+				const forMs = Math.min(error.retryAfterMs ?? 0, settings.maxTokenPauseMs);
+				entry.paused = forMs > 0 ? { at: settings.now(), forMs } : undefined;
 			}
 			throw error;
 		});
-		entry.blockedUntil = undefined;
+		entry.paused = undefined;
 		entry.token = {
 			accessToken: issued.accessToken,
 			expiresAt: issued.requestedAt + issued.lifetimeMs,
@@ -136,6 +137,17 @@ export class TokenCache {
 		}
 		return entry;
 	}
+}
+
+/** How long token requests stay paused; 0 once the pause is over or the clock went back before it. */
+function pauseRemainingMs(entry: Entry, now: number): number {
+	if (!entry.paused) return 0;
+	const elapsed = now - entry.paused.at;
+	if (!(elapsed >= 0 && elapsed < entry.paused.forMs)) {
+		entry.paused = undefined;
+		return 0;
+	}
+	return entry.paused.forMs - elapsed;
 }
 
 /** sha256 of token URL, client id and secret: a rotated secret is a new key; no plaintext secret is kept as a key. */

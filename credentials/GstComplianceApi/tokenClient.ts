@@ -175,11 +175,15 @@ function finalError(failure: RetryFailure, host: string): Error {
 		retryAfterMs: failure.retryAfterMs,
 	};
 	if (error.kind === 'rateLimited') {
+		// The token cache pauses token requests for this long (see TokenCache.mintInto).
+		const pausedForMs = Math.min(failure.retryAfterMs ?? 0, settings.maxTokenPauseMs);
 		const message = messages.rateLimited({
 			party: 'token endpoint',
 			host,
 			retryAfterMs: failure.retryAfterMs,
+			waitTooLong: failure.reason === 'retryAfterTooLong',
 			attempts: failure.attempts,
+			pausedForMs: pausedForMs > 0 ? pausedForMs : undefined,
 		});
 		return new GstCredentialError('rateLimited', message, details);
 	}
