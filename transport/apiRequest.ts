@@ -134,7 +134,9 @@ export async function gstApiRequest(
 					};
 				}
 				// Not a connection problem (e.g. n8n refused the request): retrying would not help.
-				const message = excerpt(error instanceof Error ? error.message : String(error));
+				const message = excerpt(error instanceof Error ? error.message : String(error), [
+					credentials.clientSecret,
+				]);
 				return fatal(
 					gstError(node, {
 						code: 'REQUEST_FAILED',
@@ -204,7 +206,7 @@ function classify(
 			}),
 		);
 	}
-	const serverSays = serverMessage(body);
+	const serverSays = serverMessage(body, [scope.credentials.clientSecret]);
 	const description = serverSays ? `The service said: ${serverSays}` : undefined;
 	const fail = (code: GstErrorCode, message: string) =>
 		gstError(scope.node, {
@@ -302,8 +304,9 @@ function errorObject(body: unknown): Record<string, unknown> | undefined {
 	return body as Record<string, unknown>;
 }
 
-function serverMessage(body: unknown): string {
-	if (typeof body === 'string') return body.trim() ? excerpt(body, [], 200) : '';
+/** The server's own words, redacted: the API never receives the client secret, but a proxy may echo anything. */
+function serverMessage(body: unknown, secrets: string[]): string {
+	if (typeof body === 'string') return body.trim() ? excerpt(body, secrets, 200) : '';
 	const object = errorObject(body);
 	const candidate = [
 		object?.message,
@@ -311,5 +314,5 @@ function serverMessage(body: unknown): string {
 		object?.error,
 		object?.detail,
 	].find((value) => typeof value === 'string' && value.trim() !== '');
-	return typeof candidate === 'string' ? excerpt(candidate, [], 200) : '';
+	return typeof candidate === 'string' ? excerpt(candidate, secrets, 200) : '';
 }
