@@ -103,6 +103,19 @@ export const apiRefused = (host: string, status: number, serverSays: string): st
 export const apiServerError = (host: string, status: number | undefined, count: number): string =>
 	`The GST Compliance API at ${host} failed with HTTP ${status} on each of ${attempts(count)}. Try again later.`;
 
+export const foreignHost = (environment: string, expected: string, got?: string): string =>
+	`The GST Compliance API credential only sends its token to the ${environment} API URL (${expected}), not to ${got && got !== 'null' ? got : 'the requested URL'}. ` +
+	`Use a path such as /v1/einvoices/<id>, or a URL starting with ${expected}, or change the credential's Environment / API URL.`;
+
+/** Why an http:// URL in the credential is refused (`what` travels in clear text over it). */
+export const cleartextUrl = (field: string, what: string): string =>
+	`${field} in the GST Compliance API credential must start with https://: over http:// n8n would send the ${what} in clear text. ` +
+	'http:// is accepted only for this machine (localhost, 127.0.0.1, ::1), e.g. a local emulator.';
+
+export const urlWithUserInfo = (field: string): string =>
+	`${field} in the GST Compliance API credential must not contain a user name or password (the part before @); ` +
+	'enter only the scheme, host and optional path, for example https://auth.example.com';
+
 /** Credential test outcomes (the "Test" button of the GST Compliance API credential). */
 export const credentialTest = {
 	connected: (environment: string, host: string, organization: string): string =>
