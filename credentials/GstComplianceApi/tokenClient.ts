@@ -1,7 +1,7 @@
 import { GstCredentialError } from './credentialError';
 import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
-import { decodeJwtClaims, tokenLifetimeMs } from './jwtClaims';
+import { decodeJwtClaims, readExpiresIn, tokenLifetimeMs } from './jwtClaims';
 import { describeNetworkFailure } from '../../transport/networkError';
 import { classifyStatus } from '../../transport/httpStatus';
 import * as messages from '../../transport/messages';
@@ -127,18 +127,12 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 	if (!json || typeof json !== 'object') return undefined;
 	const { access_token: accessToken, expires_in: expiresIn } = json as Record<string, unknown>;
 	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
-	// The spec fixes expires_in at 900; fall back to it if a proxy drops the field.
-	const seconds = Number(expiresIn);
 	const claims = decodeJwtClaims(accessToken);
 	const organizationId = claims?.organization_id;
 	return {
 		accessToken,
 		requestedAt,
-		lifetimeMs: tokenLifetimeMs(
-			Number.isFinite(seconds) && seconds > 0 ? seconds : 900,
-			claims,
-			requestedAt,
-		),
+		lifetimeMs: tokenLifetimeMs(readExpiresIn(expiresIn), claims, requestedAt),
 		organizationId: typeof organizationId === 'string' ? organizationId : undefined,
 	};
 }
