@@ -11,7 +11,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { GstErrorCode } from './apiError';
 import { fromCredentialError, gstError } from './apiError';
-import { authenticateRequest } from '../credentials/GstComplianceApi/authenticate';
+import { authenticateWith } from '../credentials/GstComplianceApi/authenticate';
+import { n8nHttpRequestPost } from '../credentials/GstComplianceApi/tokenClient';
 import type { GstCredentialError } from '../credentials/GstComplianceApi/credentialError';
 import { findCredentialError } from '../credentials/GstComplianceApi/credentialError';
 import type { GstCredentials } from '../credentials/GstComplianceApi/environment';
@@ -180,8 +181,10 @@ async function send(
 	credentialData: ICredentialDataDecryptedObject,
 	request: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
+	// The token request goes through the same helper, so n8n's outbound request policy applies.
+	const post = n8nHttpRequestPost(async (options) => await context.helpers.httpRequest(options));
 	return (await context.helpers.httpRequest(
-		await authenticateRequest(credentialData, request),
+		await authenticateWith(credentialData, request, post),
 	)) as IN8nHttpFullResponse;
 }
 

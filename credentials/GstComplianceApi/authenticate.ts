@@ -10,6 +10,7 @@ import {
 } from './environment';
 import * as messages from '../../transport/messages';
 import { tokenCache } from './tokenCache';
+import type { TokenPost } from './tokenClient';
 
 /** The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not `url`. */
 type AnyRequestOptions = IHttpRequestOptions & { uri?: unknown };
@@ -17,18 +18,27 @@ type AnyRequestOptions = IHttpRequestOptions & { uri?: unknown };
 /**
  * The credential's `authenticate`: checks the environment locally, attaches a cached bearer token,
  * points relative URLs at the environment's API host and refuses to send the token anywhere else.
- * `post` is how a token is minted; n8n calls `authenticate` with no request helpers (the HTTP
- * Request node), so the default is the global `fetch`.
+ * n8n calls `authenticate` with no request helpers (the HTTP Request node), so a token minted
+ * here goes out through the global `fetch` (README, Security).
  */
 export async function authenticateRequest(
 	data: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
+	return await authenticateWith(data, requestOptions);
+}
+
+/** `authenticateRequest` with the token request sent through `post` (the package's own nodes). */
+export async function authenticateWith(
+	data: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+	post?: TokenPost,
+): Promise<IHttpRequestOptions> {
 	const credentials = parseCredentials(data);
 	assertClientMatchesEnvironment(credentials);
 	const options: AnyRequestOptions = { ...requestOptions };
 	assertTargetsApiOrigin(options, apiBaseUrl(credentials), credentials.environment);
-	const token = await tokenCache.getToken(credentials);
+	const token = await tokenCache.getToken(credentials, { post });
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		if (name.toLowerCase() !== 'authorization') headers[name] = value;

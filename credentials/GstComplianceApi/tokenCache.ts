@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import { GstCredentialError } from './credentialError';
 import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
-import type { IssuedToken } from './tokenClient';
+import type { IssuedToken, TokenPost } from './tokenClient';
 import { mintToken } from './tokenClient';
 import * as messages from '../../transport/messages';
 import { settings } from '../../transport/settings';
@@ -40,7 +40,9 @@ export class TokenCache {
 
 	private serialCounter = 0;
 
-	constructor(private readonly mint: (credentials: GstCredentials) => Promise<IssuedToken>) {}
+	constructor(
+		private readonly mint: (credentials: GstCredentials, post?: TokenPost) => Promise<IssuedToken>,
+	) {}
 
 	/** Serial of the newest token minted in this process (0 before the first). */
 	get lastSerial(): number {
@@ -53,11 +55,13 @@ export class TokenCache {
 
 	/**
 	 * A token with more than the refresh margin left, minted at most once for any number of
-	 * concurrent callers. `fresh` skips a cached token (the credential test proves the secret works now).
+	 * concurrent callers. `fresh` skips a cached token (the credential test proves the secret works
+	 * now). `post` sends the token request (n8n's request helper when the caller has one); callers
+	 * that join a mint in flight share its request, however it is sent.
 	 */
 	async getToken(
 		credentials: GstCredentials,
-		options: { fresh?: boolean } = {},
+		options: { fresh?: boolean; post?: TokenPost } = {},
 	): Promise<CachedToken> {
 		const entry = this.touch(cacheKey(credentials));
 		if (!options.fresh && entry.token && this.isFresh(entry.token)) return entry.token;
@@ -70,7 +74,7 @@ export class TokenCache {
 				{ tokenEndpointStatus: 429, retryAfterMs: remainingMs },
 			);
 		}
-		const flight = this.mintInto(entry, credentials);
+		const flight = this.mintInto(entry, credentials, options.post);
 		entry.flight = flight;
 		try {
 			return await flight;
@@ -106,9 +110,13 @@ export class TokenCache {
 		return token.expiresAt - settings.now() > margin;
 	}
 
-	private async mintInto(entry: Entry, credentials: GstCredentials): Promise<CachedToken> {
+	private async mintInto(
+		entry: Entry,
+		credentials: GstCredentials,
+		post?: TokenPost,
+	): Promise<CachedToken> {
 		// No node here to wrap errors with (authenticate runs outside one); the transport wraps them.
-		const issued = await this.mint(credentials).catch((error: unknown) => {
+		const issued = await this.mint(credentials, post).catch((error: unknown) => {
 			if (error instanceof GstCredentialError && error.kind === 'rateLimited') {
 				const forMs = Math.min(error.retryAfterMs ?? 0, settings.maxTokenPauseMs);
 				entry.paused = forMs > 0 ? { at: settings.now(), forMs } : undefined;
