@@ -26,6 +26,10 @@ describe("n8n's outbound request policy covers token requests and the credential
 		process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
 		process.env.N8N_SSRF_ALLOWED_HOSTNAMES = 'localhost';
 	});
+	afterAll(() => {
+		delete process.env.N8N_SSRF_PROTECTION_ENABLED;
+		delete process.env.N8N_SSRF_ALLOWED_HOSTNAMES;
+	});
 	beforeEach(async () => {
 		configureSettings({ sleep: async () => {}, random: () => 0 });
 		server = await startScriptedServer((request) =>
