@@ -1,8 +1,9 @@
 /**
- * `npm test` runs every project: `unit` (pure logic, the emulator, the credential and both nodes
- * against the emulator over real HTTP), `package` (n8n's verification scan, both lint passes, on
- * the source and on the packed tarball; the tarball's entry point), `e2e` (the packed package inside a real n8n) and
- * `reliability` (duplicates, restarts and faults at volume in a real n8n).
+ * `npm test` runs every project: `unit` (the package's modules in test/unit, which mirrors the source
+ * tree, with the nodes run by n8n-core against the emulator over real HTTP; and the emulator's own
+ * tests in test/emulator/tests), `package` (n8n's verification scan, both lint passes, on the
+ * source and on the packed tarball; the tarball's entry point), `e2e` (the packed package inside a
+ * real n8n) and `reliability` (duplicates, restarts and faults at volume in a real n8n).
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
 const base = {
@@ -22,7 +23,7 @@ module.exports = {
 		{
 			...base,
 			displayName: 'unit',
-			roots: ['<rootDir>/test/unit'],
+			roots: ['<rootDir>/test/unit', '<rootDir>/test/emulator/tests'],
 			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
 		},
 		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },

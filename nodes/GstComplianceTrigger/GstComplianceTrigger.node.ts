@@ -11,7 +11,12 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
-import { properties } from './description';
+import {
+	activationMessage,
+	eventTriggerDescription,
+	properties,
+	triggerPanel,
+} from './description';
 import { checkSigningSecrets } from './secretCheck';
 import { handleWebhook } from './webhook';
 
@@ -29,6 +34,9 @@ export class GstComplianceTrigger implements INodeType {
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts the workflow on verified e-invoice and e-way bill events',
 		defaults: { name: 'GST Compliance Trigger' },
+		eventTriggerDescription,
+		activationMessage,
+		triggerPanel,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

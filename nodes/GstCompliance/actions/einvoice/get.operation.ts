@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getResources } from '../get';
+import { idParameters } from '../resourceId';
 
 const showFor = { resource: ['einvoice'] };
 
@@ -22,17 +23,17 @@ export const description: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-	{
-		displayName: 'E-Invoice ID',
+	...idParameters({
+		resource: 'einvoice',
 		name: 'einvoiceId',
-		type: 'string',
-		required: true,
-		default: '',
+		displayName: 'E-Invoice ID',
+		locatorName: 'E-Invoice',
 		placeholder: 'einv_…',
-		displayOptions: { show: { ...showFor, operation: ['get'] } },
+		locatorPlaceholder: 'einv_…',
 		description:
 			'ID of the e-invoice, starting with einv_ (not the IRN or the invoice number). After a GST Compliance Trigger, map the ID of the event data.',
-	},
+		hint: 'Starts with einv_. After a GST Compliance Trigger, drag data.id from the input here.',
+	}),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
