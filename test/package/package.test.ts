@@ -14,6 +14,8 @@
  * The scanner ignores inline `eslint-disable` comments (`allowInlineConfig: false`), so shipped
  * code cannot pass by switching a rule off. test/package/scan.mjs runs its `analyzePackage`.
  *
+ * Shipped code switches no rule off inline.
+ *
  * The tarball's entry point (index.js, package.json "main") exports the classes n8n loads through
  * package.json's "n8n" field, no more and no fewer, under their installed names.
  */
@@ -131,6 +133,32 @@ describe('@n8n/scan-community-package lint passes', () => {
 		);
 		expect(report(result, unpacked)).toBe('passed\n');
 		expect(result.passed).toBe(true);
+	});
+});
+
+describe('shipped code', () => {
+	it('switches no lint rule off inline (nodes/, credentials/, transport/)', () => {
+		// n8n-node lint honours inline directives, the scanner does not, and transport/ is outside
+		// the scanner's source pass: shipped code carries none, so every lint sees every rule.
+		const directive = /\/[*/]\s*eslint(-disable|-enable|\s)/;
+		const offending: string[] = [];
+		const walk = (dir: string) => {
+			for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+				const full = path.join(dir, entry.name);
+				if (entry.isDirectory()) walk(full);
+				else if (/\.(ts|js)$/.test(entry.name)) {
+					fs.readFileSync(full, 'utf8')
+						.split('\n')
+						.forEach((line, i) => {
+							if (directive.test(line)) offending.push(`${path.relative(ROOT, full)}:${i + 1}`);
+						});
+				}
+			}
+		};
+		const shipped = ['nodes', 'credentials', 'transport'].map((d) => path.join(ROOT, d));
+		shipped.forEach(walk);
+		expect(shipped.every((d) => fs.existsSync(d))).toBe(true);
+		expect(offending).toEqual([]);
 	});
 });
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed test secrets shared with the emulator, not credentials */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * One delivery to the trigger the way n8n 2.41 handles a production (or test) webhook call:
  * live-webhooks.js loads the workflow with its saved static data, WebhookService.runWebhook calls
