@@ -1,3 +1,5 @@
+import { hasControlCharacter } from './controlCharacters';
+
 /** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
 
@@ -85,10 +87,10 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 }
 
 /**
- * Characters that end, escape or re-encode a path segment somewhere between n8n and the service
+ * Besides control characters: characters that end, escape or re-encode a path segment somewhere between n8n and the service
  * (`%` for a second decoding by a proxy, `;` for path parameters, as in `..;`).
  */
-const NOT_IN_SEGMENT = /[/\\?#%;\s\u0000-\u001f\u007f]/;
+const NOT_IN_SEGMENT = /[/\\?#%;\s]/;
 
 /**
  * Whether the id stays one path segment however a server reads it: none of NOT_IN_SEGMENT, and not
@@ -97,7 +99,7 @@ const NOT_IN_SEGMENT = /[/\\?#%;\s\u0000-\u001f\u007f]/;
  */
 export function isSinglePathSegment(id: string): boolean {
 	for (const form of [id, id.normalize('NFKC')]) {
-		if (NOT_IN_SEGMENT.test(form) || /^\.+$/.test(form)) return false;
+		if (hasControlCharacter(form) || NOT_IN_SEGMENT.test(form) || /^\.+$/.test(form)) return false;
 	}
 	return true;
 }

@@ -62,7 +62,6 @@ export const fetchPost: TokenPost = async (request) => {
 };
 
 type N8nHttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
-type N8nLegacyRequest = (options: object) => Promise<unknown>;
 
 /** Through a node's `this.helpers.httpRequest`: n8n's outbound request policy applies. */
 export function n8nHttpRequestPost(httpRequest: N8nHttpRequest): TokenPost {
@@ -77,25 +76,6 @@ export function n8nHttpRequestPost(httpRequest: N8nHttpRequest): TokenPost {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			timeout: request.timeoutMs,
-		})) as { statusCode: number; headers?: unknown; body?: unknown };
-		return fromN8nResponse(response);
-	};
-}
-
-/** Through a credential test's `this.helpers.request` (n8n's legacy helper): the policy applies. */
-export function n8nLegacyRequestPost(legacyRequest: N8nLegacyRequest): TokenPost {
-	return async (request) => {
-		const response = (await legacyRequest({
-			method: 'POST',
-			uri: request.url,
-			headers: request.headers,
-			body: request.body,
-			json: false,
-			simple: false,
-			resolveWithFullResponse: true,
-			followRedirect: false,
-			followAllRedirects: false,
 			timeout: request.timeoutMs,
 		})) as { statusCode: number; headers?: unknown; body?: unknown };
 		return fromN8nResponse(response);
