@@ -41,7 +41,10 @@ export function describePath(path: string): { resource: GstResource; id: string 
 	return { resource, id };
 }
 
-/** Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way bills`). */
+/**
+ * Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way
+ * bills`).
+ */
 export function capabilityName(named: unknown, fallback: string): string {
 	if (typeof named !== 'string' || named.trim() === '') return fallback;
 	const key = named
@@ -56,7 +59,10 @@ export function capabilityName(named: unknown, fallback: string): string {
 
 export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
 
-/** Trims and checks an id before any network call; the message says what was received and what is expected. */
+/**
+ * Trims and checks an id before any network call; the message says what was received and what is
+ * expected.
+ */
 export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	const { label, idPrefix } = RESOURCES[resource];
 	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
@@ -80,14 +86,18 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	if (!isSinglePathSegment(id)) {
 		return {
 			ok: false,
-			message: `${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, "?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ${expected}`,
+			message:
+				`${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, ` +
+				`"?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ` +
+				`${expected}`,
 		};
 	}
 	return { ok: true, id };
 }
 
 /**
- * Besides control characters: characters that end, escape or re-encode a path segment somewhere between n8n and the service
+ * Besides control characters: characters that end, escape or re-encode a path segment somewhere
+ * between n8n and the service
  * (`%` for a second decoding by a proxy, `;` for path parameters, as in `..;`).
  */
 const NOT_IN_SEGMENT = /[/\\?#%;\s]/;

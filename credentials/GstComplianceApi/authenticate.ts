@@ -13,7 +13,10 @@ import * as messages from '../../transport/messages';
 import { tokenCache } from './tokenCache';
 import type { TokenPost } from './tokenClient';
 
-/** The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not `url`. */
+/**
+ * The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not
+ * `url`.
+ */
 type AnyRequestOptions = IHttpRequestOptions & { uri?: unknown };
 
 /**

@@ -35,7 +35,8 @@ export interface TokenHttpResponse {
 }
 
 /**
- * How a token request is sent, as docs/service-api.md ("Token endpoint") describes it: form-encoded,
+ * How a token request is sent, as docs/service-api.md ("Token endpoint") describes it:
+ * form-encoded,
  * no `scope`. Never follows a redirect (the secret is in the body). A network
  * failure rejects with an error `describeNetworkFailure` recognizes; any other rejection means the
  * request was not sent (e.g. n8n's outbound request policy refused it).
@@ -233,7 +234,10 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 	};
 }
 
-/** The OAuth error body (`error`, `error_description`) as `: <text>`, redacted; '' when there is none. */
+/**
+ * The OAuth error body (`error`, `error_description`) as `: <text>`, redacted; '' when there is
+ * none.
+ */
 function oauthErrorText(body: string, secrets: string[]): string {
 	try {
 		const json = JSON.parse(body) as Record<string, unknown>;
