@@ -2,7 +2,8 @@
  * `npm test` runs every project: `unit` (the package's modules in test/unit, which mirrors the source
  * tree, with the nodes run by n8n-core against the emulator over real HTTP; and the emulator's own
  * tests in test/emulator/tests), `e2e` (the packed package inside a real n8n) and `reliability`
- * (duplicates, restarts and faults at volume in a real n8n).
+ * (duplicates, restarts and faults at volume in a real n8n); `package` runs n8n's verification scan
+ * (both lint passes) on the source and on the packed tarball, and checks the tarball's entry point.
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
 const base = {
@@ -25,6 +26,7 @@ module.exports = {
 			roots: ['<rootDir>/test/unit', '<rootDir>/test/emulator/tests'],
 			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
 		},
+		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
 	],

@@ -1,3 +1,5 @@
+import { hasControlCharacter } from './controlCharacters';
+
 /** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
 
@@ -39,7 +41,10 @@ export function describePath(path: string): { resource: GstResource; id: string 
 	return { resource, id };
 }
 
-/** Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way bills`). */
+/**
+ * Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way
+ * bills`).
+ */
 export function capabilityName(named: unknown, fallback: string): string {
 	if (typeof named !== 'string' || named.trim() === '') return fallback;
 	const key = named
@@ -54,7 +59,10 @@ export function capabilityName(named: unknown, fallback: string): string {
 
 export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
 
-/** Trims and checks an id before any network call; the message says what was received and what is expected. */
+/**
+ * Trims and checks an id before any network call; the message says what was received and what is
+ * expected.
+ */
 export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	const { label, idPrefix } = RESOURCES[resource];
 	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
@@ -75,13 +83,35 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 			message: `${label} ID "${shorten(id)}" is not valid: expected ${expected}`,
 		};
 	}
-	if (/[/?#\s]/.test(id)) {
+	if (!isSinglePathSegment(id)) {
 		return {
 			ok: false,
-			message: `${label} ID "${shorten(id)}" contains a slash, "?", "#" or whitespace: expected ${expected}`,
+			message:
+				`${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, ` +
+				`"?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ` +
+				`${expected}`,
 		};
 	}
 	return { ok: true, id };
+}
+
+/**
+ * Besides control characters: characters that end, escape or re-encode a path segment somewhere
+ * between n8n and the service
+ * (`%` for a second decoding by a proxy, `;` for path parameters, as in `..;`).
+ */
+const NOT_IN_SEGMENT = /[/\\?#%;\s]/;
+
+/**
+ * Whether the id stays one path segment however a server reads it: none of NOT_IN_SEGMENT, and not
+ * only dots (`.`, `..` would address the collection or the API root with the token). Checked on
+ * the NFKC form too, which some servers apply (full-width `．` and `／` become `.` and `/`).
+ */
+export function isSinglePathSegment(id: string): boolean {
+	for (const form of [id, id.normalize('NFKC')]) {
+		if (hasControlCharacter(form) || NOT_IN_SEGMENT.test(form) || /^\.+$/.test(form)) return false;
+	}
+	return true;
 }
 
 const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);

@@ -15,10 +15,18 @@ export interface GstSettings extends RetryDeps {
 	apiRequestTimeoutMs: number;
 	tokenRetry: RetryPolicy;
 	apiRetry: RetryPolicy;
-	/** Re-mint when fewer than this many ms of a token's lifetime remain (60 s: docs/service-api.md, "Token lifetime and caching"). */
+	/**
+	 * Re-mint when fewer than this many ms of a token's lifetime remain (60 s: docs/service-api.md,
+	 * "Token lifetime and caching").
+	 */
 	refreshMarginMs: number;
 	/** How many tokens (distinct token URL / client / secret) the cache keeps. */
 	tokenCacheSize: number;
+	/**
+	 * Longest pause of token requests after a 429 whose Retry-After was not waited out: later calls
+	 * fail fast until then instead of asking the endpoint again, however long the Retry-After.
+	 */
+	maxTokenPauseMs: number;
 }
 
 const defaults = (): GstSettings => ({
@@ -27,7 +35,8 @@ const defaults = (): GstSettings => ({
 	random: () => Math.random(),
 	tokenRequestTimeoutMs: 10_000,
 	apiRequestTimeoutMs: 30_000,
-	// docs/service-api.md gives no numbers for backoff or attempts; these keep one item under ~2 minutes.
+	// docs/service-api.md gives no numbers for backoff or attempts; these keep one item under ~2
+	// minutes.
 	tokenRetry: {
 		maxAttempts: 4,
 		baseDelayMs: 500,
@@ -44,6 +53,7 @@ const defaults = (): GstSettings => ({
 	},
 	refreshMarginMs: 60_000,
 	tokenCacheSize: 100,
+	maxTokenPauseMs: 5 * 60_000,
 });
 
 export const settings: GstSettings = defaults();

@@ -14,12 +14,15 @@ import {
 import { classifyStatus } from '../../transport/httpStatus';
 import * as messages from '../../transport/messages';
 import { describeNetworkFailure } from '../../transport/networkError';
+import { excerpt } from '../../transport/redact';
 import { settings } from '../../transport/settings';
 import { tokenCache } from './tokenCache';
 
 /**
- * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and rate limits": no status codes are shown):
- * an authenticated GET of an id that does not exist answers 404 (or 2xx / 403 entitlement), and
+ * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and
+ * rate
+ * limits": no status codes are shown): an authenticated GET of an id that does not exist answers
+ * 404 (or 2xx / 403 entitlement), and
  * an unauthenticated one 401, so any answer but 401 means "token accepted here".
  */
 export const CREDENTIAL_CHECK_PATH = '/v1/einvoices/einv_credential_check';
@@ -29,7 +32,11 @@ const error = (message: string): INodeCredentialTestResult => ({ status: 'Error'
 /**
  * The "Test" button: succeeds only when a token is issued *and* the environment's API host
  * accepts it. Wired through `testedBy` on the nodes because a declarative `test` request cannot
- * mint a token first. Uses `fetch` as the token client does; this context has no modern helpers.
+ * mint a token first. Both requests use `fetch`: the only request helper n8n 2.41 gives a
+ * credential
+ * test is the deprecated `helpers.request`, which n8n's community-node verification rejects, so
+ * n8n's
+ * outbound request policy does not cover this button (README, "Security").
  */
 export async function testGstComplianceCredentials(
 	this: ICredentialTestFunctions,
@@ -43,7 +50,13 @@ export async function testGstComplianceCredentials(
 		// Fresh: a cached token would hide a secret revoked since it was minted.
 		token = await tokenCache.getToken(credentials, { fresh: true });
 	} catch (caught) {
-		return error(findCredentialError(caught)?.message ?? messages.credentialTest.notChecked);
+		const known = findCredentialError(caught);
+		if (known) return error(known.message);
+		// Not one of ours (a bug or an n8n refusal): its text, redacted, beats saying nothing.
+		const secret =
+			typeof credential.data?.clientSecret === 'string' ? credential.data.clientSecret : '';
+		const detail = caught instanceof Error ? caught.message : String(caught);
+		return error(messages.credentialTest.notChecked(excerpt(detail, [secret], 200)));
 	}
 	const environment = ENVIRONMENT_LABEL[credentials.environment];
 	const base = apiBaseUrl(credentials);
@@ -53,13 +66,7 @@ export async function testGstComplianceCredentials(
 		: 'the organization of this client';
 	let status: number;
 	try {
-		const response = await fetch(`${base}${CREDENTIAL_CHECK_PATH}`, {
-			headers: { Authorization: `Bearer ${token.accessToken}`, Accept: 'application/json' },
-			redirect: 'manual',
-			signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
-		});
-		status = response.status;
-		await response.arrayBuffer();
+		status = await checkStatus(`${base}${CREDENTIAL_CHECK_PATH}`, token.accessToken);
 	} catch (caught) {
 		return error(
 			messages.credentialTest.hostUnreachable(environment, host, describeNetworkFailure(caught)),
@@ -83,4 +90,15 @@ export async function testGstComplianceCredentials(
 		default:
 			return error(messages.credentialTest.unexpectedStatus(environment, host, status));
 	}
+}
+
+/** Status of an authenticated GET, redirects not followed. */
+async function checkStatus(url: string, accessToken: string): Promise<number> {
+	const response = await fetch(url, {
+		headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
+		redirect: 'manual',
+		signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
+	});
+	await response.arrayBuffer();
+	return response.status;
 }

@@ -10,9 +10,15 @@ import {
 	dedupeOptions,
 	nodeDedupe,
 } from './dedupe/persistence';
-import { DEFAULT_TOLERANCE_SECONDS, handleDelivery } from './delivery';
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	handleDelivery,
+	MAX_BODY_BYTES,
+	SIGNATURE_ERROR,
+	SIZE_ERROR,
+} from './delivery';
 import { buildOutput, type OutputShape } from './output';
-import { SIGNATURE_HEADER } from './signature';
+import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 interface TriggerOptions {
 	toleranceSeconds?: number;
@@ -21,6 +27,13 @@ interface TriggerOptions {
 }
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	// Refused before the credential is read: a request that cannot verify costs no database read
+	// or decryption. handleDelivery makes the same checks again, with the same answers.
+	const body = rawBody(this);
+	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
+	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
+	if (!parseSignatureHeader(signatureHeader)) return respond(this, 401, { error: SIGNATURE_ERROR });
+
 	const options = this.getNodeParameter('options', {}) as TriggerOptions;
 	const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
 
@@ -39,8 +52,8 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	const dedupe = nodeDedupe(this, dedupeOptions(windowHours, toleranceSeconds));
 	const outcome = await handleDelivery(
 		{
-			body: rawBody(this),
-			signatureHeader: this.getHeaderData()[SIGNATURE_HEADER],
+			body,
+			signatureHeader,
 			secrets,
 			nowMs: Date.now(),
 			toleranceSeconds,

@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core is loaded from the e2e runtime by path, so tsc has no types for it */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The n8n editor in a real browser (playwright-core + Debian's chromium, headless): the trigger
  * node with its trigger panel, the action node with its validated ID field, sample output before
@@ -36,6 +38,7 @@ const SHOTS =
 	process.env.UPDATE_SCREENSHOTS === '1'
 		? path.join(REPO_ROOT, 'docs', 'screenshots')
 		: path.join(WORK_DIR, 'screenshots');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- playwright-core from the e2e runtime, loaded by path
 const { chromium } = require(
 	path.join(REPO_ROOT, 'test', 'e2e', 'runtime', 'node_modules', 'playwright-core'),
 );

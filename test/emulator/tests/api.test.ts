@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 import { request } from 'http';
 import { apiGet, MINUTE, tokenFor, useManualClockEmulator } from './helpers';
 
@@ -111,7 +112,7 @@ describe('emulator: API hosts', () => {
 			statuses.push((await apiGet(emu.sandboxUrl, paths[i % 3], token)).status);
 		expect(statuses).toEqual([200, 200, 404, 200, 200, 429]);
 		const limited = await apiGet(emu.sandboxUrl, paths[0], token);
-		expect(limited.body.error.code).toBe('rate_limited');
+		expect(limited.body.error?.code).toBe('rate_limited');
 		expect(Number(limited.headers.get('retry-after'))).toBe(60);
 		expect((await apiGet(emu.sandboxUrl, paths[0], neighbour.token)).status).toBe(404); // own budget
 		await emu.control.advance(30_000);

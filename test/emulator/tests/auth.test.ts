@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 import { createHmac } from 'crypto';
 import { MANUAL_CLOCK_START, startEmulator } from '..';
 import {
@@ -139,7 +140,7 @@ describe('emulator: token endpoint and authentication', () => {
 		await emu.control.advance(1000);
 		const expired = await apiGet(emu.sandboxUrl, `/v1/einvoices/${invoice.id}`, token);
 		expect(expired.status).toBe(401);
-		expect(expired.body.error.code).toBe('unauthorized');
+		expect(expired.body.error?.code).toBe('unauthorized');
 	});
 
 	it('rejects forged, tampered, alg=none, malformed and missing tokens with 401', async () => {

@@ -1,13 +1,23 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n */
 import { spawn, type ChildProcess } from 'child_process';
 import { once } from 'events';
 import { join } from 'path';
 import { createInterface } from 'readline';
 import { startReceiver, verifySignature } from './receiver';
 
+/** What `npm run emulator -- --json` prints on its first line (the fields this test uses). */
+interface CliInfo {
+	tokenUrl: string;
+	sandboxUrl: string;
+	controlUrl: string;
+	seeded: { sandbox: { clientId: string; clientSecret: string } };
+	resources: { sandbox: { einvoices: string[] } };
+}
+
 /** The CLI as `npm run emulator` runs it, on free ports: token, GET and a signed delivery, then SIGTERM. */
 describe('emulator: npm run emulator', () => {
 	let child: ChildProcess;
-	let info: Record<string, any>;
+	let info: CliInfo;
 
 	beforeAll(async () => {
 		const root = join(__dirname, '../../..');
@@ -27,7 +37,7 @@ describe('emulator: npm run emulator', () => {
 			},
 		);
 		const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-		info = JSON.parse(line) as Record<string, any>;
+		info = JSON.parse(line) as CliInfo;
 	}, 20_000);
 
 	afterAll(() => {
@@ -60,13 +70,13 @@ describe('emulator: npm run emulator', () => {
 					method: 'POST',
 					body: JSON.stringify(args),
 				});
-				return ((await res.json()) as { result: any }).result;
+				return ((await res.json()) as { result: unknown }).result;
 			};
-			const sub = await control('createSubscription', {
+			const sub = (await control('createSubscription', {
 				clientId: sandbox.clientId,
 				url: receiver.url,
 				events: ['einvoice.cancelled'],
-			});
+			})) as { signingSecret: string };
 			await control('setEinvoiceStatus', id, 'cancelled');
 			await control('settle');
 			const [{ headers, raw, body }] = receiver.received;

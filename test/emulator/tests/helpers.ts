@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 import { startEmulator, type ClientInfo, type EmulatorOptions, type RunningEmulator } from '..';
 
 export interface TokenResponse {
@@ -39,7 +40,7 @@ export async function requestToken(
 	return {
 		status: res.status,
 		headers: res.headers,
-		body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+		body: text ? (JSON.parse(text) as ApiBody) : {},
 	};
 }
 
@@ -61,11 +62,17 @@ export function hostOf(emu: RunningEmulator, client: ClientInfo): string {
 	return client.environment === 'production' ? emu.productionUrl : emu.sandboxUrl;
 }
 
+/** A JSON body from the emulator: a resource, a token response or an error object. */
+export interface ApiBody {
+	error?: { code: string; message?: string };
+	[field: string]: unknown;
+}
+
 export async function apiGet(
 	baseUrl: string,
 	path: string,
 	token?: string,
-): Promise<{ status: number; headers: Headers; body: Record<string, any> }> {
+): Promise<{ status: number; headers: Headers; body: ApiBody }> {
 	const res = await fetch(baseUrl + path, {
 		headers: token ? { Authorization: `Bearer ${token}` } : {},
 	});
@@ -73,7 +80,7 @@ export async function apiGet(
 	return {
 		status: res.status,
 		headers: res.headers,
-		body: text ? (JSON.parse(text) as Record<string, any>) : {},
+		body: text ? (JSON.parse(text) as ApiBody) : {},
 	};
 }
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 import { MANUAL_CLOCK_START, startEmulator } from '..';

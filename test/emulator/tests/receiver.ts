@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 import { createHmac, timingSafeEqual } from 'crypto';
 import { createServer, type IncomingHttpHeaders } from 'http';
 import type { AddressInfo } from 'net';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 import type { ClientInfo, RunningEmulator } from '..';
 import { apiGet, HOUR, tokenFor, useManualClockEmulator } from './helpers';
 import { startReceiver, verifySignature, type Received } from './receiver';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The emulator as the package's own tests use it: one per test file, an empty token cache and fast
  * retry settings per test, and its clients as `gstComplianceApi` credential data. (The emulator's

@@ -112,12 +112,12 @@ describe('token endpoint failures', () => {
 		emulator().control.injectTokenFaults([{ kind: 'status', status: 429, retryAfterSeconds: 120 }]);
 		const first = await failure();
 		expect(first.message).toMatch(
-			/rate-limiting this client \(HTTP 429\) and asks to wait 120 s; gave up after 1 attempt/,
+			/rate-limiting this client \(HTTP 429\) and asks to wait 120 s, longer than this node waits; gave up after 1 attempt/,
 		);
 		expect(first.context.gstCode).toBe('TOKEN_RATE_LIMITED');
 		const second = await failure();
 		expect(second.message).toMatch(
-			/rate-limiting this client \(HTTP 429\); it asked to wait until/,
+			/rate-limiting this client \(HTTP 429\); new token requests with this credential are paused for/,
 		);
 		expect(tokenRequests()).toBe(1);
 		expectNothingLeaked(first);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /** The webhook credential's Test button: the signing secrets are checked locally. */
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialsDecrypted } from 'n8n-workflow';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /** The webhook signature: HMAC-SHA256 over "<t>.<raw body>", its header, and its verification. */
 import { createHmac } from 'crypto';
 

@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The trigger's webhook(): verified deliveries start one execution each, with secret rotation and
  * dedupe, first with deliveries signed by the test, then with the service emulator's own deliveries

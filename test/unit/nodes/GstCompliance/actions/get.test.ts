@@ -48,7 +48,7 @@ describe('GST Compliance node: Get', () => {
 		} = {},
 	) => {
 		const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } as never }));
-		const { context } = executeContext({
+		const { context, credentialsHelper } = executeContext({
 			items,
 			continueOnFail: options.continueOnFail,
 			credentials: { gstComplianceApi: credentialData(emulator(), client) },
@@ -61,13 +61,19 @@ describe('GST Compliance node: Get', () => {
 			},
 		});
 		const [output] = await node.execute.call(context);
-		return { output, context };
+		return { output, context, credentialReads: credentialsHelper.reads };
 	};
 	const apiRequests = () => emulator().control.counters().apiRequestsTotal;
 
 	it('gets an e-invoice exactly as the API returns it, paired to its item', async () => {
 		const { output } = await run([einvoice.id]);
 		expect(output).toEqual([{ json: einvoice, pairedItem: { item: 0 } }]);
+	});
+
+	it('reads the credential through n8n once per execution, not once per item', async () => {
+		const { output, credentialReads } = await run([einvoice.id, einvoice.id, einvoice.id]);
+		expect(output).toHaveLength(3);
+		expect(credentialReads).toBe(1);
 	});
 
 	it('gets an e-way bill exactly as the API returns it', async () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /** The bounded worker pool behind the Concurrency option. */
 import { runPool } from '../../../../../nodes/GstCompliance/helpers/workerPool';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /** The in-memory dedupe store: claims, window, cap, snapshot and reload, and its size at volume. */
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
