@@ -123,7 +123,7 @@ describe('a redirect to another origin', () => {
 	afterEach(() => emu.control.setRedirect(false));
 
 	/** Runs a Webhook → `node` workflow once and returns its execution and the node's output. */
-	async function runOnce(node: Record<string, any>) {
+	async function runOnce(node: ReturnType<typeof actionNode>) {
 		const path = `redirect-${uuid()}`;
 		const trigger = webhookNode(path);
 		const wf = await n8n.createWorkflow({

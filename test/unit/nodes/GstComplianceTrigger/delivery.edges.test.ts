@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * handleDelivery on its own: the order of the checks (size → signature → timestamp → envelope →
  * event filter → claim), that nothing is claimed before the last step, and the envelope reading.

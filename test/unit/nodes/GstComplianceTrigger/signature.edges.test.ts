@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /** Signature checks that a partial comparison or a loosened header parser would pass. */
 import {
 	formatSignatureHeader,
