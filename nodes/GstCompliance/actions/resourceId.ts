@@ -1,7 +1,7 @@
 /**
  * The resource ID parameter of both Get operations, in the two shapes the node has: a plain string
- * in node version 1, and a resource locator ("By ID") in version 2 so the editor checks the ID as it
- * is typed. The parameter name is the same in both versions, so saved version 1 workflows keep
+ * in node version 1, and a resource locator ("By ID") in version 2 so the editor checks the ID as
+ * it is typed. The parameter name is the same in both versions, so saved version 1 workflows keep
  * their values, and `readResourceId` reads either.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
