@@ -1,7 +1,9 @@
 /**
  * `npm test` runs every project: `unit` (pure logic, the emulator, the credential and both nodes
  * against the emulator over real HTTP), `e2e` (the packed package inside a real n8n) and
- * `reliability` (duplicates, restarts and faults at volume in a real n8n).
+ * `reliability` (duplicates, restarts and faults at volume in a real n8n) and `queue` (n8n in queue
+ * mode with Postgres, Redis, a worker and two webhook processes; its globalSetup installs Postgres
+ * and Redis when missing).
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
 const base = {
@@ -19,5 +21,11 @@ module.exports = {
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
+		{
+			...e2e,
+			displayName: 'queue',
+			roots: ['<rootDir>/test/e2e/queue'],
+			globalSetup: '<rootDir>/test/harness/queue/globalSetup.js',
+		},
 	],
 };

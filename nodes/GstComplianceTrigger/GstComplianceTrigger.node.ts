@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type ICredentialsDecrypted,
 	type ICredentialTestFunctions,
 	type IDataObject,
@@ -19,8 +20,13 @@ import {
 	type DedupeStore,
 } from './dedupe/memoryStore';
 import { ALL_EVENTS, EVENT_TYPES } from './events';
-import { SIGNATURE_HEADER } from './signature';
-import { handleDelivery } from './delivery';
+import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
+import { handleDelivery, MAX_BODY_BYTES, SIGNATURE_ERROR, SIZE_ERROR } from './delivery';
+import { cachedCredentials } from './credentialCache';
+import { checkCapacity } from './dedupe/capacity';
+import { DedupeUnavailableError } from './dedupe/redisClient';
+import { hasRedisCredential, redisDedupeStore, testRedisCredential } from './dedupe/redisDedupe';
+import { DedupeInProgressError } from './dedupe/redisStore';
 import { buildOutput, type OutputShape } from './output';
 import { checkSigningSecrets } from './secretCheck';
 
@@ -63,6 +69,11 @@ export class GstComplianceTrigger implements INodeType {
 				displayOptions: { show: { refetch: [true] } },
 				testedBy: 'gstComplianceApiTest',
 			},
+			{
+				name: 'gstComplianceRedisApi',
+				required: false,
+				testedBy: 'gstComplianceRedisCheck',
+			},
 		],
 		webhooks: [
 			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers the
@@ -80,6 +91,13 @@ export class GstComplianceTrigger implements INodeType {
 				displayName:
 					'Subscriptions are made in the Developer hub of the service, not from n8n: create one with this node\'s Production URL, select the same events as below, and copy its signing secret into the credential. The Test URL answers one delivery only while "Listen for test event" is on.',
 				name: 'setupNotice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName:
+					'Running n8n in queue mode with webhook processes, or with several main processes? Attach a GST Compliance Dedupe Redis credential: the event IDs then live in Redis, shared by every process. Without it each process remembers IDs on its own (at most 125,000 within the window), which is right for a single n8n process only.',
+				name: 'dedupeNotice',
 				type: 'notice',
 				default: '',
 			},
@@ -161,6 +179,12 @@ export class GstComplianceTrigger implements INodeType {
 			): Promise<INodeCredentialTestResult> {
 				return checkSigningSecrets(credential.data);
 			},
+			async gstComplianceRedisCheck(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return await testRedisCredential(credential.data);
+			},
 		},
 	};
 
@@ -183,10 +207,18 @@ export class GstComplianceTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const options = this.getNodeParameter('options', {}) as TriggerOptions;
 		const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+		const body = rawBody(this);
+		const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
+
+		// Refused before any credential is read: no database read or decryption for a request that
+		// cannot verify. handleDelivery makes the same checks again, with the same answers.
+		if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
+		if (!parseSignatureHeader(signatureHeader))
+			return respond(this, 401, { error: SIGNATURE_ERROR });
 
 		let secrets: string[];
 		try {
-			const credentials = await this.getCredentials('gstComplianceWebhookApi');
+			const credentials = await cachedCredentials(this, 'gstComplianceWebhookApi');
 			secrets = [credentials.signingSecret, credentials.previousSigningSecret].map((s) =>
 				typeof s === 'string' ? s : '',
 			);
@@ -195,22 +227,35 @@ export class GstComplianceTrigger implements INodeType {
 			return respond(this, 500, { error: 'Trigger is not configured' });
 		}
 
-		const dedupe = dedupeStore(this, {
-			windowMs:
-				((options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS) * 3600 + toleranceSeconds) * 1000,
-			capacity: DEDUPE_CAPACITY,
-		});
-		const outcome = await handleDelivery(
-			{
-				body: rawBody(this),
-				signatureHeader: this.getHeaderData()[SIGNATURE_HEADER],
-				secrets,
-				nowMs: Date.now(),
-				toleranceSeconds,
-				selectedEvents: this.getNodeParameter('events', []) as string[],
-			},
-			dedupe.store,
-		);
+		const windowMs =
+			((options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS) * 3600 + toleranceSeconds) * 1000;
+		let dedupe: { store: DedupeStore; started: (eventId: string) => void };
+		let outcome: Awaited<ReturnType<typeof handleDelivery>>;
+		try {
+			dedupe = hasRedisCredential(this)
+				? await sharedDedupeStore(this, windowMs)
+				: dedupeStore(this, { windowMs, capacity: DEDUPE_CAPACITY });
+			outcome = await handleDelivery(
+				{
+					body,
+					signatureHeader,
+					secrets,
+					nowMs: Date.now(),
+					toleranceSeconds,
+					selectedEvents: this.getNodeParameter('events', []) as string[],
+				},
+				dedupe.store,
+			);
+		} catch (error) {
+			// Nothing started: the service retries a non-2xx delivery later.
+			if (error instanceof DedupeInProgressError)
+				return respond(this, 409, { error: 'Delivery of this event in progress, retry later' });
+			if (error instanceof DedupeUnavailableError) {
+				this.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
+				return respond(this, 503, { error: 'Dedupe store unavailable, retry later' });
+			}
+			throw new NodeOperationError(this.getNode(), error as Error);
+		}
 
 		switch (outcome.kind) {
 			case 'rejected':
@@ -225,7 +270,8 @@ export class GstComplianceTrigger implements INodeType {
 					shape: options.outputShape ?? 'envelope',
 					refetch: this.getNodeParameter('refetch', false) as boolean,
 				});
-				return acceptedResponse(item, dedupe.persist);
+				const eventId = outcome.event.id;
+				return acceptedResponse(item, () => dedupe.started(eventId));
 			}
 		}
 	}
@@ -256,14 +302,13 @@ function rawBody(context: IWebhookFunctions): Buffer {
 function dedupeStore(
 	context: IWebhookFunctions,
 	options: DedupeOptions,
-): { store: DedupeStore; persist: () => void } {
-	const node = context.getNode();
+): { store: DedupeStore; started: (eventId: string) => void } {
 	const isTest = context.getMode() === 'manual';
-	const key = `${context.getWorkflow().id ?? 'unsaved'}:${node.id}:${isTest ? 'test' : 'production'}`;
+	const key = dedupeScope(context);
 	if (isTest)
 		return {
 			store: dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options)),
-			persist: () => {},
+			started: () => {},
 		};
 
 	const staticData = context.getWorkflowStaticData('node');
@@ -278,11 +323,42 @@ function dedupeStore(
 			async claim(eventId: string, nowMs: number): Promise<boolean> {
 				const isNew = store.claimNow(eventId, nowMs);
 				if (isNew) persist();
+				checkCapacity(context.logger, key, store);
 				return isNew;
 			},
 		},
-		persist,
+		started: persist,
 	};
+}
+
+/**
+ * The Redis store (a Redis credential is attached): the same key scope as above, shared by every
+ * n8n process. `started` is its second step, once the execution exists (see dedupe/redisStore.ts);
+ * it runs inside n8n's read of `webhookResponse`, so it is not awaited: a failure is logged, and
+ * the id then stays claimed for the pending time only.
+ */
+async function sharedDedupeStore(
+	context: IWebhookFunctions,
+	windowMs: number,
+): Promise<{ store: DedupeStore; started: (eventId: string) => void }> {
+	const store = await redisDedupeStore(context, dedupeScope(context), windowMs);
+	return {
+		store,
+		started: (eventId) => {
+			store
+				.confirm(eventId)
+				.catch((error: Error) =>
+					context.logger.warn(
+						`GST Compliance Trigger: ${error.message} (confirming a started event)`,
+					),
+				);
+		},
+	};
+}
+
+function dedupeScope(context: IWebhookFunctions): string {
+	const isTest = context.getMode() === 'manual';
+	return `${context.getWorkflow().id ?? 'unsaved'}:${context.getNode().id}:${isTest ? 'test' : 'production'}`;
 }
 
 /**

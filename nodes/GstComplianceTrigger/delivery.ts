@@ -39,9 +39,9 @@ export type DeliveryOutcome =
 	| { kind: 'accepted'; event: EventEnvelope; secretIndex: number };
 
 /** Response texts are fixed: they never carry the secret, the expected signature or a stack. */
-const SIGNATURE_ERROR = 'Signature verification failed';
+export const SIGNATURE_ERROR = 'Signature verification failed';
 const ENVELOPE_ERROR = 'Body is not an event envelope';
-const SIZE_ERROR = 'Payload too large';
+export const SIZE_ERROR = 'Payload too large';
 
 export async function handleDelivery(
 	input: DeliveryInput,

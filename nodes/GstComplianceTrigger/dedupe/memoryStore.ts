@@ -45,6 +45,8 @@ export class MemoryDedupeStore implements DedupeStore {
 	/** The persisted records, kept in step with `seen` so a snapshot costs nothing. */
 	private log = '';
 	private base = 0;
+	/** Ids dropped while still inside the window because the cap was reached (see capacity.ts). */
+	evictedInWindow = 0;
 
 	constructor(private options: DedupeOptions) {}
 
@@ -70,6 +72,10 @@ export class MemoryDedupeStore implements DedupeStore {
 		return this.seen.size;
 	}
 
+	get capacity(): number {
+		return this.options.capacity;
+	}
+
 	async claim(eventId: string, nowMs: number): Promise<boolean> {
 		return this.claimNow(eventId, nowMs);
 	}
@@ -80,8 +86,11 @@ export class MemoryDedupeStore implements DedupeStore {
 		this.expire(minute);
 		const digest = digestEventId(eventId);
 		if (this.seen.has(digest)) return false;
-		if (this.seen.size >= this.options.capacity)
-			this.dropOldest(this.seen.size - this.options.capacity + 1);
+		if (this.seen.size >= this.options.capacity) {
+			const over = this.seen.size - this.options.capacity + 1;
+			this.evictedInWindow += over;
+			this.dropOldest(over);
+		}
 		this.append(digest, minute);
 		return true;
 	}

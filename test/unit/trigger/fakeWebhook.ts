@@ -26,6 +26,14 @@ export interface DeliveryRequest {
 	headers?: Record<string, string | string[] | undefined>;
 	mode?: 'webhook' | 'manual';
 	credentials?: IDataObject | null;
+	/** A GST Compliance Dedupe Redis credential attached to the node (none by default). */
+	redis?: IDataObject;
+	/** Credential ids as n8n stores them on the node (enables the credential cache). */
+	credentialIds?: boolean;
+	/** Counts credential reads by type. */
+	reads?: Record<string, number>;
+	/** Collects what the node logs, by level. */
+	logs?: Array<[string, string]>;
 	events?: string[];
 	options?: IDataObject;
 	refetch?: boolean;
@@ -78,6 +86,8 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
 	const context = {
 		getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
 		getCredentials: async (type: string) => {
+			if (request.reads) request.reads[type] = (request.reads[type] ?? 0) + 1;
+			if (type === 'gstComplianceRedisApi' && request.redis) return request.redis;
 			if (type !== 'gstComplianceWebhookApi' || credentials === null)
 				throw new Error(`no ${type} credential`);
 			return credentials;
@@ -96,9 +106,26 @@ export async function deliver(request: DeliveryRequest): Promise<DeliveryResult>
 		getHeaderData: () => request.headers ?? {},
 		getMode: () => request.mode ?? 'webhook',
 		getWorkflow: () => ({ id: workflow.id, active: true }),
-		getNode: () => ({ id: workflow.nodeId, name: 'GST Compliance Trigger' }),
+		getNode: () => ({
+			id: workflow.nodeId,
+			name: 'GST Compliance Trigger',
+			credentials: {
+				gstComplianceWebhookApi: {
+					id: request.credentialIds ? `cred-${workflow.id}` : null,
+					name: 'webhook',
+				},
+				...(request.redis
+					? { gstComplianceRedisApi: { id: `redis-${workflow.id}`, name: 'Redis' } }
+					: {}),
+			},
+		}),
 		getWorkflowStaticData: () => workflow.staticData,
-		logger: { debug() {}, info() {}, warn() {}, error() {} },
+		logger: {
+			debug() {},
+			info() {},
+			warn: (message: string) => request.logs?.push(['warn', message]),
+			error: (message: string) => request.logs?.push(['error', message]),
+		},
 		helpers: {},
 	} as unknown as IWebhookFunctions;
 

@@ -311,7 +311,7 @@ describe('node and credential description', () => {
 		]);
 	});
 
-	it('tests its webhook credential locally and shows the API credential only for refetch', () => {
+	it('tests its webhook credential locally, shows the API credential only for refetch, and takes an optional Redis', () => {
 		expect(node.description.credentials).toEqual([
 			{
 				name: 'gstComplianceWebhookApi',
@@ -323,6 +323,11 @@ describe('node and credential description', () => {
 				required: false,
 				displayOptions: { show: { refetch: [true] } },
 				testedBy: 'gstComplianceApiTest',
+			},
+			{
+				name: 'gstComplianceRedisApi',
+				required: false,
+				testedBy: 'gstComplianceRedisCheck',
 			},
 		]);
 	});
