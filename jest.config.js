@@ -13,12 +13,17 @@ const base = {
 };
 
 /** Real n8n: the runtime is installed and the package built once before any spec runs. */
-const e2e = { ...base, globalSetup: '<rootDir>/test/e2e/lib/globalSetup.js' };
+const e2e = { ...base, globalSetup: '<rootDir>/test/harness/globalSetup.js' };
 
 module.exports = {
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	projects: [
-		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
+		{
+			...base,
+			displayName: 'unit',
+			roots: ['<rootDir>/test/unit'],
+			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
+		},
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
 		{

@@ -11,7 +11,7 @@ import { configureSettings } from '../transport/settings';
 import { tokenCache } from '../credentials/GstComplianceApi/tokenCache';
 import { mintToken } from '../credentials/GstComplianceApi/tokenClient';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../test/emulator';
-import { apiCredentialData } from '../test/e2e/lib/gst';
+import { apiCredentialData } from '../test/harness';
 import { ratios, type Section } from './result';
 import { seededRandom } from './stats';
 

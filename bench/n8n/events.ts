@@ -4,14 +4,17 @@
  * concurrency; the rate counts from the first POST until n8n has finished an execution for
  * every event (acknowledged-only rates are kept alongside).
  */
-import { envelope, signatureHeader } from '../../test/e2e/lib/gst';
-import { request } from '../../test/e2e/lib/http';
-import type { N8n } from '../../test/e2e/lib/n8n';
-import { waitForFinished } from '../../test/e2e/reliability/lib/executions';
-import { runBounded } from '../../test/e2e/reliability/lib/load';
-import { activeTrigger } from '../../test/e2e/reliability/lib/workflows';
+import {
+	envelope,
+	signatureHeader,
+	request,
+	waitForFinished,
+	runBounded,
+	activeTrigger,
+	type Session as BenchSession,
+	type N8n,
+} from '../../test/harness';
 import { ratios, type Row } from '../result';
-import type { Session as BenchSession } from '../../test/e2e/reliability/lib/session';
 
 const CONCURRENCY = 10;
 const DEADLINE_MS = 120_000;

@@ -4,16 +4,17 @@
  * The figure is the node's own `executionTime` from n8n's run data; the whole execution's time
  * is kept alongside.
  */
-import { actionNode, CRED } from '../../test/e2e/lib/gst';
-import type { N8n } from '../../test/e2e/lib/n8n';
-import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/actions/options';
-import { ratios, type Row } from '../result';
-import type { Session as BenchSession } from '../../test/e2e/reliability/lib/session';
 import {
+	actionNode,
+	CRED,
 	batchWorkflow,
 	runBatch,
+	type Session as BenchSession,
 	type BatchWorkflow,
-} from '../../test/e2e/reliability/lib/workflows';
+	type N8n,
+} from '../../test/harness';
+import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/actions/options';
+import { ratios, type Row } from '../result';
 
 const GETS = 1_000;
 

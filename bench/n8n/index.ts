@@ -1,9 +1,8 @@
 /** Items 5–6 in a real n8n started by the e2e harness (needs `npm run build` and the e2e runtime). */
-import { runtimeInstalled } from '../../test/e2e/lib/n8n';
+import { runtimeInstalled, startSession } from '../../test/harness';
 import type { Section } from '../result';
 import { eventsBench } from './events';
 import { fetchBench } from './fetch';
-import { startSession } from '../../test/e2e/reliability/lib/session';
 
 export async function n8nBench(options: { runs: number; quick: boolean }): Promise<Section> {
 	const title = 'Real n8n 2.41 (e2e harness, packed package)';
@@ -11,7 +10,7 @@ export async function n8nBench(options: { runs: number; quick: boolean }): Promi
 		return {
 			title,
 			rows: [],
-			skipped: 'the e2e runtime is not installed (node test/e2e/lib/install.js)',
+			skipped: 'the e2e runtime is not installed (npm run e2e:install)',
 		};
 	}
 	// The API rate limit is lifted so both sides of item 5 measure speed, not the emulator's budget.

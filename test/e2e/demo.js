@@ -41,13 +41,13 @@ async function main() {
 	const t0 = Date.now();
 	step('Preparing');
 	if (!SKIP_BUILD) run('npm', ['run', 'build', '--silent'], 'package built (npm run build)');
-	const installer = require('./lib/install.js');
+	const installer = require('../harness/install.js');
 	const marker = installer.markerPath();
 	if (!fs.existsSync(marker)) {
 		say('  installing the e2e n8n runtime (first run only: ~5 min, ~3 GB)…');
 		const r = spawnSync(
 			process.execPath,
-			[path.join(__dirname, 'lib', 'install.js'), '--no-browser'],
+			[path.join(__dirname, '..', 'harness', 'install.js'), '--no-browser'],
 			{ stdio: 'inherit' },
 		);
 		if (r.status !== 0) throw new Error('e2e runtime install failed');
@@ -57,9 +57,8 @@ async function main() {
 	// The emulator and the harness are TypeScript.
 	require('ts-node').register({ transpileOnly: true, project: path.join(ROOT, 'tsconfig.json') });
 	const { startEmulator } = require('../emulator');
-	const { N8n, OWNER, packPackage } = require('./lib/n8n');
-	const gst = require('./lib/gst');
-	const { freePort, request, sleep } = require('./lib/http');
+	const gst = require('../harness');
+	const { N8n, OWNER, packPackage, freePort, request, sleep } = gst;
 
 	const emu = await startEmulator({ seed: true });
 	const client = emu.seeded.sandbox;

@@ -9,17 +9,17 @@
  * order and each has its own workflow, so one spec's events never count for another.
  */
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { CRED, triggerNode, uuid } from '../lib/gst';
-import { sleep, waitFor, type HttpResponse } from '../lib/http';
-import type { N8n } from '../lib/n8n';
+import { CRED, triggerNode, uuid } from '../../harness/gst';
+import { sleep, waitFor, type HttpResponse } from '../../harness/http';
+import type { N8n } from '../../harness/n8n';
 import {
 	deliverSigned,
 	einvoiceEvent,
 	outcome,
 	type Envelope,
 } from '../reliability/lib/deliveries';
-import { executionCount, waitForFinished } from '../reliability/lib/executions';
-import { runBounded, shuffled } from '../reliability/lib/load';
+import { executionCount, waitForFinished } from '../../harness/executions';
+import { runBounded, shuffled } from '../../harness/load';
 import { startBalancer, type Balancer } from '../../harness/queue/balancer';
 import { startQueueCluster, type QueueCluster } from '../../harness/queue/cluster';
 import { startRedis, type RunningRedis } from '../../harness/queue/services';

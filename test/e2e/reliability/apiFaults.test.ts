@@ -4,11 +4,15 @@
  * asked for, or an error that says what happened. None is silently missing.
  */
 import type { ApiFault } from '../../emulator';
-import { actionNode } from '../lib/gst';
-import { waitFor } from '../lib/http';
+import {
+	actionNode,
+	waitFor,
+	startSession,
+	batchWorkflow,
+	runBatch,
+	type Session,
+} from '../../harness';
 import { findLeaks } from './lib/leaks';
-import { startSession, type Session } from './lib/session';
-import { batchWorkflow, runBatch } from './lib/workflows';
 
 jest.setTimeout(300_000);
 

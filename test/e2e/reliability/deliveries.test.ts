@@ -2,11 +2,17 @@
  * 1,000 signed deliveries to our trigger in a real n8n: 30 % duplicates, shuffled order, and
  * bursts of 20 concurrent deliveries of one id. Every unique id must start exactly one execution.
  */
-import { executionCount, waitForFinished } from './lib/executions';
+import {
+	executionCount,
+	waitForFinished,
+	runBounded,
+	shuffled,
+	startSession,
+	activeTrigger,
+	type Session,
+	type TriggerWorkflow,
+} from '../../harness';
 import { deliverSigned, einvoiceEvent, outcome, type Envelope } from './lib/deliveries';
-import { runBounded, shuffled } from './lib/load';
-import { startSession, type Session } from './lib/session';
-import { activeTrigger, type TriggerWorkflow } from './lib/workflows';
 
 // Bounded waits, generous for a loaded CI machine; ~2 minutes when n8n has the machine to itself.
 jest.setTimeout(900_000);

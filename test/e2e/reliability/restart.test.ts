@@ -4,11 +4,18 @@
  * must have exactly one execution: none lost, none doubled.
  */
 import { EVENT_TYPES } from '../../emulator';
-import { CRED, uuid } from '../lib/gst';
-import { waitFor } from '../lib/http';
-import { waitForFinished } from './lib/executions';
-import { killHard, startSession, type Session } from './lib/session';
-import { activeTrigger, triggerUrlOf, type TriggerWorkflow } from './lib/workflows';
+import {
+	CRED,
+	uuid,
+	waitFor,
+	waitForFinished,
+	killHard,
+	startSession,
+	activeTrigger,
+	triggerUrlOf,
+	type Session,
+	type TriggerWorkflow,
+} from '../../harness';
 
 jest.setTimeout(300_000);
 

@@ -4,10 +4,17 @@
  * retries run out, and the next run is served normally. Secrets and tokens appear nowhere.
  */
 import type { ClientInfo, TokenFault } from '../../emulator';
-import { actionNode, apiCredentialData, CRED } from '../lib/gst';
+import {
+	actionNode,
+	apiCredentialData,
+	CRED,
+	startSession,
+	batchWorkflow,
+	runBatch,
+	type Session,
+	type BatchRun,
+} from '../../harness';
 import { findLeaks } from './lib/leaks';
-import { startSession, type Session } from './lib/session';
-import { batchWorkflow, runBatch, type BatchRun } from './lib/workflows';
 
 jest.setTimeout(300_000);
 

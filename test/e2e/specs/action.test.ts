@@ -4,9 +4,16 @@
  * HTTP Request node using our credential as a predefined credential type.
  */
 import { startEmulator, type RunningEmulator, type ClientInfo } from '../../emulator';
-import { request } from '../lib/http';
-import { N8n, startN8n } from '../lib/n8n';
-import { actionNode, apiCredentialData, chain, CRED, webhookNode } from '../lib/gst';
+import {
+	request,
+	actionNode,
+	apiCredentialData,
+	chain,
+	CRED,
+	webhookNode,
+	N8n,
+	startN8n,
+} from '../../harness';
 
 jest.setTimeout(240_000);
 

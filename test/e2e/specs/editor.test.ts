@@ -7,8 +7,19 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startEmulator, type RunningEmulator } from '../../emulator';
-import { N8n, OWNER, REPO_ROOT, startN8n, WORK_DIR } from '../lib/n8n';
-import { actionNode, apiCredentialData, chain, CRED, triggerNode, uuid } from '../lib/gst';
+import {
+	N8n,
+	OWNER,
+	REPO_ROOT,
+	startN8n,
+	WORK_DIR,
+	actionNode,
+	apiCredentialData,
+	chain,
+	CRED,
+	triggerNode,
+	uuid,
+} from '../../harness';
 
 jest.setTimeout(240_000);
 
@@ -43,7 +54,7 @@ const ERROR_TEXTS = [
 beforeAll(async () => {
 	if (!fs.existsSync(CHROMIUM)) {
 		throw new Error(
-			`${CHROMIUM} missing: run node test/e2e/lib/install.js (installs Debian's chromium via apt)`,
+			`${CHROMIUM} missing: run npm run e2e:install (installs Debian's chromium via apt)`,
 		);
 	}
 	emu = await startEmulator({ seed: true });

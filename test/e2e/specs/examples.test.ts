@@ -6,9 +6,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { sleep } from '../lib/http';
-import { N8n, startN8n } from '../lib/n8n';
 import {
+	sleep,
 	apiCredentialData,
 	bindCredentials,
 	CRED,
@@ -19,7 +18,9 @@ import {
 	swapForFileWrite,
 	triggerUrl,
 	uuid,
-} from '../lib/gst';
+	N8n,
+	startN8n,
+} from '../../harness';
 
 jest.setTimeout(240_000);
 

@@ -4,9 +4,8 @@
  * old event after n8n restarts (dedupe state persisted in the workflow's static data).
  */
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { sleep } from '../lib/http';
-import { N8n, startN8n } from '../lib/n8n';
 import {
+	sleep,
 	CRED,
 	deliver,
 	envelope,
@@ -14,7 +13,9 @@ import {
 	triggerNode,
 	triggerUrl,
 	uuid,
-} from '../lib/gst';
+	N8n,
+	startN8n,
+} from '../../harness';
 
 jest.setTimeout(240_000);
 

@@ -10,7 +10,7 @@ import { ChildProcess, spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { FatalError, freePort, request, waitFor } from '../../e2e/lib/http';
+import { FatalError, freePort, request, waitFor } from '../http';
 import {
 	installPackageInto,
 	N8N_BIN,
@@ -20,10 +20,10 @@ import {
 	PACKAGE_NAME,
 	WORK_DIR,
 	assertRuntimeInstalled,
-} from '../../e2e/lib/n8n';
+} from '../n8n';
 import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from './services';
 
-const installer = require('../../e2e/lib/install.js') as {
+const installer = require('../install.js') as {
 	NODE24_BIN: string;
 	node24Env(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 };

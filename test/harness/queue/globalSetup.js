@@ -6,7 +6,7 @@
 'use strict';
 
 const services = require('./installServices.js');
-const e2eSetup = require('../../e2e/lib/globalSetup.js');
+const e2eSetup = require('../globalSetup.js');
 
 module.exports = async () => {
 	services.install();

@@ -11,7 +11,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 
-import { FatalError, freePort, waitFor } from '../../e2e/lib/http';
+import { FatalError, freePort, waitFor } from '../http';
 
 const installer = require('./installServices.js') as {
 	postgresBinDir(): string | undefined;

@@ -1,14 +1,18 @@
-/** The action node against the emulator over real HTTP, with n8n's execution contract faked thinly. */
-import type { INodeExecutionData } from 'n8n-workflow';
+/** The action node run by n8n-core against the emulator over real HTTP. */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
 import { configureSettings } from '../../../transport/settings';
 import type { ClientInfo, Einvoice, Ewaybill } from '../../emulator';
-import { createExecuteContext } from '../helpers/executeContext';
-import type { ParameterValue } from '../helpers/executeContext';
+import { executeContext } from '../helpers/executeNode';
+import { recordOutboundRequests } from '../helpers/outboundRequests';
 import { credentialData, FAST_RETRIES, recordingSleep, useEmulator } from '../helpers/gstEmulator';
 
 const node = new GstCompliance();
+/** The ID parameter as a user maps it from the incoming item. */
+const ID_FROM_ITEM = '={{ $json.id }}';
+const outbound = recordOutboundRequests();
+beforeEach(() => outbound.reset());
 
 describe('GST Compliance node: Get', () => {
 	const emulator = useEmulator();
@@ -39,17 +43,16 @@ describe('GST Compliance node: Get', () => {
 		} = {},
 	) => {
 		const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } as never }));
-		const fromItem: ParameterValue = (index: number) => items[index].json.id;
-		const context = createExecuteContext({
+		const { context } = executeContext({
 			items,
 			continueOnFail: options.continueOnFail,
 			credentials: { gstComplianceApi: credentialData(emulator(), client) },
 			parameters: {
 				resource: options.resource ?? 'einvoice',
 				operation: 'get',
-				einvoiceId: fromItem,
-				ewaybillId: fromItem,
-				options: options.nodeOptions ?? {},
+				einvoiceId: ID_FROM_ITEM,
+				ewaybillId: ID_FROM_ITEM,
+				options: (options.nodeOptions ?? {}) as INodeParameters,
 			},
 		});
 		const [output] = await node.execute.call(context);
@@ -236,13 +239,13 @@ describe.each([
 		const items = Array.from({ length: 1000 }, (_, index) => ({
 			json: { id: ids[index % ids.length] },
 		}));
-		const context = createExecuteContext({
+		const { context } = executeContext({
 			items,
 			credentials: { gstComplianceApi: credentialData(emulator(), client) },
 			parameters: {
 				resource: 'einvoice',
 				operation: 'get',
-				einvoiceId: (index: number) => items[index].json.id,
+				einvoiceId: ID_FROM_ITEM,
 				options: concurrency === undefined ? {} : { concurrency },
 			},
 		});
@@ -258,10 +261,10 @@ describe.each([
 		const counters = control.counters();
 		expect(counters.tokenMints[client.clientId]).toBe(1);
 		expect(counters.apiCalls[client.clientId]).toBe(1000);
-		expect(context.httpStats.maxInFlight).toBe(bound);
+		expect(outbound.maxInFlight).toBe(bound);
 		// Sockets: the HTTP client may open a spare connection while a finished one is being
 		// returned to its pool, so the bound is loose; without the pool it would be ~1,000.
 		expect(counters.maxConcurrentApiSockets).toBeGreaterThan(0);
 		expect(counters.maxConcurrentApiSockets).toBeLessThanOrEqual(2 * bound);
-	});
+	}, 120_000);
 });

@@ -1,9 +1,6 @@
 /** The "Test" button: a token is issued AND the environment's API host accepts it. */
-import type {
-	ICredentialDataDecryptedObject,
-	ICredentialTestFunction,
-	ICredentialTestFunctions,
-} from 'n8n-workflow';
+import { CredentialTestContext } from 'n8n-core';
+import type { ICredentialDataDecryptedObject, ICredentialTestFunction } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
 import type { ClientInfo } from '../../emulator';
@@ -22,7 +19,7 @@ describe('credential test (testedBy)', () => {
 		const credential = node.description.credentials?.find((c) => c.name === 'gstComplianceApi');
 		const tests: Record<string, ICredentialTestFunction> = node.methods.credentialTest;
 		const test = tests[credential?.testedBy as string];
-		return await test.call({} as ICredentialTestFunctions, {
+		return await test.call(new CredentialTestContext(), {
 			id: 'cred-1',
 			name: 'GST',
 			type: 'gstComplianceApi',

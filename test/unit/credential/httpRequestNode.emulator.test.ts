@@ -9,10 +9,13 @@ import { parseCredentials } from '../../../credentials/GstComplianceApi/environm
 import { authenticateRequest } from '../../../credentials/GstComplianceApi/authenticate';
 import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
 import type { ClientInfo } from '../../emulator';
-import { createExecuteContext } from '../helpers/executeContext';
+import { executeContext } from '../helpers/executeNode';
+import { recordOutboundRequests } from '../helpers/outboundRequests';
 import { credentialData, useEmulator } from '../helpers/gstEmulator';
 
 describe('the credential through n8n request helpers', () => {
+	const outbound = recordOutboundRequests();
+	beforeEach(() => outbound.reset());
 	const emulator = useEmulator();
 	let client: ClientInfo;
 	let einvoiceId: string;
@@ -27,10 +30,10 @@ describe('the credential through n8n request helpers', () => {
 	});
 
 	const context = () =>
-		createExecuteContext({
+		executeContext({
 			parameters: {},
 			credentials: { gstComplianceApi: credentialData(emulator(), client) },
-		});
+		}).context;
 
 	it('HTTP Request node style (legacy helper, absolute uri): adds the cached token', async () => {
 		const ctx = context();
@@ -58,7 +61,7 @@ describe('the credential through n8n request helpers', () => {
 			json: true,
 		});
 		expect(body).toMatchObject({ id: einvoiceId });
-		expect(ctx.httpLog[0].url.startsWith(emulator().sandboxUrl)).toBe(true);
+		expect(outbound.requests[0].url.startsWith(emulator().sandboxUrl)).toBe(true);
 	});
 
 	it.each([

@@ -6,10 +6,13 @@ import { gstApiRequest } from '../../../transport/apiRequest';
 import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
 import { parseCredentials } from '../../../credentials/GstComplianceApi/environment';
 import type { ClientInfo } from '../../emulator';
-import { createExecuteContext } from '../helpers/executeContext';
+import { executeContext } from '../helpers/executeNode';
+import { recordOutboundRequests } from '../helpers/outboundRequests';
 import { credentialData, useEmulator } from '../helpers/gstEmulator';
 
 describe('token cache against the emulator (manual clock)', () => {
+	const outbound = recordOutboundRequests();
+	beforeEach(() => outbound.reset());
 	const emulator = useEmulator({ clock: 'manual' });
 	let client: ClientInfo;
 	let einvoiceId: string;
@@ -24,7 +27,7 @@ describe('token cache against the emulator (manual clock)', () => {
 	});
 
 	const context = (data = credentialData(emulator(), client)) =>
-		createExecuteContext({ parameters: {}, credentials: { gstComplianceApi: data } });
+		executeContext({ parameters: {}, credentials: { gstComplianceApi: data } }).context;
 	const get = async (ctx = context()) =>
 		await gstApiRequest.call(ctx, 'GET', `/v1/einvoices/${einvoiceId}`);
 
@@ -46,7 +49,7 @@ describe('token cache against the emulator (manual clock)', () => {
 			await get(ctx);
 			await control.advance(stepMs);
 		}
-		const statuses = ctx.httpLog.map((entry) => entry.status);
+		const statuses = outbound.requests.map((entry) => entry.status);
 		expect(statuses).toHaveLength(120);
 		expect(statuses.every((status) => status === 200)).toBe(true);
 		expect(control.counters().tokenMints[client.clientId]).toBe(Math.ceil(3600 / 840));

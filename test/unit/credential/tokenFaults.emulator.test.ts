@@ -2,7 +2,7 @@
 import { gstApiRequest } from '../../../transport/apiRequest';
 import { configureSettings } from '../../../transport/settings';
 import type { ClientInfo, TokenFault } from '../../emulator';
-import { createExecuteContext } from '../helpers/executeContext';
+import { executeContext } from '../helpers/executeNode';
 import {
 	closedPortUrl,
 	credentialData,
@@ -22,10 +22,10 @@ describe('token endpoint failures', () => {
 	});
 
 	const context = (overrides = {}) =>
-		createExecuteContext({
+		executeContext({
 			parameters: {},
 			credentials: { gstComplianceApi: credentialData(emulator(), client, overrides) },
-		});
+		}).context;
 	const failure = async (ctx = context()) => {
 		const error = await gstApiRequest.call(ctx, 'GET', '/v1/einvoices/einv_x').then(
 			() => undefined,

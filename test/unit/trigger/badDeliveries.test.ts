@@ -16,7 +16,7 @@ import {
 	SECRET,
 	signed,
 	type DeliveryRequest,
-} from './fakeWebhook';
+} from '../helpers/deliverToTrigger';
 
 const BODY = JSON.stringify(envelope());
 const v1 = (body: string | Buffer, t: number | string = NOW_S, secret = SECRET) =>

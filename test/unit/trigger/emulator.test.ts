@@ -1,7 +1,8 @@
 /**
  * The emulator's real signed deliveries, over real HTTP, into the node's webhook(): a tiny local
- * server hands each request's exact bytes and headers to the fake context and answers with what
- * the node decided. Every attempt is sent twice (duplicateRate 1) and batches are shuffled.
+ * server hands each request's exact bytes and headers to n8n's webhook handling (deliverToTrigger.ts)
+ * and answers with what the node decided. Every attempt is sent twice (duplicateRate 1) and batches
+ * are shuffled.
  */
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
@@ -9,7 +10,7 @@ import type { AddressInfo } from 'net';
 import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
 import { startEmulator, type RunningEmulator } from '../../emulator';
-import { deliver, newWorkflow, type DeliveryResult } from './fakeWebhook';
+import { deliver, newWorkflow, type DeliveryResult } from '../helpers/deliverToTrigger';
 
 interface Received {
 	eventId: string;

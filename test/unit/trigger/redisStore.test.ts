@@ -4,6 +4,8 @@
  * trigger's webhook() with a Redis credential attached. Separate store objects with separate
  * clients stand for separate n8n processes.
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import Redis from 'ioredis';
 
 import { clearCredentialCache } from '../../../nodes/GstComplianceTrigger/credentialCache';
@@ -21,9 +23,9 @@ import {
 	eventKey,
 	RedisDedupeStore,
 } from '../../../nodes/GstComplianceTrigger/dedupe/redisStore';
-import { freePort, sleep, waitFor } from '../../e2e/lib/http';
+import { freePort, sleep, waitFor } from '../../harness/http';
 import { startRedis, type RunningRedis } from '../../harness/queue/services';
-import { deliver, envelope, newWorkflow, NOW_MS, signed } from './fakeWebhook';
+import { deliver, envelope, newWorkflow, NOW_MS, signed } from '../helpers/deliverToTrigger';
 
 jest.setTimeout(60_000);
 
@@ -244,10 +246,14 @@ describe('the trigger with a Redis credential', () => {
 	it('Redis down: 503, nothing starts, the log names the host and never the password', async () => {
 		const port = await freePort();
 		const logs: Array<[string, string]> = [];
+		const logger = Container.get(Logger);
+		for (const level of ['error', 'warn'] as const)
+			jest
+				.spyOn(logger, level)
+				.mockImplementation((...args: unknown[]) => void logs.push([level, String(args[0])]));
 		const result = await deliver({
 			...signed(body('evt_down')),
 			redis: { host: '127.0.0.1', port, password: 'n0t-in-any-log' },
-			logs,
 		});
 		expect(result.status).toBe(503);
 		expect(result.started).toBeUndefined();
@@ -293,7 +299,7 @@ describe('before any credential is read', () => {
 			{ 'service-signature': 't=1' },
 		]) {
 			const reads: Record<string, number> = {};
-			const result = await deliver({ body: body('evt_h'), headers, reads, redis: {} });
+			const result = await deliver({ body: body('evt_h'), headers, reads, redis: { host: 'x' } });
 			expect(result).toEqual({
 				status: 401,
 				body: { error: 'Signature verification failed' },
@@ -321,13 +327,13 @@ describe('the signing-secret cache', () => {
 		const workflow = newWorkflow('wf-cache');
 		for (let i = 0; i < 10; i++) {
 			const request = signed(JSON.stringify(envelope({ id: `evt_c${i}` })), Math.floor(now / 1000));
-			const result = await deliver({ ...request, workflow, reads, credentialIds: true });
+			const result = await deliver({ ...request, workflow, reads, keepCredentialCache: true });
 			expect(result.status).toBe(200);
 		}
 		expect(reads.gstComplianceWebhookApi).toBe(1);
 		now += 5_001;
 		const later = signed(JSON.stringify(envelope({ id: 'evt_c_late' })), Math.floor(now / 1000));
-		await deliver({ ...later, workflow, reads, credentialIds: true });
+		await deliver({ ...later, workflow, reads, keepCredentialCache: true });
 		expect(reads.gstComplianceWebhookApi).toBe(2);
 	});
 
@@ -338,7 +344,7 @@ describe('the signing-secret cache', () => {
 				...signed(JSON.stringify(envelope({ id: `evt_t${i}` }))),
 				mode: 'manual',
 				reads,
-				credentialIds: true,
+				keepCredentialCache: true,
 			});
 		expect(reads.gstComplianceWebhookApi).toBe(3);
 	});

@@ -1,4 +1,5 @@
-import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
+import { CredentialTestContext } from 'n8n-core';
+import type { ICredentialsDecrypted } from 'n8n-workflow';
 
 import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
@@ -10,13 +11,14 @@ import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger
 import {
 	deliver,
 	envelope,
+	hookContext,
 	newWorkflow,
 	NOW_MS,
 	NOW_S,
 	PREVIOUS_SECRET,
 	SECRET,
 	signed,
-} from './fakeWebhook';
+} from '../helpers/deliverToTrigger';
 
 jest.mock('../../../transport/apiRequest', () => ({ gstApiRequest: jest.fn() }));
 const refetchMock = gstApiRequest as unknown as jest.Mock;
@@ -277,7 +279,7 @@ describe('webhook credential test', () => {
 		const node = new GstComplianceTrigger();
 		const secret = 'whsec_0123456789abcdef';
 		const ok = await node.methods.credentialTest.gstComplianceWebhookSecretCheck.call(
-			{} as ICredentialTestFunctions,
+			new CredentialTestContext(),
 			{ data: { signingSecret: secret } } as unknown as ICredentialsDecrypted,
 		);
 		expect(ok).toEqual({ status: 'OK', message: expect.stringContaining('locally') });
@@ -334,7 +336,7 @@ describe('node and credential description', () => {
 
 	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
 		const hooks = node.webhookMethods.default;
-		const context = {} as never;
+		const context = hookContext('activate');
 		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
 		await expect(hooks.create.call(context)).resolves.toBe(true);
 		await expect(hooks.delete.call(context)).resolves.toBe(true);

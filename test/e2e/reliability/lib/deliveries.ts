@@ -1,6 +1,5 @@
 /** Signed deliveries to a trigger URL, as the service makes them (a fresh `t` on every attempt). */
-import { envelope, signatureHeader } from '../../lib/gst';
-import { request, type HttpResponse } from '../../lib/http';
+import { envelope, signatureHeader, request, type HttpResponse } from '../../../harness';
 
 export type Envelope = ReturnType<typeof envelope>;
 

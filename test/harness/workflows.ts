@@ -1,7 +1,7 @@
 /** Workflows the reliability suite and the bench run in n8n, built from the harness's node builders. */
-import { chain, triggerNode, triggerUrl, webhookNode } from '../../lib/gst';
-import { request } from '../../lib/http';
-import type { ExecutionDetail, N8n } from '../../lib/n8n';
+import { chain, triggerNode, triggerUrl, webhookNode } from './gst';
+import { request } from './http';
+import type { ExecutionDetail, N8n } from './n8n';
 import type { Session } from './session';
 
 export interface TriggerWorkflow {

@@ -1,6 +1,6 @@
 /** Counting a workflow's executions through n8n's REST API (the harness lists at most 100). */
-import type { N8n } from '../../lib/n8n';
-import { sleep } from '../../lib/http';
+import type { N8n } from './n8n';
+import { sleep } from './http';
 
 export type ExecutionStatus =
 	| 'success'

@@ -6,7 +6,7 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { EVENT_TYPES, type ClientInfo, type RunningEmulator } from '../../emulator/types';
+import { EVENT_TYPES, type ClientInfo, type RunningEmulator } from '../emulator/types';
 import { request, HttpResponse } from './http';
 import { N8n, NODE_TYPES, REPO_ROOT, WorkflowJson } from './n8n';
 

@@ -18,7 +18,7 @@ const installer = require('./install.js') as {
 	node24Env(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
 };
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const WORK_DIR = path.join(REPO_ROOT, 'test', 'e2e', '.work');
 export const N8N_BIN = path.join(installer.NODE_MODULES, 'n8n', 'bin', 'n8n');
 export const PACKAGE_NAME = 'n8n-nodes-gst-compliance';
@@ -45,7 +45,7 @@ export function runtimeInstalled(): boolean {
 export function assertRuntimeInstalled(): void {
 	if (!runtimeInstalled()) {
 		throw new Error(
-			'The e2e n8n runtime is not installed. Run: node test/e2e/lib/install.js (about 5 minutes, 3 GB).',
+			'The e2e n8n runtime is not installed. Run: npm run e2e:install (about 5 minutes, 3 GB).',
 		);
 	}
 }

@@ -10,9 +10,9 @@ import {
 	type ClientInfo,
 	type EmulatorOptions,
 	type RunningEmulator,
-} from '../../../emulator';
-import { apiCredentialData, CRED } from '../../lib/gst';
-import { startN8n, type N8n, type StartOptions } from '../../lib/n8n';
+} from '../emulator';
+import { apiCredentialData, CRED } from './gst';
+import { startN8n, type N8n, type StartOptions } from './n8n';
 
 export interface Session {
 	emulator: RunningEmulator;

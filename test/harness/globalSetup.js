@@ -8,7 +8,7 @@
 const path = require('path');
 const { spawnSync } = require('child_process');
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
+const ROOT = path.resolve(__dirname, '..', '..');
 
 function run(cmd, args) {
 	const result = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit' });

@@ -1,0 +1,81 @@
+/**
+ * Watches the requests n8n's request helpers send, from inside the real stack: n8n-core's
+ * `httpRequest` goes through @n8n/backend-network to axios, and these are axios interceptors on
+ * that same instance. Nothing is changed, only counted: each request's method, URL and status (or
+ * error code), and how many were in flight at once.
+ */
+import type { AxiosError, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
+
+export interface OutboundRequest {
+	method: string;
+	url: string;
+	status?: number;
+	error?: string;
+}
+
+export interface OutboundRecorder {
+	requests: OutboundRequest[];
+	inFlight: number;
+	maxInFlight: number;
+}
+
+type Axios = typeof import('axios').default;
+
+/** The axios n8n-core sends with (resolved from @n8n/backend-network, not this package). */
+function n8nAxios(): Axios {
+	const network = require.resolve('@n8n/backend-network', {
+		paths: [require.resolve('n8n-core')],
+	});
+	return (require(require.resolve('axios', { paths: [network] })) as { default: Axios }).default;
+}
+
+const ENTRY = Symbol('outbound request');
+type Tagged = InternalAxiosRequestConfig & { [ENTRY]?: OutboundRequest };
+
+/** Records every request for the current test file; `reset()` before each test. */
+export function recordOutboundRequests(): OutboundRecorder & { reset(): void } {
+	const axios = n8nAxios();
+	const recorder = {
+		requests: [] as OutboundRequest[],
+		inFlight: 0,
+		maxInFlight: 0,
+		reset() {
+			recorder.requests = [];
+			recorder.inFlight = 0;
+			recorder.maxInFlight = 0;
+		},
+	};
+	const done = (config: Tagged | undefined, outcome: Partial<OutboundRequest>) => {
+		const entry = config?.[ENTRY];
+		if (!entry) return;
+		Object.assign(entry, outcome);
+		recorder.inFlight--;
+	};
+	let requestId: number;
+	let responseId: number;
+	beforeAll(() => {
+		requestId = axios.interceptors.request.use((config: Tagged) => {
+			const url = axios.getUri(config);
+			const entry: OutboundRequest = { method: (config.method ?? 'get').toUpperCase(), url };
+			config[ENTRY] = entry;
+			recorder.requests.push(entry);
+			recorder.maxInFlight = Math.max(recorder.maxInFlight, ++recorder.inFlight);
+			return config;
+		});
+		responseId = axios.interceptors.response.use(
+			(response: AxiosResponse) => {
+				done(response.config, { status: response.status });
+				return response;
+			},
+			(error: AxiosError) => {
+				done(error.config, { status: error.response?.status, error: error.code ?? error.message });
+				throw error;
+			},
+		);
+	});
+	afterAll(() => {
+		axios.interceptors.request.eject(requestId);
+		axios.interceptors.response.eject(responseId);
+	});
+	return recorder;
+}
