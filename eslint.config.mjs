@@ -51,7 +51,7 @@ export default [
 	{ files: ['credentials/**/*.ts'], ...n8nBase('credentials') },
 	{ files: ['nodes/**/*.ts'], ...n8nBase('nodes') },
 	{
-		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'shared/**/*.ts'],
+		files: ['credentials/**/*.ts', 'nodes/**/*.ts', 'transport/**/*.ts'],
 		...communityNodes.configs.recommended,
 	},
 	{ files: ['package.json'], ...communityNodes.configs.recommended },

@@ -15,7 +15,9 @@ const base = {
 /** Real n8n: the runtime is installed and the package built once before any spec runs. */
 const e2e = { ...base, globalSetup: '<rootDir>/test/harness/globalSetup.js' };
 
+// A default for tests that make many real HTTP requests on a loaded 2-core machine; none asserts on time.
 module.exports = {
+	testTimeout: 30_000,
 	reporters: ['default', '<rootDir>/test/summaryReporter.js'],
 	projects: [
 		{

@@ -9,6 +9,7 @@ import type {
 
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { GstErrorCode } from './apiError';
 import { fromCredentialError, gstError } from './apiError';
 import { authenticateRequest } from '../credentials/GstComplianceApi/authenticate';
 import type { GstCredentialError } from '../credentials/GstComplianceApi/credentialError';
@@ -19,6 +20,8 @@ import {
 	ENVIRONMENT_LABEL,
 	parseCredentials,
 } from '../credentials/GstComplianceApi/environment';
+import { classifyStatus } from './httpStatus';
+import * as messages from './messages';
 import { describeNetworkFailure, isNetworkFailure } from './networkError';
 import { excerpt } from './redact';
 import { capabilityName, describePath, RESOURCES } from './resources';
@@ -46,7 +49,7 @@ export interface GstRequestOptions {
 	/**
 	 * The credential as `getCredentials` returned it, read once per execution by the caller. Each
 	 * `getCredentials` (and each `httpRequestWithAuthentication`, which calls it) is a database read
-	 * and a decryption in n8n; for 1,000 items that was the largest cost per request.
+	 * and a decryption in n8n, so per item it would cost more than the request itself.
 	 */
 	credentialData?: ICredentialDataDecryptedObject;
 }
@@ -135,7 +138,7 @@ export async function gstApiRequest(
 				return fatal(
 					gstError(node, {
 						code: 'REQUEST_FAILED',
-						message: `The request to the GST Compliance API at ${scope.host} failed: ${message}`,
+						message: messages.apiRequestFailed(scope.host, message),
 						itemIndex,
 					}),
 				);
@@ -186,13 +189,16 @@ function classify(
 	response: IN8nHttpFullResponse,
 ): AttemptResult<IDataObject> {
 	const body = parseBody(response.body);
-	if (status >= 200 && status < 300) {
-		if (body && typeof body === 'object' && !Array.isArray(body))
+	const kind = classifyStatus(status);
+	if (kind === 'success') {
+		if (body && typeof body === 'object' && !Array.isArray(body)) {
 			return { ok: true, value: body as IDataObject };
+		}
+		const message = messages.apiNotJson(scope.host, status);
 		return fatal(
 			gstError(scope.node, {
 				code: 'BAD_RESPONSE',
-				message: `The GST Compliance API at ${scope.host} answered HTTP ${status} with a body that is not a JSON object`,
+				message,
 				httpStatus: status,
 				itemIndex: scope.itemIndex,
 			}),
@@ -200,7 +206,7 @@ function classify(
 	}
 	const serverSays = serverMessage(body);
 	const description = serverSays ? `The service said: ${serverSays}` : undefined;
-	const fail = (code: Parameters<typeof gstError>[1]['code'], message: string) =>
+	const fail = (code: GstErrorCode, message: string) =>
 		gstError(scope.node, {
 			code,
 			message,
@@ -210,94 +216,65 @@ function classify(
 		});
 	const target = describePath(scope.path);
 
-	if (status === 401) {
-		return fatal(
-			fail(
-				'UNAUTHORIZED',
-				`The ${scope.environment} API host (${scope.host}) rejected the token (HTTP 401) even after a new token was minted. ` +
-					`Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).`,
-			),
-		);
+	switch (kind) {
+		case 'unauthorized':
+			return fatal(fail('UNAUTHORIZED', messages.apiUnauthorized(scope.environment, scope.host)));
+		case 'rateLimited': {
+			const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], settings.now());
+			return { ok: false, retryable: true, retryAfterMs, error: fail('RATE_LIMITED', 'HTTP 429') };
+		}
+		case 'serverError':
+			return { ok: false, retryable: true, error: fail('SERVER_ERROR', `HTTP ${status}`) };
+		case 'forbidden': {
+			// docs/service-api.md: the entitlement status is not shown; the emulator and
+			// Keycloak-style gateways answer 403 and may name the capability.
+			const named = (errorObject(body) ?? {}).capability;
+			const fallback = target ? RESOURCES[target.resource].capability : 'this capability';
+			return fatal(fail('NOT_ENTITLED', messages.notEntitled(capabilityName(named, fallback))));
+		}
+		case 'notFound': {
+			const what = target
+				? `${RESOURCES[target.resource].label} ${target.id}`
+				: `Nothing at ${scope.path}`;
+			return fatal(fail('NOT_FOUND', messages.notFound(what, scope.environment)));
+		}
+		default:
+			return fatal(fail('REQUEST_REJECTED', messages.apiRefused(scope.host, status, serverSays)));
 	}
-	if (status === 429) {
-		const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], settings.now());
-		return {
-			ok: false,
-			retryable: true,
-			retryAfterMs,
-			error: fail('RATE_LIMITED', 'rate limited'),
-		};
-	}
-	if (status >= 500) {
-		return { ok: false, retryable: true, error: fail('SERVER_ERROR', `HTTP ${status}`) };
-	}
-	if (status === 403) {
-		// The spec leaves the entitlement status open; the emulator (and Keycloak-style gateways) use 403.
-		const named = (errorObject(body) ?? {}).capability;
-		const fallback = target ? RESOURCES[target.resource].capability : 'this capability';
-		return fatal(
-			fail(
-				'NOT_ENTITLED',
-				`Your plan does not include ${capabilityName(named, fallback)}. The credential works, but this capability is switched off for the account; ask the account admin to enable it.`,
-			),
-		);
-	}
-	if (status === 404) {
-		const what = target
-			? `${RESOURCES[target.resource].label} ${target.id}`
-			: `Nothing at ${scope.path}`;
-		return fatal(
-			fail('NOT_FOUND', `${what} was not found in ${scope.environment} for this organization`),
-		);
-	}
-	return fatal(
-		fail(
-			'REQUEST_REJECTED',
-			`The GST Compliance API at ${scope.host} refused the request (HTTP ${status})${serverSays ? `: ${serverSays}` : ''}`,
-		),
-	);
 }
 
 function finalError(scope: RequestScope, failure: RetryFailure): Error {
 	const error = failure.error as ApiError;
 	if (failure.reason === 'fatal') return error;
-	const code = error.context.gstCode;
+	const code = error.context.gstCode as GstErrorCode;
 	const httpStatus = error.context.httpStatus as number | undefined;
-	const tries = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
 	const info = {
 		httpStatus,
 		itemIndex: scope.itemIndex,
 		description: error.description ?? undefined,
 	};
+	const giveUp = (message: string) => gstError(scope.node, { ...info, code, message });
 	if (code === 'RATE_LIMITED') {
-		const wait =
-			failure.reason === 'retryAfterTooLong' && failure.retryAfterMs !== undefined
-				? ` and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s, longer than this node waits`
-				: '';
-		return gstError(scope.node, {
-			...info,
-			code,
-			message: `The GST Compliance API is rate-limiting this client (HTTP 429)${wait}; gave up after ${tries}. Lower the node's Concurrency option or run the workflow later.`,
-		});
+		const waitTooLong = failure.reason === 'retryAfterTooLong';
+		return giveUp(
+			messages.rateLimited({
+				party: 'API',
+				retryAfterMs: waitTooLong ? failure.retryAfterMs : undefined,
+				waitTooLong,
+				attempts: failure.attempts,
+			}),
+		);
 	}
 	if (code === 'SERVER_ERROR') {
-		return gstError(scope.node, {
-			...info,
-			code,
-			message: `The GST Compliance API at ${scope.host} failed with HTTP ${httpStatus} on each of ${tries}. Try again later.`,
-		});
+		return giveUp(messages.apiServerError(scope.host, httpStatus, failure.attempts));
 	}
-	return gstError(scope.node, {
-		...info,
-		code: 'API_UNREACHABLE',
-		message: `${error.message} (gave up after ${tries})`,
-	});
+	return giveUp(messages.gaveUpAfter(error.message, failure.attempts));
 }
 
 function unreachable(scope: RequestScope, why: string): ApiError {
 	return gstError(scope.node, {
 		code: 'API_UNREACHABLE',
-		message: `Could not reach the GST Compliance API at ${scope.host}: ${why}. Check the ${scope.environment} API URL in the credential and that n8n can reach it`,
+		message: messages.apiUnreachable(scope.host, why, scope.environment),
 		itemIndex: scope.itemIndex,
 	});
 }
@@ -317,7 +294,7 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** The API's error object: `{ error: { code, message, ... } }` in the emulator; the spec leaves it open. */
+/** The API's error object: `{ error: { code, message, ... } }` in the emulator; not shown in docs/service-api.md. */
 function errorObject(body: unknown): Record<string, unknown> | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const { error } = body as Record<string, unknown>;

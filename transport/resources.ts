@@ -1,11 +1,11 @@
-/** What the package knows about the API's resources (spec: "Resource endpoints"). */
+/** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
 
 interface ResourceInfo {
 	/** Sentence-case name for messages. */
 	label: string;
 	collection: string;
-	/** Required id prefix; the spec gives one for e-invoices only. */
+	/** Required id prefix; docs/service-api.md gives one for e-invoices only. */
 	idPrefix?: string;
 	/** Plural for "Your plan does not include …". */
 	capability: string;

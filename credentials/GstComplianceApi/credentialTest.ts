@@ -11,12 +11,14 @@ import {
 	ENVIRONMENT_LABEL,
 	parseCredentials,
 } from './environment';
+import { classifyStatus } from '../../transport/httpStatus';
+import * as messages from '../../transport/messages';
 import { describeNetworkFailure } from '../../transport/networkError';
 import { settings } from '../../transport/settings';
 import { tokenCache } from './tokenCache';
 
 /**
- * Path used to prove the API host accepts the token. Assumption (the spec lists no status codes):
+ * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and rate limits": no status codes are shown):
  * an authenticated GET of an id that does not exist answers 404 (or 2xx / 403 entitlement), and
  * an unauthenticated one 401, so any answer but 401 means "token accepted here".
  */
@@ -41,7 +43,7 @@ export async function testGstComplianceCredentials(
 		// Fresh: a cached token would hide a secret revoked since it was minted.
 		token = await tokenCache.getToken(credentials, { fresh: true });
 	} catch (caught) {
-		return error(findCredentialError(caught)?.message ?? 'The credential could not be checked');
+		return error(findCredentialError(caught)?.message ?? messages.credentialTest.notChecked);
 	}
 	const environment = ENVIRONMENT_LABEL[credentials.environment];
 	const base = apiBaseUrl(credentials);
@@ -60,24 +62,25 @@ export async function testGstComplianceCredentials(
 		await response.arrayBuffer();
 	} catch (caught) {
 		return error(
-			`A token was issued, but the ${environment} API host ${host} could not be reached: ${describeNetworkFailure(caught)}. Check the ${environment} API URL.`,
+			messages.credentialTest.hostUnreachable(environment, host, describeNetworkFailure(caught)),
 		);
 	}
-	if (status === 401) {
-		return error(
-			`A token was issued for ${organization}, but the ${environment} API host ${host} rejected it (HTTP 401). ` +
-				`Check that the ${environment} API URL really is the ${environment.toLowerCase()} host and that the client was created in the ${environment === 'Production' ? 'Live' : 'Sandbox'} tab.`,
-		);
+	switch (classifyStatus(status)) {
+		case 'unauthorized':
+			return error(messages.credentialTest.tokenRejected(environment, host, organization));
+		case 'rateLimited':
+			return error(
+				messages.rateLimited({ party: 'API', host, advice: 'Try the test again in a minute.' }),
+			);
+		// 403 is an entitlement answer and 404 the unknown id: both come after the token was accepted.
+		case 'success':
+		case 'forbidden':
+		case 'notFound':
+			return {
+				status: 'OK',
+				message: messages.credentialTest.connected(environment, host, organization),
+			};
+		default:
+			return error(messages.credentialTest.unexpectedStatus(environment, host, status));
 	}
-	if (status === 429) {
-		return error(
-			`The ${environment} API host ${host} is rate-limiting this client (HTTP 429). Try the test again in a minute.`,
-		);
-	}
-	if ((status >= 200 && status < 300) || status === 403 || status === 404) {
-		return { status: 'OK', message: `Connected to ${environment} (${host}) as ${organization}` };
-	}
-	return error(
-		`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`,
-	);
 }

@@ -20,7 +20,7 @@ export const ENVIRONMENT_LABEL: Record<GstEnvironment, string> = {
 	sandbox: 'Sandbox',
 };
 
-/** The spec ties each client id prefix to one environment (a mismatch is a bare 401 on the API host). */
+/** Each client id prefix belongs to one environment (docs/service-api.md, "Environments and client ids"). */
 export const CLIENT_ID_PREFIX: Record<GstEnvironment, string> = {
 	production: 'svc_live_',
 	sandbox: 'svc_test_',

@@ -5,6 +5,7 @@ import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
 import type { IssuedToken } from './tokenClient';
 import { mintToken } from './tokenClient';
+import * as messages from '../../transport/messages';
 import { settings } from '../../transport/settings';
 
 export interface CachedToken {
@@ -28,7 +29,7 @@ interface Entry {
  * Why not n8n's own mechanisms: `preAuthentication` + an `expirable` field refreshes only after a
  * 401 (no early refresh), has no single flight, and writes each token into the credential record in
  * the database; the generic OAuth2 credential mints one token per parallel request on first use and
- * some builds send an empty `scope`, which the spec forbids. So the token lives here, in memory.
+ * some builds send an empty `scope`, which the token endpoint refuses (docs/service-api.md, "Token endpoint"). So the token lives here, in memory.
  */
 export class TokenCache {
 	private readonly entries = new Map<string, Entry>();
@@ -61,7 +62,7 @@ export class TokenCache {
 		if (entry.blockedUntil !== undefined && now < entry.blockedUntil) {
 			throw new GstCredentialError(
 				'rateLimited',
-				`The token endpoint is rate-limiting this client (HTTP 429); it asked to wait until ${new Date(entry.blockedUntil).toISOString()}. Try again after that.`,
+				messages.rateLimited({ party: 'token endpoint', blockedUntil: entry.blockedUntil }),
 				{ tokenEndpointStatus: 429, retryAfterMs: entry.blockedUntil - now },
 			);
 		}

@@ -3,6 +3,8 @@ import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
 import { decodeJwtClaims, tokenLifetimeMs } from './jwtClaims';
 import { describeNetworkFailure } from '../../transport/networkError';
+import { classifyStatus } from '../../transport/httpStatus';
+import * as messages from '../../transport/messages';
 import { excerpt } from '../../transport/redact';
 import type { AttemptResult, RetryFailure } from '../../transport/retry';
 import { parseRetryAfter, withRetry } from '../../transport/retry';
@@ -17,7 +19,7 @@ export interface IssuedToken {
 }
 
 /**
- * One client-credentials exchange, exactly as the spec: form-encoded, no `scope`. Uses the global
+ * One client-credentials exchange, as docs/service-api.md ("Token endpoint") describes it: form-encoded, no `scope`. Uses the global
  * `fetch` because the credential's `authenticate` receives no n8n request helpers.
  */
 export async function mintToken(credentials: GstCredentials): Promise<IssuedToken> {
@@ -61,63 +63,58 @@ async function requestToken(
 		return retryable(
 			new GstCredentialError(
 				'unreachable',
-				`Could not reach the token endpoint at ${host}: ${describeNetworkFailure(error)}. Check the Auth URL and that n8n can reach it.`,
+				messages.tokenEndpointUnreachable(host, describeNetworkFailure(error)),
 			),
 		);
 	}
 
-	if (status >= 200 && status < 300) {
-		const token = parseTokenResponse(body, requestedAt);
-		return token
-			? { ok: true, value: token }
-			: retryable(
-					new GstCredentialError(
-						'badResponse',
-						`The token endpoint at ${host} answered HTTP ${status} without a usable access token (body: "${excerpt(body, secrets, 80)}"). Check the Auth URL and Realm.`,
-						{ tokenEndpointStatus: status },
-					),
-				);
-	}
 	const details = { tokenEndpointStatus: status };
 	const serverSays = oauthErrorText(body, secrets);
-	if (status === 400 || status === 401) {
-		return fatal(
-			new GstCredentialError(
-				'rejected',
-				`The token endpoint rejected the client id or secret (HTTP ${status}${serverSays}). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.`,
-				details,
-			),
-		);
+	switch (classifyStatus(status)) {
+		case 'success': {
+			const token = parseTokenResponse(body, requestedAt);
+			if (token) return { ok: true, value: token };
+			const shown = excerpt(body, secrets, 80);
+			return retryable(
+				new GstCredentialError(
+					'badResponse',
+					messages.tokenNotUsable(host, status, shown),
+					details,
+				),
+			);
+		}
+		case 'badRequest':
+		case 'unauthorized':
+			return fatal(
+				new GstCredentialError('rejected', messages.tokenRejected(status, serverSays), details),
+			);
+		case 'rateLimited': {
+			const retryAfterMs = parseRetryAfter(retryAfter, settings.now());
+			const message = messages.rateLimited({ party: 'token endpoint', host, retryAfterMs });
+			return {
+				ok: false,
+				retryable: true,
+				retryAfterMs,
+				error: new GstCredentialError('rateLimited', message, { ...details, retryAfterMs }),
+			};
+		}
+		case 'serverError':
+			return retryable(
+				new GstCredentialError(
+					'unreachable',
+					messages.tokenServerError(host, status, serverSays),
+					details,
+				),
+			);
+		default:
+			return fatal(
+				new GstCredentialError(
+					'configuration',
+					messages.tokenUrlWrong(url, status, serverSays),
+					details,
+				),
+			);
 	}
-	if (status === 429) {
-		const retryAfterMs = parseRetryAfter(retryAfter, settings.now());
-		return {
-			ok: false,
-			retryable: true,
-			retryAfterMs,
-			error: new GstCredentialError(
-				'rateLimited',
-				`The token endpoint at ${host} is rate-limiting this client (HTTP 429)`,
-				{ ...details, retryAfterMs },
-			),
-		};
-	}
-	if (status >= 500) {
-		return retryable(
-			new GstCredentialError(
-				'unreachable',
-				`The token endpoint at ${host} failed with HTTP ${status}${serverSays}`,
-				details,
-			),
-		);
-	}
-	return fatal(
-		new GstCredentialError(
-			'configuration',
-			`The token endpoint URL ${url} answered HTTP ${status}${serverSays}. Check Auth URL and Realm in the credential.`,
-			details,
-		),
-	);
 }
 
 function parseTokenResponse(body: string, requestedAt: number): IssuedToken | undefined {
@@ -130,7 +127,7 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 	if (!json || typeof json !== 'object') return undefined;
 	const { access_token: accessToken, expires_in: expiresIn } = json as Record<string, unknown>;
 	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
-	// The spec fixes expires_in at 900; fall back to it if a proxy drops the field.
+	// docs/service-api.md fixes expires_in at 900 s; fall back to it if a proxy drops the field.
 	const seconds = Number(expiresIn);
 	const claims = decodeJwtClaims(accessToken);
 	const organizationId = claims?.organization_id;
@@ -178,20 +175,17 @@ function finalError(failure: RetryFailure, host: string): Error {
 		retryAfterMs: failure.retryAfterMs,
 	};
 	if (error.kind === 'rateLimited') {
-		const wait =
-			failure.retryAfterMs !== undefined
-				? ` and asks to wait ${Math.ceil(failure.retryAfterMs / 1000)} s`
-				: '';
-		return new GstCredentialError(
-			'rateLimited',
-			`The token endpoint at ${host} is rate-limiting this client (HTTP 429)${wait}; gave up after ${failure.attempts} attempt(s). ` +
-				'Tokens are cached per n8n process, so this usually means other processes or tools mint tokens with the same client. Try again later.',
-			details,
-		);
+		const message = messages.rateLimited({
+			party: 'token endpoint',
+			host,
+			retryAfterMs: failure.retryAfterMs,
+			attempts: failure.attempts,
+		});
+		return new GstCredentialError('rateLimited', message, details);
 	}
 	return new GstCredentialError(
 		error.kind,
-		`${error.message} (gave up after ${failure.attempts} attempts)`,
+		messages.gaveUpAfter(error.message, failure.attempts),
 		details,
 	);
 }

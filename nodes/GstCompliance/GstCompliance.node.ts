@@ -7,11 +7,12 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
-import { einvoiceFields, einvoiceOperations } from './actions/einvoice/get.operation';
-import { ewaybillFields, ewaybillOperations } from './actions/ewaybill/get.operation';
-import { getOptions } from './actions/options';
-import { executeGet } from './actions/get';
+import * as einvoiceGet from './actions/einvoice/get.operation';
+import * as ewaybillGet from './actions/ewaybill/get.operation';
+import { getOptions } from './actions/get';
+import { router } from './actions/router';
 
+/** Reads e-invoices and e-way bills; each operation lives in actions/<resource>/<operation>. */
 export class GstCompliance implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance',
@@ -54,18 +55,15 @@ export class GstCompliance implements INodeType {
 				],
 				default: 'einvoice',
 			},
-			...einvoiceOperations,
-			...einvoiceFields,
-			...ewaybillOperations,
-			...ewaybillFields,
-			...getOptions,
+			...einvoiceGet.description,
+			...ewaybillGet.description,
+			getOptions,
 		],
 	};
 
 	methods = { credentialTest: { testGstComplianceCredentials } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// Get is the only operation of both resources.
-		return [await executeGet(this)];
+		return await router.call(this);
 	}
 }

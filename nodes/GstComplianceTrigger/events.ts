@@ -1,5 +1,5 @@
 /**
- * The service's webhook event types (spec: Events). The service adds types over time; only
+ * The service's webhook event types (docs/service-api.md, "Event types"). The service adds types over time; only
  * subscriptions that list a new type receive it, and only the "All Events" selection passes it here.
  */
 

@@ -1,5 +1,5 @@
 /**
- * `Service-Signature` webhook signatures (spec: Signature verification):
+ * `Service-Signature` webhook signatures (docs/service-api.md, "Signature verification"):
  * `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, with one or more `v1`.
  * Pure functions over the exact bytes received; nothing here parses the body.
  */

@@ -1,50 +1,55 @@
+/**
+ * The Get operation of both resources: one output item per input item, in input order, fetched by
+ * a bounded pool so a large input does not flood the service (which answers floods with 429).
+ */
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 } from 'n8n-workflow';
 
 import { errorSummary, gstError } from '../../../transport/apiError';
+import { getCredentialData, gstApiRequest } from '../../../transport/apiRequest';
 import type { GstResource } from '../../../transport/resources';
 import { checkResourceId, resourcePath } from '../../../transport/resources';
-import { gstApiRequest, getCredentialData } from '../../../transport/apiRequest';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './options';
 import { runPool } from '../helpers/workerPool';
 
-const ID_PARAMETER: Record<GstResource, string> = {
-	einvoice: 'einvoiceId',
-	ewaybill: 'ewaybillId',
+export const MAX_CONCURRENCY = 20;
+export const DEFAULT_CONCURRENCY = 5;
+
+/** Options shared by both resources' Get operation. */
+export const getOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show: { operation: ['get'] } },
+	options: [
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+			default: DEFAULT_CONCURRENCY,
+			description:
+				'How many items are fetched at the same time. Lower it if the service answers with rate limiting (HTTP 429).',
+		},
+		{
+			displayName: 'Ignore Not Found',
+			name: 'ignoreNotFound',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether an ID that does not exist outputs an item with the ID and notFound set to true, instead of failing the item',
+		},
+	],
 };
 
 interface GetOptions {
 	concurrency?: number;
 	ignoreNotFound?: boolean;
-}
-
-/** Fetches one item's resource; an invalid id fails the item before any network call. */
-async function getOne(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	credentialData: ICredentialDataDecryptedObject,
-): Promise<IDataObject> {
-	const resource = context.getNodeParameter('resource', itemIndex) as GstResource;
-	const options = context.getNodeParameter('options', itemIndex, {}) as GetOptions;
-	const check = checkResourceId(
-		resource,
-		context.getNodeParameter(ID_PARAMETER[resource], itemIndex, ''),
-	);
-	if (!check.ok) {
-		throw gstError(context.getNode(), { code: 'INVALID_ID', message: check.message, itemIndex });
-	}
-	// Errors from gstApiRequest are already NodeApiError / NodeOperationError with the item index.
-	return await gstApiRequest
-		.call(context, 'GET', resourcePath(resource, check.id), { itemIndex, credentialData })
-		.catch((error: unknown) => {
-			if (options.ignoreNotFound && errorSummary(error).code === 'NOT_FOUND')
-				return { id: check.id, notFound: true };
-			throw error;
-		});
 }
 
 export function concurrencyOf(value: unknown): number {
@@ -54,10 +59,14 @@ export function concurrencyOf(value: unknown): number {
 }
 
 /**
- * One output item per input item, in input order, each paired to its input. Without "continue on
- * fail" the first failure (lowest item index among those that failed) stops the run.
+ * Fetches each item's resource. Without "continue on fail" the first failure (lowest item index
+ * among those that failed) stops the run; with it, a failed item outputs `{ error }` in its place.
  */
-export async function executeGet(context: IExecuteFunctions): Promise<INodeExecutionData[]> {
+export async function getResources(
+	context: IExecuteFunctions,
+	resource: GstResource,
+	idParameter: string,
+): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
 	if (items.length === 0) return [];
 	const continueOnFail = context.continueOnFail();
@@ -67,26 +76,39 @@ export async function executeGet(context: IExecuteFunctions): Promise<INodeExecu
 	const output: INodeExecutionData[] = new Array(items.length);
 	const failures: Array<{ index: number; error: unknown }> = [];
 
-	await runPool(
-		items.length,
-		concurrencyOf(options.concurrency ?? DEFAULT_CONCURRENCY),
-		async (index) => {
-			try {
-				output[index] = {
-					json: await getOne(context, index, credentialData),
-					pairedItem: { item: index },
-				};
-				return true;
-			} catch (error) {
-				if (continueOnFail) {
-					output[index] = { json: { error: errorSummary(error) }, pairedItem: { item: index } };
-					return true;
+	const getOne = async (itemIndex: number): Promise<IDataObject> => {
+		const itemOptions = context.getNodeParameter('options', itemIndex, {}) as GetOptions;
+		const raw = context.getNodeParameter(idParameter, itemIndex, '');
+		const check = checkResourceId(resource, raw);
+		if (!check.ok) {
+			throw gstError(context.getNode(), { code: 'INVALID_ID', message: check.message, itemIndex });
+		}
+		// Errors from gstApiRequest are already NodeApiError / NodeOperationError with the item index.
+		const path = resourcePath(resource, check.id);
+		return await gstApiRequest
+			.call(context, 'GET', path, { itemIndex, credentialData })
+			.catch((error: unknown) => {
+				if (itemOptions.ignoreNotFound && errorSummary(error).code === 'NOT_FOUND') {
+					return { id: check.id, notFound: true };
 				}
-				failures.push({ index, error });
-				return false;
+				throw error;
+			});
+	};
+
+	const concurrency = concurrencyOf(options.concurrency ?? DEFAULT_CONCURRENCY);
+	await runPool(items.length, concurrency, async (index) => {
+		try {
+			output[index] = { json: await getOne(index), pairedItem: { item: index } };
+			return true;
+		} catch (error) {
+			if (continueOnFail) {
+				output[index] = { json: { error: errorSummary(error) }, pairedItem: { item: index } };
+				return true;
 			}
-		},
-	);
+			failures.push({ index, error });
+			return false;
+		}
+	});
 
 	if (failures.length > 0) {
 		failures.sort((a, b) => a.index - b.index);

@@ -140,32 +140,6 @@ export class MemoryDedupeStore implements DedupeStore {
 	}
 }
 
-/**
- * One store per key (workflow, node and namespace) for the life of the process. `create` runs on
- * first use only, so the persisted snapshot is read once and the process-wide store stays the
- * source of truth afterwards (static data is saved without a lock, last writer wins).
- */
-export class DedupeRegistry {
-	private readonly stores = new Map<string, MemoryDedupeStore>();
-
-	get(key: string, options: DedupeOptions, create: () => MemoryDedupeStore): MemoryDedupeStore {
-		let store = this.stores.get(key);
-		if (!store) {
-			store = create();
-			this.stores.set(key, store);
-		}
-		store.configure(options);
-		return store;
-	}
-
-	/** Forgets every store, as a process restart would (tests). */
-	clear(): void {
-		this.stores.clear();
-	}
-}
-
-export const dedupeRegistry = new DedupeRegistry();
-
 function encodeOffset(offset: number): string {
 	let out = '';
 	for (let i = OFFSET_CHARS - 1; i >= 0; i--) out += B64[Math.floor(offset / 64 ** i) % 64];

@@ -3,7 +3,7 @@
  * short JSON body that echoes no secret or signature, and no start. None of them is recorded: the
  * same event correctly signed afterwards still starts the workflow.
  */
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger/signature';
 import { MAX_BODY_BYTES } from '../../../nodes/GstComplianceTrigger/delivery';
 import {

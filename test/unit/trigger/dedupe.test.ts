@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
+import { DedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import {
-	DedupeRegistry,
 	digestEventId,
 	MemoryDedupeStore,
 	type DedupeOptions,

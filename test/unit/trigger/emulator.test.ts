@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
 import { startEmulator, type RunningEmulator } from '../../emulator';
 import { deliver, newWorkflow, type DeliveryResult } from '../helpers/deliverToTrigger';

@@ -15,7 +15,7 @@ import {
 	signed,
 	TRIGGER_NAME,
 } from '../helpers/deliverToTrigger';
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 
 const node = new GstComplianceTrigger();
 const NODE_KEY = `node:${TRIGGER_NAME}`;

@@ -1,7 +1,7 @@
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialsDecrypted } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { dedupeRegistry } from '../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { EVENT_TYPES } from '../../../nodes/GstComplianceTrigger/events';
 import { gstApiRequest } from '../../../transport/apiRequest';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
@@ -324,7 +324,7 @@ describe('node and credential description', () => {
 				name: 'gstComplianceApi',
 				required: false,
 				displayOptions: { show: { refetch: [true] } },
-				testedBy: 'gstComplianceApiTest',
+				testedBy: 'testGstComplianceCredentials',
 			},
 			{
 				name: 'gstComplianceRedisApi',

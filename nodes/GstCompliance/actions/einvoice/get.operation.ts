@@ -1,8 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { getResources } from '../get';
 
 const showFor = { resource: ['einvoice'] };
 
-export const einvoiceOperations: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Operation',
 		name: 'operation',
@@ -20,9 +22,6 @@ export const einvoiceOperations: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-];
-
-export const einvoiceFields: INodeProperties[] = [
 	{
 		displayName: 'E-Invoice ID',
 		name: 'einvoiceId',
@@ -35,3 +34,7 @@ export const einvoiceFields: INodeProperties[] = [
 			'ID of the e-invoice, starting with einv_ (not the IRN or the invoice number). After a GST Compliance Trigger, map the ID of the event data.',
 	},
 ];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await getResources(this, 'einvoice', 'einvoiceId');
+}

@@ -1,8 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { getResources } from '../get';
 
 const showFor = { resource: ['ewaybill'] };
 
-export const ewaybillOperations: INodeProperties[] = [
+export const description: INodeProperties[] = [
 	{
 		displayName: 'Operation',
 		name: 'operation',
@@ -20,9 +22,6 @@ export const ewaybillOperations: INodeProperties[] = [
 		],
 		default: 'get',
 	},
-];
-
-export const ewaybillFields: INodeProperties[] = [
 	{
 		displayName: 'E-Way Bill ID',
 		name: 'ewaybillId',
@@ -34,3 +33,7 @@ export const ewaybillFields: INodeProperties[] = [
 			'ID of the e-way bill as the API returns it. After a GST Compliance Trigger, map the ID of the event data.',
 	},
 ];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await getResources(this, 'ewaybill', 'ewaybillId');
+}

@@ -1,0 +1,26 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import * as einvoice from './einvoice/get.operation';
+import * as ewaybill from './ewaybill/get.operation';
+
+type Operation = { execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> };
+
+const operations: Record<string, Record<string, Operation>> = {
+	einvoice: { get: einvoice },
+	ewaybill: { get: ewaybill },
+};
+
+/** Runs the operation the node is set to; resource and operation are the same for every item. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const selected = operations[resource]?.[operation];
+	if (!selected) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not supported by this node version`,
+		);
+	}
+	return [await selected.execute.call(this)];
+}

@@ -1,0 +1,114 @@
+/**
+ * Every message a user reads when a call to the service fails, written once. The token client, the
+ * token cache, the API transport and the credential test only pick one and fill in the facts; the
+ * wording (what happened, then what to change) stays the same wherever the failure surfaces.
+ */
+const attempts = (count: number): string => `${count} attempt${count === 1 ? '' : 's'}`;
+const seconds = (ms: number): string => `${Math.ceil(ms / 1000)} s`;
+
+export type RateLimitedParty = 'token endpoint' | 'API';
+
+export interface RateLimitFacts {
+	party: RateLimitedParty;
+	host?: string;
+	/** The server's last Retry-After. */
+	retryAfterMs?: number;
+	/** When a cached back-off ends (the token cache fails fast until then). */
+	blockedUntil?: number;
+	/** How many attempts were made before giving up. */
+	attempts?: number;
+	/** The Retry-After was longer than the caller waits. */
+	waitTooLong?: boolean;
+	/** What to do instead of the party's usual advice. */
+	advice?: string;
+}
+
+const RATE_LIMIT_ADVICE: Record<RateLimitedParty, string> = {
+	'token endpoint':
+		'Tokens are cached per n8n process, so this usually means other processes or tools mint tokens with the same client. Try again later.',
+	API: "Lower the node's Concurrency option or run the workflow later.",
+};
+
+export function rateLimited(facts: RateLimitFacts): string {
+	const who = facts.party === 'API' ? 'The GST Compliance API' : 'The token endpoint';
+	const at = facts.host ? ` at ${facts.host}` : '';
+	let wait = '';
+	if (facts.blockedUntil !== undefined) {
+		wait = `; it asked to wait until ${new Date(facts.blockedUntil).toISOString()}`;
+	} else if (facts.retryAfterMs !== undefined) {
+		wait = ` and asks to wait ${seconds(facts.retryAfterMs)}${facts.waitTooLong ? ', longer than this node waits' : ''}`;
+	}
+	const gaveUp = facts.attempts !== undefined ? `; gave up after ${attempts(facts.attempts)}` : '';
+	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
+}
+
+export const gaveUpAfter = (message: string, count: number): string =>
+	`${message} (gave up after ${attempts(count)})`;
+
+export const unreachable = (what: string, host: string, why: string, fix: string): string =>
+	`Could not reach the ${what} at ${host}: ${why}. ${fix}`;
+
+export const tokenEndpointUnreachable = (host: string, why: string): string =>
+	unreachable('token endpoint', host, why, 'Check the Auth URL and that n8n can reach it.');
+
+export const tokenRejected = (status: number, serverSays: string): string =>
+	`The token endpoint rejected the client id or secret (HTTP ${status}${serverSays}). ` +
+	'Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.';
+
+export const tokenNotUsable = (host: string, status: number, bodyExcerpt: string): string =>
+	`The token endpoint at ${host} answered HTTP ${status} without a usable access token ` +
+	`(body: "${bodyExcerpt}"). Check the Auth URL and Realm.`;
+
+export const tokenServerError = (host: string, status: number, serverSays: string): string =>
+	`The token endpoint at ${host} failed with HTTP ${status}${serverSays}`;
+
+export const tokenUrlWrong = (url: string, status: number, serverSays: string): string =>
+	`The token endpoint URL ${url} answered HTTP ${status}${serverSays}. Check Auth URL and Realm in the credential.`;
+
+export const apiUnreachable = (host: string, why: string, environment: string): string =>
+	unreachable(
+		'GST Compliance API',
+		host,
+		why,
+		`Check the ${environment} API URL in the credential and that n8n can reach it`,
+	);
+
+export const apiRequestFailed = (host: string, detail: string): string =>
+	`The request to the GST Compliance API at ${host} failed: ${detail}`;
+
+export const apiNotJson = (host: string, status: number): string =>
+	`The GST Compliance API at ${host} answered HTTP ${status} with a body that is not a JSON object`;
+
+export const apiUnauthorized = (environment: string, host: string): string =>
+	`The ${environment} API host (${host}) rejected the token (HTTP 401) even after a new token was minted. ` +
+	'Either the client belongs to the other environment (check Environment and the API URLs in the credential) ' +
+	'or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).';
+
+export const notEntitled = (capability: string): string =>
+	`Your plan does not include ${capability}. The credential works, but this capability is switched off ` +
+	'for the account; ask the account admin to enable it.';
+
+export const notFound = (what: string, environment: string): string =>
+	`${what} was not found in ${environment} for this organization`;
+
+export const apiRefused = (host: string, status: number, serverSays: string): string =>
+	`The GST Compliance API at ${host} refused the request (HTTP ${status})${serverSays ? `: ${serverSays}` : ''}`;
+
+export const apiServerError = (host: string, status: number | undefined, count: number): string =>
+	`The GST Compliance API at ${host} failed with HTTP ${status} on each of ${attempts(count)}. Try again later.`;
+
+/** Credential test outcomes (the "Test" button of the GST Compliance API credential). */
+export const credentialTest = {
+	connected: (environment: string, host: string, organization: string): string =>
+		`Connected to ${environment} (${host}) as ${organization}`,
+	hostUnreachable: (environment: string, host: string, why: string): string =>
+		`A token was issued, but the ${environment} API host ${host} could not be reached: ${why}. ` +
+		`Check the ${environment} API URL.`,
+	tokenRejected: (environment: string, host: string, organization: string): string =>
+		`A token was issued for ${organization}, but the ${environment} API host ${host} rejected it (HTTP 401). ` +
+		`Check that the ${environment} API URL really is the ${environment.toLowerCase()} host and that the client ` +
+		`was created in the ${environment === 'Production' ? 'Live' : 'Sandbox'} tab.`,
+	unexpectedStatus: (environment: string, host: string, status: number): string =>
+		`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`,
+	notChecked: 'The credential could not be checked',
+};
