@@ -95,6 +95,18 @@ interface Entry {
 	lastError?: string;
 	/** One wait for readiness shared by every delivery that arrives while connecting. */
 	waiting?: Promise<void>;
+	lastUsedMs: number;
+}
+
+/** A client whose settings no delivery has asked for this long (e.g. before a password change) is closed. */
+const IDLE_CLOSE_MS = 10 * 60_000;
+
+function closeIdle(nowMs: number): void {
+	for (const [key, entry] of clients)
+		if (nowMs - entry.lastUsedMs > IDLE_CLOSE_MS) {
+			clients.delete(key);
+			entry.client.disconnect();
+		}
 }
 
 const clients = new Map<string, Entry>();
@@ -149,6 +161,8 @@ export async function redisClient(
 	onError: (message: string) => void = () => {},
 ): Promise<Redis> {
 	const key = cacheKey(connection);
+	const nowMs = Date.now();
+	closeIdle(nowMs);
 	let entry = clients.get(key);
 	if (!entry) {
 		const client = new (loadRedisClient())({
@@ -157,7 +171,7 @@ export async function redisClient(
 			// Keep reconnecting in the background, at most every 2 s: deliveries in between fail fast.
 			retryStrategy: (times: number) => Math.min(100 * times, 2_000),
 		});
-		const created: Entry = { client };
+		const created: Entry = { client, lastUsedMs: nowMs };
 		client.on('error', (error: Error) => {
 			const message = redact(error.message, connection);
 			// One log line per distinct failure, not one per reconnect attempt.
@@ -168,6 +182,7 @@ export async function redisClient(
 		entry = created;
 		clients.set(key, entry);
 	}
+	entry.lastUsedMs = nowMs;
 	if (entry.client.status !== 'ready') {
 		const current = entry;
 		current.waiting ??= ready(current, connection).finally(() => (current.waiting = undefined));

@@ -114,6 +114,8 @@ export interface RunningPostgres {
 	database: string;
 	/** DB_* environment for n8n. */
 	n8nEnv(): Record<string, string>;
+	/** Runs SQL (read from stdin, so statements of any size) with psql; returns its output. */
+	query(sql: string): string;
 	stop(): Promise<void>;
 }
 
@@ -205,6 +207,29 @@ export async function startPostgres(): Promise<RunningPostgres> {
 			DB_POSTGRESDB_PASSWORD: '',
 			DB_POSTGRESDB_POOL_SIZE: '4',
 		}),
+		query: (sql: string) => {
+			const r = spawnSync(
+				path.join(bin, 'psql'),
+				[
+					'-h',
+					'127.0.0.1',
+					'-p',
+					String(port),
+					'-U',
+					user,
+					'-d',
+					database,
+					'-v',
+					'ON_ERROR_STOP=1',
+					'-qAt',
+					'-f',
+					'-',
+				],
+				{ input: sql, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+			);
+			if (r.status !== 0) throw new Error(`psql failed (exit ${r.status}): ${r.stderr}`);
+			return r.stdout;
+		},
 		stop: async () => {
 			// SIGINT is Postgres' "fast" shutdown.
 			await daemon.stop('SIGINT');
