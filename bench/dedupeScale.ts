@@ -140,8 +140,9 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 		ours: values.full,
 		baseline: { label: `${store}, empty memory`, values: values.empty },
 		ratio: ratios(values.full, values.empty),
-		goal: '≥ 0.9×',
-		met: (ratio) => ratio.median >= 0.9,
+		// The goal is judged in n8n (bench/n8n/queue.ts), where a delivery costs what n8n adds; here
+		// only the store's own share shows.
+		goal: '— (context)',
 		note,
 	});
 	return {
