@@ -14,7 +14,7 @@ import {
 	nodeDedupe,
 	type NodeDedupe,
 } from './dedupe/persistence';
-import { DedupeUnavailableError } from './dedupe/redisClient';
+import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redisClient';
 import { DedupeInProgressError } from './dedupe/redisStore';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
@@ -75,7 +75,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		// Nothing started and nothing marked: the service retries a non-2xx delivery later.
 		if (error instanceof DedupeInProgressError)
 			return respond(this, 409, { error: 'Delivery of this event in progress, retry later' });
-		if (error instanceof DedupeUnavailableError) {
+		if (error instanceof DedupeUnavailableError || error instanceof RedisClientMissingError) {
 			this.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
 			return respond(this, 503, { error: 'Dedupe store unavailable, retry later' });
 		}

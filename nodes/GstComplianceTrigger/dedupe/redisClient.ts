@@ -34,6 +34,18 @@ export class DedupeUnavailableError extends Error {
 	}
 }
 
+/** This n8n process cannot load ioredis: the Redis store cannot run here at all. */
+export class RedisClientMissingError extends Error {
+	constructor(reason: string) {
+		super(
+			"The GST Compliance Trigger's Redis dedupe store needs the 'ioredis' module, which n8n ships " +
+				`and exposes to community packages; it could not be loaded in this n8n process (${reason}). ` +
+				'Run the trigger in an n8n that includes ioredis, or detach the Redis credential to use the single-process store.',
+		);
+		this.name = 'RedisClientMissingError';
+	}
+}
+
 const CONNECT_TIMEOUT_MS = 2_000;
 const COMMAND_TIMEOUT_MS = 2_000;
 
@@ -54,16 +66,10 @@ export function loadRedisClient(load: () => unknown = () => require('ioredis')):
 	} catch (error) {
 		failure = error as NodeJS.ErrnoException;
 	}
-	if (failure)
-		throw new Error(
-			"The GST Compliance Trigger's Redis dedupe store needs the 'ioredis' module, which n8n ships " +
-				'and exposes to community packages; it could not be loaded in this n8n process ' +
-				`(${failure.code ?? failure.message}). ` +
-				'Run the trigger in an n8n that includes ioredis, or detach the Redis credential to use the single-process store.',
-		);
+	if (failure) throw new RedisClientMissingError(failure.code ?? failure.message);
 	const candidate = (module as { default?: unknown }).default ?? module;
 	if (typeof candidate !== 'function')
-		throw new Error("The 'ioredis' module found in this n8n process has no Redis client class.");
+		throw new RedisClientMissingError('the module found exports no Redis client class');
 	loaded = candidate as RedisConstructor;
 	return loaded;
 }
