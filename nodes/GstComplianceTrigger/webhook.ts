@@ -14,6 +14,7 @@ import {
 	nodeDedupe,
 	type NodeDedupe,
 } from './dedupe/persistence';
+import type { DedupeStore } from './dedupe/memoryStore';
 import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redisClient';
 import { DedupeInProgressError } from './dedupe/redisStore';
 import {
@@ -56,10 +57,17 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	}
 
 	const windowHours = options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS;
-	let dedupe: NodeDedupe;
+	// The store is reached only for a verified, selected event: a forged or unselected delivery
+	// never touches Redis (and is answered 401/200 even while Redis is down).
+	let dedupe: NodeDedupe | undefined;
+	const store: DedupeStore = {
+		claim: async (eventId, nowMs) => {
+			dedupe = await nodeDedupe(this, dedupeOptions(windowHours, toleranceSeconds));
+			return await dedupe.store.claim(eventId, nowMs);
+		},
+	};
 	let outcome: DeliveryOutcome;
 	try {
-		dedupe = await nodeDedupe(this, dedupeOptions(windowHours, toleranceSeconds));
 		outcome = await handleDelivery(
 			{
 				body,
@@ -69,7 +77,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 				toleranceSeconds,
 				selectedEvents: this.getNodeParameter('events', []) as string[],
 			},
-			dedupe.store,
+			store,
 		);
 	} catch (error) {
 		// Nothing started and nothing marked: the service retries a non-2xx delivery later.
@@ -96,7 +104,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 				refetch: this.getNodeParameter('refetch', false) as boolean,
 			});
 			const eventId = outcome.event.id;
-			return acceptedResponse(item, () => dedupe.persist(eventId));
+			return acceptedResponse(item, () => dedupe?.persist(eventId));
 		}
 	}
 }

@@ -263,6 +263,19 @@ describe('the trigger with a Redis credential', () => {
 		expect(JSON.stringify(logs)).not.toContain('n0t-in-any-log');
 	});
 
+	it('a forged or unselected delivery never reaches Redis: 401 / 200 even while it is down', async () => {
+		const port = await freePort();
+		const down = { host: '127.0.0.1', port, password: 'x-Pa55-x' };
+		const forged = signed(body('evt_forged'), undefined, 'whsec_not_the_secret_0123456789');
+		expect((await deliver({ ...forged, redis: down })).status).toBe(401);
+		const unselected = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_unsel', type: 'ewaybill.expired' }))),
+			events: ['einvoice.generated'],
+			redis: down,
+		});
+		expect(unselected).toMatchObject({ status: 200, started: undefined });
+	});
+
 	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
 		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
 		expect(first.started).toHaveLength(1);
