@@ -1,9 +1,11 @@
 /**
- * `npm test` runs every project: `unit` (pure logic, the emulator, the credential and both nodes
- * against the emulator over real HTTP), `e2e` (the packed package inside a real n8n) and
- * `reliability` (duplicates, restarts and faults at volume in a real n8n) and `queue` (n8n in queue
- * mode with Postgres, Redis, a worker and two webhook processes; its globalSetup installs Postgres
- * and Redis when missing).
+ * `npm test` runs every project: `unit` (the package's modules in test/unit, which mirrors the source
+ * tree, with the nodes run by n8n-core against the emulator over real HTTP; and the emulator's own
+ * tests in test/emulator/tests), `e2e` (the packed package inside a real n8n) and `reliability`
+ * (duplicates, restarts and faults at volume in a real n8n); `queue` (n8n in queue mode: Postgres,
+ * Redis, a main, a worker and two webhook processes; its globalSetup installs Postgres and Redis
+ * when missing); `package` runs n8n's verification scan
+ * (both lint passes) on the source and on the packed tarball, and checks the tarball's entry point.
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
 const base = {
@@ -23,9 +25,10 @@ module.exports = {
 		{
 			...base,
 			displayName: 'unit',
-			roots: ['<rootDir>/test/unit'],
+			roots: ['<rootDir>/test/unit', '<rootDir>/test/emulator/tests'],
 			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
 		},
+		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
 		{

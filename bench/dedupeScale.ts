@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * Item 7: does a full dedupe memory slow the trigger down? Events/s through the trigger's delivery
  * path (`handleDelivery` + the store's second step) with 100,000 ids already remembered ÷ the same

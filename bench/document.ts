@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /** docs/benchmarks.md: the table of one run, how each figure is measured, and the analysis. */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -11,7 +11,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { GstErrorCode } from './apiError';
 import { fromCredentialError, gstError } from './apiError';
-import { authenticateRequest } from '../credentials/GstComplianceApi/authenticate';
+import { authenticateWith } from '../credentials/GstComplianceApi/authenticate';
+import { n8nHttpRequestPost } from '../credentials/GstComplianceApi/tokenClient';
 import type { GstCredentialError } from '../credentials/GstComplianceApi/credentialError';
 import { findCredentialError } from '../credentials/GstComplianceApi/credentialError';
 import type { GstCredentials } from '../credentials/GstComplianceApi/environment';
@@ -134,7 +135,9 @@ export async function gstApiRequest(
 					};
 				}
 				// Not a connection problem (e.g. n8n refused the request): retrying would not help.
-				const message = excerpt(error instanceof Error ? error.message : String(error));
+				const message = excerpt(error instanceof Error ? error.message : String(error), [
+					credentials.clientSecret,
+				]);
 				return fatal(
 					gstError(node, {
 						code: 'REQUEST_FAILED',
@@ -178,8 +181,10 @@ async function send(
 	credentialData: ICredentialDataDecryptedObject,
 	request: IHttpRequestOptions,
 ): Promise<IN8nHttpFullResponse> {
+	// The token request goes through the same helper, so n8n's outbound request policy applies.
+	const post = n8nHttpRequestPost(async (options) => await context.helpers.httpRequest(options));
 	return (await context.helpers.httpRequest(
-		await authenticateRequest(credentialData, request),
+		await authenticateWith(credentialData, request, post),
 	)) as IN8nHttpFullResponse;
 }
 
@@ -204,7 +209,7 @@ function classify(
 			}),
 		);
 	}
-	const serverSays = serverMessage(body);
+	const serverSays = serverMessage(body, [scope.credentials.clientSecret]);
 	const description = serverSays ? `The service said: ${serverSays}` : undefined;
 	const fail = (code: GstErrorCode, message: string) =>
 		gstError(scope.node, {
@@ -302,8 +307,9 @@ function errorObject(body: unknown): Record<string, unknown> | undefined {
 	return body as Record<string, unknown>;
 }
 
-function serverMessage(body: unknown): string {
-	if (typeof body === 'string') return body.trim() ? excerpt(body, [], 200) : '';
+/** The server's own words, redacted: the API never receives the client secret, but a proxy may echo anything. */
+function serverMessage(body: unknown, secrets: string[]): string {
+	if (typeof body === 'string') return body.trim() ? excerpt(body, secrets, 200) : '';
 	const object = errorObject(body);
 	const candidate = [
 		object?.message,
@@ -311,5 +317,5 @@ function serverMessage(body: unknown): string {
 		object?.error,
 		object?.detail,
 	].find((value) => typeof value === 'string' && value.trim() !== '');
-	return typeof candidate === 'string' ? excerpt(candidate, [], 200) : '';
+	return typeof candidate === 'string' ? excerpt(candidate, secrets, 200) : '';
 }

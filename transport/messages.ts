@@ -3,8 +3,12 @@
  * token cache, the API transport and the credential test only pick one and fill in the facts; the
  * wording (what happened, then what to change) stays the same wherever the failure surfaces.
  */
+import { RETRY_AFTER_CEILING_MS } from './retry';
+
 const attempts = (count: number): string => `${count} attempt${count === 1 ? '' : 's'}`;
-const seconds = (ms: number): string => `${Math.ceil(ms / 1000)} s`;
+/** A wait as the user reads it; parseRetryAfter caps every Retry-After at RETRY_AFTER_CEILING_MS. */
+const seconds = (ms: number): string =>
+	ms >= RETRY_AFTER_CEILING_MS ? 'a day or more' : `${Math.ceil(ms / 1000)} s`;
 
 export type RateLimitedParty = 'token endpoint' | 'API';
 
@@ -13,8 +17,8 @@ export interface RateLimitFacts {
 	host?: string;
 	/** The server's last Retry-After. */
 	retryAfterMs?: number;
-	/** When a cached back-off ends (the token cache fails fast until then). */
-	blockedUntil?: number;
+	/** How long the token cache still fails fast without asking the token endpoint. */
+	pausedForMs?: number;
 	/** How many attempts were made before giving up. */
 	attempts?: number;
 	/** The Retry-After was longer than the caller waits. */
@@ -32,14 +36,16 @@ const RATE_LIMIT_ADVICE: Record<RateLimitedParty, string> = {
 export function rateLimited(facts: RateLimitFacts): string {
 	const who = facts.party === 'API' ? 'The GST Compliance API' : 'The token endpoint';
 	const at = facts.host ? ` at ${facts.host}` : '';
-	let wait = '';
-	if (facts.blockedUntil !== undefined) {
-		wait = `; it asked to wait until ${new Date(facts.blockedUntil).toISOString()}`;
-	} else if (facts.retryAfterMs !== undefined) {
-		wait = ` and asks to wait ${seconds(facts.retryAfterMs)}${facts.waitTooLong ? ', longer than this node waits' : ''}`;
-	}
+	const wait =
+		facts.retryAfterMs !== undefined
+			? ` and asks to wait ${seconds(facts.retryAfterMs)}${facts.waitTooLong ? ', longer than this node waits' : ''}`
+			: '';
 	const gaveUp = facts.attempts !== undefined ? `; gave up after ${attempts(facts.attempts)}` : '';
-	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
+	const paused =
+		facts.pausedForMs !== undefined
+			? `; new token requests with this credential are paused for ${seconds(facts.pausedForMs)}`
+			: '';
+	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}${paused}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
 }
 
 export const gaveUpAfter = (message: string, count: number): string =>
@@ -50,6 +56,18 @@ export const unreachable = (what: string, host: string, why: string, fix: string
 
 export const tokenEndpointUnreachable = (host: string, why: string): string =>
 	unreachable('token endpoint', host, why, 'Check the Auth URL and that n8n can reach it.');
+
+/** n8n did not send a request (its outbound request policy, N8N_SSRF_*, or another refusal). */
+const refusedByN8n = (what: string, host: string, detail: string): string =>
+	`n8n did not send the request to the ${what} at ${host}: ${detail || 'refused'}. ` +
+	"If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), " +
+	'ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.';
+
+export const tokenRequestRefusedByN8n = (host: string, detail: string): string =>
+	refusedByN8n('token endpoint', host, detail);
+
+export const apiRequestRefusedByN8n = (host: string, detail: string): string =>
+	refusedByN8n('GST Compliance API', host, detail);
 
 export const tokenRejected = (status: number, serverSays: string): string =>
 	`The token endpoint rejected the client id or secret (HTTP ${status}${serverSays}). ` +
@@ -97,6 +115,19 @@ export const apiRefused = (host: string, status: number, serverSays: string): st
 export const apiServerError = (host: string, status: number | undefined, count: number): string =>
 	`The GST Compliance API at ${host} failed with HTTP ${status} on each of ${attempts(count)}. Try again later.`;
 
+export const foreignHost = (environment: string, expected: string, got?: string): string =>
+	`The GST Compliance API credential only sends its token to the ${environment} API URL (${expected}), not to ${got && got !== 'null' ? got : 'the requested URL'}. ` +
+	`Use a path such as /v1/einvoices/<id>, or a URL starting with ${expected}, or change the credential's Environment / API URL.`;
+
+/** Why an http:// URL in the credential is refused (`what` travels in clear text over it). */
+export const cleartextUrl = (field: string, what: string): string =>
+	`${field} in the GST Compliance API credential must start with https://: over http:// n8n would send the ${what} in clear text. ` +
+	'http:// is accepted only for this machine (localhost, 127.0.0.1, ::1), e.g. a local emulator.';
+
+export const urlWithUserInfo = (field: string): string =>
+	`${field} in the GST Compliance API credential must not contain a user name or password (the part before @); ` +
+	'enter only the scheme, host and optional path, for example https://auth.example.com';
+
 /** Credential test outcomes (the "Test" button of the GST Compliance API credential). */
 export const credentialTest = {
 	connected: (environment: string, host: string, organization: string): string =>
@@ -110,5 +141,6 @@ export const credentialTest = {
 		`was created in the ${environment === 'Production' ? 'Live' : 'Sandbox'} tab.`,
 	unexpectedStatus: (environment: string, host: string, status: number): string =>
 		`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`,
-	notChecked: 'The credential could not be checked',
+	notChecked: (detail: string): string =>
+		`The credential could not be checked${detail ? `: ${detail}` : ''}`,
 };

@@ -75,13 +75,31 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 			message: `${label} ID "${shorten(id)}" is not valid: expected ${expected}`,
 		};
 	}
-	if (/[/?#\s]/.test(id)) {
+	if (!isSinglePathSegment(id)) {
 		return {
 			ok: false,
-			message: `${label} ID "${shorten(id)}" contains a slash, "?", "#" or whitespace: expected ${expected}`,
+			message: `${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, "?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ${expected}`,
 		};
 	}
 	return { ok: true, id };
+}
+
+/**
+ * Characters that end, escape or re-encode a path segment somewhere between n8n and the service
+ * (`%` for a second decoding by a proxy, `;` for path parameters, as in `..;`).
+ */
+const NOT_IN_SEGMENT = /[/\\?#%;\s\u0000-\u001f\u007f]/;
+
+/**
+ * Whether the id stays one path segment however a server reads it: none of NOT_IN_SEGMENT, and not
+ * only dots (`.`, `..` would address the collection or the API root with the token). Checked on
+ * the NFKC form too, which some servers apply (full-width `．` and `／` become `.` and `/`).
+ */
+export function isSinglePathSegment(id: string): boolean {
+	for (const form of [id, id.normalize('NFKC')]) {
+		if (NOT_IN_SEGMENT.test(form) || /^\.+$/.test(form)) return false;
+	}
+	return true;
 }
 
 const shorten = (text: string): string => (text.length > 80 ? `${text.slice(0, 80)}…` : text);

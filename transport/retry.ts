@@ -42,15 +42,82 @@ export function backoffDelay(policy: RetryPolicy, retry: number, random: () => n
 	return Math.round(exponential / 2 + (exponential / 2) * random());
 }
 
-/** `Retry-After` as milliseconds from `nowMs`: delta seconds or an HTTP date. Undefined when absent or unreadable. */
+/**
+ * The longest wait a `Retry-After` reads as: a larger number or a later date reads as this. Keeps
+ * every date computed from it finite (an absurd value would otherwise make `new Date()` invalid);
+ * each caller's own bound (`RetryPolicy.maxRetryAfterMs`, the token cache's pause) is far below.
+ */
+export const RETRY_AFTER_CEILING_MS = 24 * 3600 * 1000;
+
+/** Longer header values are not a delay or a date (an HTTP-date is 29 characters). */
+const MAX_RETRY_AFTER_LENGTH = 64;
+
+const boundedWait = (ms: number): number =>
+	Math.min(RETRY_AFTER_CEILING_MS, Math.max(0, Math.round(ms)));
+
+/**
+ * `Retry-After` as milliseconds from `nowMs`: delay-seconds or an HTTP-date (RFC 9110 10.2.3), as
+ * a finite integer in 0..RETRY_AFTER_CEILING_MS. Undefined when absent or not of that grammar
+ * (negative, non-finite, garbage, impossible dates); a past date is no wait.
+ */
 export function parseRetryAfter(value: unknown, nowMs: number): number | undefined {
-	const raw = Array.isArray(value) ? value[0] : value;
-	if (typeof raw === 'number') return Math.max(0, raw * 1000);
-	if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+	const raw = Array.isArray(value) ? (value as unknown[])[0] : value;
+	if (typeof raw === 'number') {
+		return Number.isFinite(raw) && raw >= 0 ? boundedWait(raw * 1000) : undefined;
+	}
+	if (typeof raw !== 'string') return undefined;
 	const text = raw.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+	if (text === '' || text.length > MAX_RETRY_AFTER_LENGTH) return undefined;
+	// Fractions are not in the grammar but harmless; some servers send them.
+	if (/^\d+(\.\d+)?$/.test(text)) return boundedWait(Number(text) * 1000);
+	const date = parseHttpDate(text, nowMs);
+	if (date === undefined || !Number.isFinite(nowMs)) return undefined;
+	return boundedWait(date - nowMs);
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const DAY = '(?:mon|tue|wed|thu|fri|sat|sun)';
+const LONG_DAY = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)';
+const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)';
+const TIME = '(\\d{2}):(\\d{2}):(\\d{2})';
+/** IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT */
+const IMF_FIXDATE = new RegExp(`^${DAY}, (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`, 'i');
+/** Obsolete RFC 850: Sunday, 06-Nov-94 08:49:37 GMT */
+const RFC_850 = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`, 'i');
+/** Obsolete asctime: Sun Nov  6 08:49:37 1994 */
+const ASCTIME = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`, 'i');
+
+/** Epoch ms of an HTTP-date in one of its three forms; undefined for anything else or an impossible date. */
+export function parseHttpDate(text: string, nowMs: number): number | undefined {
+	let day: string, month: string, year: number, time: string[];
+	let match = IMF_FIXDATE.exec(text);
+	if (match) {
+		[day, month] = [match[1], match[2]];
+		year = Number(match[3]);
+		time = match.slice(4, 7);
+	} else if ((match = RFC_850.exec(text))) {
+		[day, month] = [match[1], match[2]];
+		// RFC 9110: a two-digit year more than 50 years ahead is in the past century.
+		const thisYear = new Date(Number.isFinite(nowMs) ? nowMs : 0).getUTCFullYear();
+		year = 2000 + Number(match[3]);
+		if (year > thisYear + 50) year -= 100;
+		time = match.slice(4, 7);
+	} else if ((match = ASCTIME.exec(text))) {
+		[month, day] = [match[1], match[2].trim()];
+		time = match.slice(3, 6);
+		year = Number(match[6]);
+	} else {
+		return undefined;
+	}
+	const monthIndex = MONTHS.indexOf(month.toLowerCase());
+	const [hours, minutes, secs] = time.map(Number);
+	const date = Number(day);
+	if (hours > 23 || minutes > 59 || secs > 60) return undefined;
+	const ms = Date.UTC(year, monthIndex, date, hours, minutes, Math.min(secs, 59));
+	const check = new Date(ms);
+	// Date.UTC rolls 31 Feb over into March; the grammar's date must exist.
+	if (check.getUTCMonth() !== monthIndex || check.getUTCDate() !== date) return undefined;
+	return ms;
 }
 
 export async function withRetry<T>(

@@ -19,6 +19,11 @@ export interface GstSettings extends RetryDeps {
 	refreshMarginMs: number;
 	/** How many tokens (distinct token URL / client / secret) the cache keeps. */
 	tokenCacheSize: number;
+	/**
+	 * Longest pause of token requests after a 429 whose Retry-After was not waited out: later calls
+	 * fail fast until then instead of asking the endpoint again, however long the Retry-After.
+	 */
+	maxTokenPauseMs: number;
 }
 
 const defaults = (): GstSettings => ({
@@ -44,6 +49,7 @@ const defaults = (): GstSettings => ({
 	},
 	refreshMarginMs: 60_000,
 	tokenCacheSize: 100,
+	maxTokenPauseMs: 5 * 60_000,
 });
 
 export const settings: GstSettings = defaults();

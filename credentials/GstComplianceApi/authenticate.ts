@@ -1,40 +1,44 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { GstCredentialError } from './credentialError';
+import type { GstEnvironment } from './environment';
 import {
 	apiBaseUrl,
 	assertClientMatchesEnvironment,
 	ENVIRONMENT_LABEL,
 	parseCredentials,
 } from './environment';
+import * as messages from '../../transport/messages';
 import { tokenCache } from './tokenCache';
+import type { TokenPost } from './tokenClient';
 
 /** The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not `url`. */
-type AnyRequestOptions = IHttpRequestOptions & { uri?: string };
-
-const isAbsolute = (url: string): boolean => /^[a-z][a-z\d+.-]*:/i.test(url);
+type AnyRequestOptions = IHttpRequestOptions & { uri?: unknown };
 
 /**
  * The credential's `authenticate`: checks the environment locally, attaches a cached bearer token,
  * points relative URLs at the environment's API host and refuses to send the token anywhere else.
+ * n8n calls `authenticate` with no request helpers (the HTTP Request node), so a token minted
+ * here goes out through the global `fetch` (README, Security).
  */
 export async function authenticateRequest(
 	data: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
+	return await authenticateWith(data, requestOptions);
+}
+
+/** `authenticateRequest` with the token request sent through `post` (the package's own nodes). */
+export async function authenticateWith(
+	data: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+	post?: TokenPost,
+): Promise<IHttpRequestOptions> {
 	const credentials = parseCredentials(data);
 	assertClientMatchesEnvironment(credentials);
-	const base = apiBaseUrl(credentials);
 	const options: AnyRequestOptions = { ...requestOptions };
-	const target = options.uri ?? options.url ?? '';
-	if (isAbsolute(target)) {
-		assertSameOrigin(target, base, credentials.environment);
-	} else if (options.baseURL) {
-		assertSameOrigin(options.baseURL, base, credentials.environment);
-	} else {
-		options.baseURL = base;
-	}
-	const token = await tokenCache.getToken(credentials);
+	assertTargetsApiOrigin(options, apiBaseUrl(credentials), credentials.environment);
+	const token = await tokenCache.getToken(credentials, { post });
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
 		if (name.toLowerCase() !== 'authorization') headers[name] = value;
@@ -46,22 +50,64 @@ export async function authenticateRequest(
 	return options;
 }
 
-function assertSameOrigin(
-	url: string,
+/** Characters on which URL parsers disagree (WHATWG strips or rewrites them, axios keeps them). */
+const AMBIGUOUS_URL_TEXT = /[\u0000-\u001f\u007f\\]|^\s|\s$/;
+
+/** axios: absolute when it starts with `<scheme>://` or `//` (its isAbsoluteURL). */
+const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
+/** axios rejects `http:` / `https:` without `//`; WHATWG reads them as absolute. */
+const MALFORMED_HTTP_SCHEME = /^https?:(?!\/\/)/i;
+
+/**
+ * Every URL field n8n's request layers read is checked, resolved both ways the final URL is
+ * computed in n8n 2.41 (n8n-core / @n8n/backend-network): WHATWG `new URL(url, baseURL)` (n8n's
+ * SSRF and domain checks, the legacy helper's `url ?? uri`) and axios's own join (what is sent).
+ * Sets `baseURL` to the API URL when the request has none. Throws `foreignHost` unless every
+ * resolution lands on the environment's API origin.
+ */
+export function assertTargetsApiOrigin(
+	options: AnyRequestOptions,
 	apiBase: string,
-	environment: keyof typeof ENVIRONMENT_LABEL,
+	environment: GstEnvironment,
 ): void {
-	let origin: string;
-	try {
-		origin = new URL(url).origin;
-	} catch {
-		origin = '';
-	}
 	const expected = new URL(apiBase).origin;
-	if (origin === expected) return;
-	throw new GstCredentialError(
-		'foreignHost',
-		`The GST Compliance API credential only sends its token to the ${ENVIRONMENT_LABEL[environment]} API URL (${expected}), not to ${origin || 'the requested URL'}. ` +
-			`Use a path such as /v1/einvoices/<id>, or a URL starting with ${expected}, or change the credential's Environment / API URL.`,
-	);
+	const refuse = (got?: string): never => {
+		throw new GstCredentialError(
+			'foreignHost',
+			messages.foreignHost(ENVIRONMENT_LABEL[environment], expected, got),
+		);
+	};
+	const field = (value: unknown): string | undefined => {
+		if (value === undefined || value === null) return undefined;
+		const text = value instanceof URL ? value.href : typeof value === 'string' ? value : refuse();
+		if (AMBIGUOUS_URL_TEXT.test(text) || MALFORMED_HTTP_SCHEME.test(text)) refuse();
+		return text;
+	};
+	const originOf = (url: string, base?: string): string => {
+		try {
+			return new URL(url, base).origin;
+		} catch {
+			return refuse();
+		}
+	};
+
+	const baseURL = field(options.baseURL);
+	if (baseURL !== undefined && originOf(baseURL) !== expected) refuse(originOf(baseURL));
+	const effectiveBase = baseURL ?? apiBase;
+	for (const target of [field(options.url), field(options.uri)]) {
+		if (target === undefined) continue;
+		const checked = originOf(target, effectiveBase);
+		const sent = AXIOS_ABSOLUTE.test(target)
+			? originOf(target)
+			: originOf(combineUrls(effectiveBase, target));
+		if (checked !== expected) refuse(checked);
+		if (sent !== expected) refuse(sent);
+	}
+	if (baseURL === undefined) options.baseURL = apiBase;
+}
+
+/** axios's combineURLs. */
+function combineUrls(base: string, relative: string): string {
+	return relative ? `${base.replace(/\/?\/$/, '')}/${relative.replace(/^\/+/, '')}` : base;
 }

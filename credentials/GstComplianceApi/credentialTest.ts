@@ -13,9 +13,11 @@ import {
 } from './environment';
 import { classifyStatus } from '../../transport/httpStatus';
 import * as messages from '../../transport/messages';
-import { describeNetworkFailure } from '../../transport/networkError';
+import { describeNetworkFailure, isNetworkFailure } from '../../transport/networkError';
+import { excerpt } from '../../transport/redact';
 import { settings } from '../../transport/settings';
 import { tokenCache } from './tokenCache';
+import { n8nLegacyRequestPost } from './tokenClient';
 
 /**
  * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and rate limits": no status codes are shown):
@@ -24,26 +26,44 @@ import { tokenCache } from './tokenCache';
  */
 export const CREDENTIAL_CHECK_PATH = '/v1/einvoices/einv_credential_check';
 
+type LegacyRequest = (options: object) => Promise<unknown>;
+
 const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
 /**
  * The "Test" button: succeeds only when a token is issued *and* the environment's API host
  * accepts it. Wired through `testedBy` on the nodes because a declarative `test` request cannot
- * mint a token first. Uses `fetch` as the token client does; this context has no modern helpers.
+ * mint a token first. Both requests go through n8n's legacy request helper (`this.helpers.request`,
+ * the only one this context has), so n8n's outbound request policy applies; `fetch` only when a
+ * caller gives no helper.
  */
 export async function testGstComplianceCredentials(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
+	// ICredentialTestFunctions offers only the legacy `request` helper (n8n 2.41 CredentialTestContext):
+	// the one way to put the credential test under n8n's outbound request policy.
+	const helpers = this?.helpers;
+	// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
+	const legacyRequest = this?.helpers?.request?.bind(helpers) as LegacyRequest | undefined;
 	let token;
 	let credentials;
 	try {
 		credentials = parseCredentials(credential.data ?? {});
 		assertClientMatchesEnvironment(credentials);
 		// Fresh: a cached token would hide a secret revoked since it was minted.
-		token = await tokenCache.getToken(credentials, { fresh: true });
+		token = await tokenCache.getToken(credentials, {
+			fresh: true,
+			post: legacyRequest ? n8nLegacyRequestPost(legacyRequest) : undefined,
+		});
 	} catch (caught) {
-		return error(findCredentialError(caught)?.message ?? messages.credentialTest.notChecked);
+		const known = findCredentialError(caught);
+		if (known) return error(known.message);
+		// Not one of ours (a bug or an n8n refusal): its text, redacted, beats saying nothing.
+		const secret =
+			typeof credential.data?.clientSecret === 'string' ? credential.data.clientSecret : '';
+		const detail = caught instanceof Error ? caught.message : String(caught);
+		return error(messages.credentialTest.notChecked(excerpt(detail, [secret], 200)));
 	}
 	const environment = ENVIRONMENT_LABEL[credentials.environment];
 	const base = apiBaseUrl(credentials);
@@ -53,14 +73,12 @@ export async function testGstComplianceCredentials(
 		: 'the organization of this client';
 	let status: number;
 	try {
-		const response = await fetch(`${base}${CREDENTIAL_CHECK_PATH}`, {
-			headers: { Authorization: `Bearer ${token.accessToken}`, Accept: 'application/json' },
-			redirect: 'manual',
-			signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
-		});
-		status = response.status;
-		await response.arrayBuffer();
+		status = await checkStatus(`${base}${CREDENTIAL_CHECK_PATH}`, token.accessToken, legacyRequest);
 	} catch (caught) {
+		if (legacyRequest && !isNetworkFailure(caught)) {
+			const detail = caught instanceof Error ? caught.message : String(caught);
+			return error(messages.apiRequestRefusedByN8n(host, excerpt(detail, [], 300)));
+		}
 		return error(
 			messages.credentialTest.hostUnreachable(environment, host, describeNetworkFailure(caught)),
 		);
@@ -83,4 +101,33 @@ export async function testGstComplianceCredentials(
 		default:
 			return error(messages.credentialTest.unexpectedStatus(environment, host, status));
 	}
+}
+
+/** Status of an authenticated GET, redirects not followed. */
+async function checkStatus(
+	url: string,
+	accessToken: string,
+	legacyRequest?: LegacyRequest,
+): Promise<number> {
+	const headers = { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' };
+	if (legacyRequest) {
+		const response = (await legacyRequest({
+			method: 'GET',
+			uri: url,
+			headers,
+			json: false,
+			simple: false,
+			resolveWithFullResponse: true,
+			followRedirect: false,
+			timeout: settings.apiRequestTimeoutMs,
+		})) as { statusCode: number };
+		return response.statusCode;
+	}
+	const response = await fetch(url, {
+		headers,
+		redirect: 'manual',
+		signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
+	});
+	await response.arrayBuffer();
+	return response.status;
 }

@@ -1,6 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { GstCredentialError } from './credentialError';
+import * as messages from '../../transport/messages';
 
 export type GstEnvironment = 'production' | 'sandbox';
 
@@ -72,27 +73,59 @@ export function parseCredentials(data: ICredentialDataDecryptedObject): GstCrede
 		);
 	}
 	for (const key of ['authUrl', apiUrlField(environment)] as const) {
-		if (!isHttpUrl(credentials[key])) {
-			throw new GstCredentialError(
-				'configuration',
-				`${FIELD_LABEL[key]} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`,
-			);
-		}
+		assertUsableUrl(key, credentials[key]);
 	}
 	return credentials;
 }
 
-function apiUrlField(environment: GstEnvironment): 'productionApiUrl' | 'sandboxApiUrl' {
-	return environment === 'production' ? 'productionApiUrl' : 'sandboxApiUrl';
+/** What travels to each URL, for the clear-text refusal. */
+const SENT_TO: Record<'authUrl' | 'productionApiUrl' | 'sandboxApiUrl', string> = {
+	authUrl: 'client secret',
+	productionApiUrl: 'access token',
+	sandboxApiUrl: 'access token',
+};
+
+/**
+ * An http(s) URL without user info; http:// only for a loopback host, where nothing leaves the
+ * machine (the emulator and local tests). Anything else would carry the secret or the token in
+ * clear text.
+ */
+function assertUsableUrl(key: keyof typeof SENT_TO, value: string): void {
+	let url: URL;
+	try {
+		url = new URL(value);
+	} catch {
+		url = new URL('invalid:');
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new GstCredentialError(
+			'configuration',
+			`${FIELD_LABEL[key]} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`,
+		);
+	}
+	if (url.username !== '' || url.password !== '') {
+		throw new GstCredentialError('configuration', messages.urlWithUserInfo(FIELD_LABEL[key]));
+	}
+	if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+		throw new GstCredentialError(
+			'configuration',
+			messages.cleartextUrl(FIELD_LABEL[key], SENT_TO[key]),
+		);
+	}
 }
 
-function isHttpUrl(value: string): boolean {
-	try {
-		const { protocol } = new URL(value);
-		return protocol === 'https:' || protocol === 'http:';
-	} catch {
-		return false;
-	}
+/** `localhost`, 127.0.0.0/8 or ::1, as the WHATWG parser normalizes them (127.1 reads as 127.0.0.1). */
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname.toLowerCase();
+	if (host === 'localhost' || host === '[::1]') return true;
+	const octets = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+	return (
+		octets !== null && octets.slice(1).every((octet) => Number(octet) <= 255) && octets[1] === '127'
+	);
+}
+
+function apiUrlField(environment: GstEnvironment): 'productionApiUrl' | 'sandboxApiUrl' {
+	return environment === 'production' ? 'productionApiUrl' : 'sandboxApiUrl';
 }
 
 /** The API host decides which environment a token acts on. */

@@ -15,6 +15,30 @@ export function decodeJwtClaims(token: string): Record<string, unknown> | undefi
 	}
 }
 
+/** docs/service-api.md "Token lifetime and caching": tokens live 15 minutes. */
+export const DEFAULT_EXPIRES_IN_SECONDS = 900;
+/**
+ * The `expires_in` values taken as given. Shorter would mint on nearly every request (the 429
+ * storm the service warns about), longer is no token this service issues.
+ */
+export const EXPIRES_IN_RANGE_SECONDS = { min: 60, max: 86_400 } as const;
+
+/**
+ * `expires_in` as whole seconds: a JSON number or a numeric string, an integer within
+ * EXPIRES_IN_RANGE_SECONDS. Anything else (booleans, fractions, exponents, out of range, missing)
+ * is the documented 900 s.
+ */
+export function readExpiresIn(value: unknown): number {
+	let seconds: number | undefined;
+	if (typeof value === 'number') seconds = value;
+	else if (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value)) seconds = Number(value);
+	const { min, max } = EXPIRES_IN_RANGE_SECONDS;
+	if (seconds === undefined || !Number.isInteger(seconds) || seconds < min || seconds > max) {
+		return DEFAULT_EXPIRES_IN_SECONDS;
+	}
+	return seconds;
+}
+
 /**
  * Token lifetime in ms: `expires_in`, capped by the JWT's `exp`. `exp - iat` is used when both are
  * present, which is immune to clock skew between n8n and the service; `exp` alone is read against

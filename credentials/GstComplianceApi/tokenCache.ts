@@ -3,7 +3,7 @@ import { createHash } from 'crypto';
 import { GstCredentialError } from './credentialError';
 import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
-import type { IssuedToken } from './tokenClient';
+import type { IssuedToken, TokenPost } from './tokenClient';
 import { mintToken } from './tokenClient';
 import * as messages from '../../transport/messages';
 import { settings } from '../../transport/settings';
@@ -21,8 +21,12 @@ interface Entry {
 	token?: CachedToken;
 	/** The mint in progress; concurrent callers await this one promise (single flight). */
 	flight?: Promise<CachedToken>;
-	/** After a 429 whose Retry-After we did not wait out: fail fast without calling the endpoint. */
-	blockedUntil?: number;
+	/**
+	 * After a 429 whose Retry-After was not waited out: fail fast without calling the endpoint for
+	 * `forMs` (at most settings.maxTokenPauseMs) from `at`. Kept as a start and a length, so a clock
+	 * step back ends the pause instead of stretching it.
+	 */
+	paused?: { at: number; forMs: number };
 }
 
 /**
@@ -36,7 +40,9 @@ export class TokenCache {
 
 	private serialCounter = 0;
 
-	constructor(private readonly mint: (credentials: GstCredentials) => Promise<IssuedToken>) {}
+	constructor(
+		private readonly mint: (credentials: GstCredentials, post?: TokenPost) => Promise<IssuedToken>,
+	) {}
 
 	/** Serial of the newest token minted in this process (0 before the first). */
 	get lastSerial(): number {
@@ -49,24 +55,26 @@ export class TokenCache {
 
 	/**
 	 * A token with more than the refresh margin left, minted at most once for any number of
-	 * concurrent callers. `fresh` skips a cached token (the credential test proves the secret works now).
+	 * concurrent callers. `fresh` skips a cached token (the credential test proves the secret works
+	 * now). `post` sends the token request (n8n's request helper when the caller has one); callers
+	 * that join a mint in flight share its request, however it is sent.
 	 */
 	async getToken(
 		credentials: GstCredentials,
-		options: { fresh?: boolean } = {},
+		options: { fresh?: boolean; post?: TokenPost } = {},
 	): Promise<CachedToken> {
 		const entry = this.touch(cacheKey(credentials));
 		if (!options.fresh && entry.token && this.isFresh(entry.token)) return entry.token;
 		if (entry.flight) return await entry.flight;
-		const now = settings.now();
-		if (entry.blockedUntil !== undefined && now < entry.blockedUntil) {
+		const remainingMs = pauseRemainingMs(entry, settings.now());
+		if (remainingMs > 0) {
 			throw new GstCredentialError(
 				'rateLimited',
-				messages.rateLimited({ party: 'token endpoint', blockedUntil: entry.blockedUntil }),
-				{ tokenEndpointStatus: 429, retryAfterMs: entry.blockedUntil - now },
+				messages.rateLimited({ party: 'token endpoint', pausedForMs: remainingMs }),
+				{ tokenEndpointStatus: 429, retryAfterMs: remainingMs },
 			);
 		}
-		const flight = this.mintInto(entry, credentials);
+		const flight = this.mintInto(entry, credentials, options.post);
 		entry.flight = flight;
 		try {
 			return await flight;
@@ -102,19 +110,20 @@ export class TokenCache {
 		return token.expiresAt - settings.now() > margin;
 	}
 
-	private async mintInto(entry: Entry, credentials: GstCredentials): Promise<CachedToken> {
+	private async mintInto(
+		entry: Entry,
+		credentials: GstCredentials,
+		post?: TokenPost,
+	): Promise<CachedToken> {
 		// No node here to wrap errors with (authenticate runs outside one); the transport wraps them.
-		const issued = await this.mint(credentials).catch((error: unknown) => {
-			if (
-				error instanceof GstCredentialError &&
-				error.kind === 'rateLimited' &&
-				error.retryAfterMs
-			) {
-				entry.blockedUntil = settings.now() + error.retryAfterMs;
+		const issued = await this.mint(credentials, post).catch((error: unknown) => {
+			if (error instanceof GstCredentialError && error.kind === 'rateLimited') {
+				const forMs = Math.min(error.retryAfterMs ?? 0, settings.maxTokenPauseMs);
+				entry.paused = forMs > 0 ? { at: settings.now(), forMs } : undefined;
 			}
 			throw error;
 		});
-		entry.blockedUntil = undefined;
+		entry.paused = undefined;
 		entry.token = {
 			accessToken: issued.accessToken,
 			expiresAt: issued.requestedAt + issued.lifetimeMs,
@@ -136,6 +145,17 @@ export class TokenCache {
 		}
 		return entry;
 	}
+}
+
+/** How long token requests stay paused; 0 once the pause is over or the clock went back before it. */
+function pauseRemainingMs(entry: Entry, now: number): number {
+	if (!entry.paused) return 0;
+	const elapsed = now - entry.paused.at;
+	if (!(elapsed >= 0 && elapsed < entry.paused.forMs)) {
+		entry.paused = undefined;
+		return 0;
+	}
+	return entry.paused.forMs - elapsed;
 }
 
 /** sha256 of token URL, client id and secret: a rotated secret is a new key; no plaintext secret is kept as a key. */

@@ -1,8 +1,10 @@
+import type { IHttpRequestOptions } from 'n8n-workflow';
+
 import { GstCredentialError } from './credentialError';
 import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
-import { decodeJwtClaims, tokenLifetimeMs } from './jwtClaims';
-import { describeNetworkFailure } from '../../transport/networkError';
+import { decodeJwtClaims, readExpiresIn, tokenLifetimeMs } from './jwtClaims';
+import { describeNetworkFailure, isNetworkFailure } from '../../transport/networkError';
 import { classifyStatus } from '../../transport/httpStatus';
 import * as messages from '../../transport/messages';
 import { excerpt } from '../../transport/redact';
@@ -18,17 +20,125 @@ export interface IssuedToken {
 	organizationId?: string;
 }
 
+/** One token request as the token client sends it: a form POST. */
+export interface TokenHttpRequest {
+	url: string;
+	headers: Record<string, string>;
+	body: string;
+	timeoutMs: number;
+}
+
+export interface TokenHttpResponse {
+	status: number;
+	retryAfter?: string;
+	body: string;
+}
+
 /**
- * One client-credentials exchange, as docs/service-api.md ("Token endpoint") describes it: form-encoded, no `scope`. Uses the global
- * `fetch` because the credential's `authenticate` receives no n8n request helpers.
+ * How a token request is sent, as docs/service-api.md ("Token endpoint") describes it: form-encoded,
+ * no `scope`. Never follows a redirect (the secret is in the body). A network
+ * failure rejects with an error `describeNetworkFailure` recognizes; any other rejection means the
+ * request was not sent (e.g. n8n's outbound request policy refused it).
  */
-export async function mintToken(credentials: GstCredentials): Promise<IssuedToken> {
+export type TokenPost = (request: TokenHttpRequest) => Promise<TokenHttpResponse>;
+
+/**
+ * The global `fetch`: for the credential's `authenticate` when n8n calls it without request
+ * helpers (the HTTP Request node), so outside n8n's outbound request policy (README, Security).
+ */
+export const fetchPost: TokenPost = async (request) => {
+	const response = await fetch(request.url, {
+		method: 'POST',
+		headers: request.headers,
+		body: request.body,
+		redirect: 'manual',
+		signal: AbortSignal.timeout(request.timeoutMs),
+	});
+	return {
+		status: response.status,
+		retryAfter: response.headers.get('retry-after') ?? undefined,
+		body: await response.text(),
+	};
+};
+
+type N8nHttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
+type N8nLegacyRequest = (options: object) => Promise<unknown>;
+
+/** Through a node's `this.helpers.httpRequest`: n8n's outbound request policy applies. */
+export function n8nHttpRequestPost(httpRequest: N8nHttpRequest): TokenPost {
+	return async (request) => {
+		const response = (await httpRequest({
+			method: 'POST',
+			url: request.url,
+			headers: request.headers,
+			body: request.body,
+			encoding: 'text',
+			json: false,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
+			timeout: request.timeoutMs,
+		})) as { statusCode: number; headers?: unknown; body?: unknown };
+		return fromN8nResponse(response);
+	};
+}
+
+/** Through a credential test's `this.helpers.request` (n8n's legacy helper): the policy applies. */
+export function n8nLegacyRequestPost(legacyRequest: N8nLegacyRequest): TokenPost {
+	return async (request) => {
+		const response = (await legacyRequest({
+			method: 'POST',
+			uri: request.url,
+			headers: request.headers,
+			body: request.body,
+			json: false,
+			simple: false,
+			resolveWithFullResponse: true,
+			followRedirect: false,
+			followAllRedirects: false,
+			timeout: request.timeoutMs,
+		})) as { statusCode: number; headers?: unknown; body?: unknown };
+		return fromN8nResponse(response);
+	};
+}
+
+function fromN8nResponse(response: {
+	statusCode: number;
+	headers?: unknown;
+	body?: unknown;
+}): TokenHttpResponse {
+	const headers = (response.headers ?? {}) as Record<string, unknown>;
+	const retryAfterKey = Object.keys(headers).find((name) => name.toLowerCase() === 'retry-after');
+	const retryAfter = retryAfterKey ? headers[retryAfterKey] : undefined;
+	return {
+		status: response.statusCode,
+		retryAfter: Array.isArray(retryAfter)
+			? String(retryAfter[0])
+			: retryAfter === undefined
+				? undefined
+				: String(retryAfter),
+		body: bodyText(response.body),
+	};
+}
+
+function bodyText(body: unknown): string {
+	if (typeof body === 'string') return body;
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	if (body === undefined || body === null) return '';
+	return JSON.stringify(body);
+}
+
+/** One client-credentials exchange, exactly as docs/service-api.md: form-encoded, no `scope`. */
+export async function mintToken(
+	credentials: GstCredentials,
+	post: TokenPost = fetchPost,
+): Promise<IssuedToken> {
 	const url = tokenUrl(credentials);
 	const host = new URL(url).host;
 	return await withRetry(
 		settings.tokenRetry,
 		settings,
-		async () => await requestToken(url, host, credentials),
+		async () => await requestToken(url, host, credentials, post),
 		(failure) => finalError(failure, host),
 	);
 }
@@ -37,29 +147,35 @@ async function requestToken(
 	url: string,
 	host: string,
 	credentials: GstCredentials,
+	post: TokenPost,
 ): Promise<AttemptResult<IssuedToken>> {
 	const secrets = [credentials.clientSecret];
 	const requestedAt = settings.now();
 	let status: number;
 	let body: string;
-	let retryAfter: string | null;
+	let retryAfter: string | undefined;
 	try {
-		const response = await fetch(url, {
-			method: 'POST',
+		const response = await post({
+			url,
 			headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
 			body: new URLSearchParams({
 				grant_type: 'client_credentials',
 				client_id: credentials.clientId,
 				client_secret: credentials.clientSecret,
 			}).toString(),
-			// Never follow a redirect with the secret in the body.
-			redirect: 'manual',
-			signal: AbortSignal.timeout(settings.tokenRequestTimeoutMs),
+			timeoutMs: settings.tokenRequestTimeoutMs,
 		});
 		status = response.status;
-		retryAfter = response.headers.get('retry-after');
-		body = await response.text();
+		retryAfter = response.retryAfter;
+		body = response.body;
 	} catch (error) {
+		if (post !== fetchPost && !isNetworkFailure(error)) {
+			// Not sent: n8n refused it (its outbound request policy) or the helper failed before.
+			const detail = excerpt(error instanceof Error ? error.message : String(error), secrets, 300);
+			return fatal(
+				new GstCredentialError('configuration', messages.tokenRequestRefusedByN8n(host, detail)),
+			);
+		}
 		return retryable(
 			new GstCredentialError(
 				'unreachable',
@@ -127,18 +243,12 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 	if (!json || typeof json !== 'object') return undefined;
 	const { access_token: accessToken, expires_in: expiresIn } = json as Record<string, unknown>;
 	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
-	// docs/service-api.md fixes expires_in at 900 s; fall back to it if a proxy drops the field.
-	const seconds = Number(expiresIn);
 	const claims = decodeJwtClaims(accessToken);
 	const organizationId = claims?.organization_id;
 	return {
 		accessToken,
 		requestedAt,
-		lifetimeMs: tokenLifetimeMs(
-			Number.isFinite(seconds) && seconds > 0 ? seconds : 900,
-			claims,
-			requestedAt,
-		),
+		lifetimeMs: tokenLifetimeMs(readExpiresIn(expiresIn), claims, requestedAt),
 		organizationId: typeof organizationId === 'string' ? organizationId : undefined,
 	};
 }
@@ -175,11 +285,15 @@ function finalError(failure: RetryFailure, host: string): Error {
 		retryAfterMs: failure.retryAfterMs,
 	};
 	if (error.kind === 'rateLimited') {
+		// The token cache pauses token requests for this long (see TokenCache.mintInto).
+		const pausedForMs = Math.min(failure.retryAfterMs ?? 0, settings.maxTokenPauseMs);
 		const message = messages.rateLimited({
 			party: 'token endpoint',
 			host,
 			retryAfterMs: failure.retryAfterMs,
+			waitTooLong: failure.reason === 'retryAfterTooLong',
 			attempts: failure.attempts,
+			pausedForMs: pausedForMs > 0 ? pausedForMs : undefined,
 		});
 		return new GstCredentialError('rateLimited', message, details);
 	}

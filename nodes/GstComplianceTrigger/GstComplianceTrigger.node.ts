@@ -12,7 +12,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
 import { testRedisCredential } from './dedupe/redisDedupe';
-import { properties } from './description';
+import {
+	activationMessage,
+	eventTriggerDescription,
+	properties,
+	triggerPanel,
+} from './description';
 import { checkSigningSecrets } from './secretCheck';
 import { handleWebhook } from './webhook';
 
@@ -30,6 +35,9 @@ export class GstComplianceTrigger implements INodeType {
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts the workflow on verified e-invoice and e-way bill events',
 		defaults: { name: 'GST Compliance Trigger' },
+		eventTriggerDescription,
+		activationMessage,
+		triggerPanel,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [

@@ -35,15 +35,15 @@ interface TriggerOptions {
 }
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+	// Refused before the credential is read: a request that cannot verify costs no database read
+	// or decryption. handleDelivery makes the same checks again, with the same answers.
 	const body = rawBody(this);
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
-
-	// Refused before any credential is read: no database read or decryption for a request that
-	// cannot verify. handleDelivery makes the same checks again, with the same answers.
 	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
 	if (!parseSignatureHeader(signatureHeader)) return respond(this, 401, { error: SIGNATURE_ERROR });
+
+	const options = this.getNodeParameter('options', {}) as TriggerOptions;
+	const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
 
 	let secrets: string[];
 	try {

@@ -1,3 +1,5 @@
+/* eslint-disable no-console -- a command-line tool: its output is the console */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the service emulator is a Node server for tests, never loaded by n8n */
 /**
  * `npm run emulator [-- --json] [--host=…] [--auth-port=…] [--production-port=…] [--sandbox-port=…]
  * [--control-port=…] [--clock=real|manual] [--token-ttl=…] [--retry-base-ms=…]`

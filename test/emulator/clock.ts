@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- the service emulator is a Node server for tests, never loaded by n8n */
 import type { Clock } from './types';
 
 /** Where a manual clock starts: 2025-01-15T04:30:00Z (10:00 IST), a realistic weekday morning. */

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the service emulator is a Node server for tests, never loaded by n8n */
 import { createServer, type Server } from 'http';
 import type { Scheduler } from './clock';
 import { guard, readBody, sendJson } from './http';

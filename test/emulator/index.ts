@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the service emulator is a Node server for tests, never loaded by n8n */
 import type { Server } from 'http';
 import { Scheduler } from './clock';
 import { createControl, createControlServer } from './control';
@@ -71,6 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			urls[key] = `http://${urlHost}:${await listen(server, port, opts.host)}`;
 	} catch (error) {
 		await stop();
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 		throw error;
 	}
 	return { ...info(), control, stop };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 import type { EmulatorState } from './state';
 import type { ClientInfo } from './types';
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the service emulator is a Node server for tests, never loaded by n8n */
 import { createServer, type Server, type ServerResponse } from 'http';
 import { randomHex } from './fixtures';
 import { guard, mediaType, readBody, sendFault, sendJson, type Headers } from './http';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the service emulator is a Node server for tests, never loaded by n8n */
 import { createHmac, randomBytes } from 'crypto';
 import { request as httpRequest, type ClientRequest } from 'http';
 import { request as httpsRequest } from 'https';

@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * GST-specific helpers for the e2e specs and the demo: credential data from an emulator, workflow
  * builders, signed deliveries, and loading the example templates (with external services swapped

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * Minimal HTTP client on node:http (no keep-alive pools left open in jest, raw bodies, any status).
  */
@@ -8,7 +9,7 @@ export interface HttpResponse {
 	status: number;
 	headers: http.IncomingHttpHeaders;
 	text: string;
-	json<T = any>(): T;
+	json<T = unknown>(): T;
 }
 
 export interface RequestOptions {
@@ -87,6 +88,7 @@ export async function waitFor<T>(
 			const v = await fn();
 			if (v) return v as T;
 		} catch (err) {
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 			if (err instanceof FatalError) throw err;
 			lastErr = err;
 		}

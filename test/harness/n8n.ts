@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- n8n's REST and run-data JSON is untyped here; each spec asserts on the fields it reads */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n */
 /**
  * Starts a real n8n (2.41.x from test/e2e/runtime, on Node 24) headless, with a throw-away user
  * folder and SQLite, our package installed the way n8n installs a community package, and an owner
@@ -10,13 +12,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { FatalError, freePort, request, waitFor, HttpResponse } from './http';
 
-const installer = require('./install.js') as {
-	RUNTIME_DIR: string;
-	NODE_MODULES: string;
-	NODE24_BIN: string;
-	markerPath(): string;
-	node24Env(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
-};
+import * as installer from './install';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const WORK_DIR = path.join(REPO_ROOT, 'test', 'e2e', '.work');
@@ -89,12 +85,10 @@ export function installPackageInto(n8nFolder: string, tarball: string): void {
 	const tar = spawnSync('tar', ['-xzf', tarball, '-C', pkgDir, '--strip-components=1']);
 	if (tar.status !== 0) throw new Error(`tar failed: ${tar.stderr}`);
 	const pjPath = path.join(pkgDir, 'package.json');
-	const {
-		devDependencies: _d,
-		peerDependencies: _p,
-		optionalDependencies: _o,
-		...pj
-	} = JSON.parse(fs.readFileSync(pjPath, 'utf8'));
+	const pj = JSON.parse(fs.readFileSync(pjPath, 'utf8'));
+	delete pj.devDependencies;
+	delete pj.peerDependencies;
+	delete pj.optionalDependencies;
 	fs.writeFileSync(pjPath, JSON.stringify(pj, null, 2));
 	if (pj.dependencies && Object.keys(pj.dependencies).length > 0) {
 		const r = spawnSync(
@@ -216,7 +210,9 @@ export class N8n {
 		this.port = this.opts.port ?? (this.port || (await freePort()));
 		this.brokerPort = await freePort();
 		// The jest/ts-node parent must not leak its own Node options into Node 24.
-		const { NODE_OPTIONS: _no, TS_NODE_PROJECT: _tp, ...parentEnv } = process.env;
+		const parentEnv = { ...process.env };
+		delete parentEnv.NODE_OPTIONS;
+		delete parentEnv.TS_NODE_PROJECT;
 		const env: NodeJS.ProcessEnv = {
 			...installer.node24Env(parentEnv),
 			N8N_USER_FOLDER: this.userFolder,
@@ -295,6 +291,7 @@ export class N8n {
 		} catch (err) {
 			const tail = this.logs().split('\n').slice(-40).join('\n');
 			await this.stop();
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 			throw new Error(
 				`${(err as Error).message}\n--- last n8n log lines (${this.logFile}) ---\n${tail}`,
 			);
@@ -561,6 +558,7 @@ export interface ExecutionDetail extends ExecutionSummary {
 
 /** n8n stores run data with `flatted`; use n8n's own copy from the runtime. */
 function flattedParse(s: string): any {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- n8n's own copy of flatted, loaded from the e2e runtime by path
 	const flatted = require(
 		require.resolve('flatted', { paths: [path.join(installer.NODE_MODULES, 'n8n')] }),
 	);

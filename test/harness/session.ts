@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * One real n8n (the e2e harness) and one emulator with an API client, its credential and a webhook
  * signing credential; everything stops together (n8n's data is deleted, its log kept). Shared by
@@ -59,6 +60,7 @@ export async function startSession(
 	} catch (error) {
 		await n8n?.dispose();
 		await emulator.stop();
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 		throw error;
 	}
 }

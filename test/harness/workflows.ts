@@ -69,7 +69,7 @@ export async function batchWorkflow(
 
 export interface BatchRun {
 	execution: ExecutionDetail;
-	items: Array<Record<string, any>>;
+	items: Array<Record<string, unknown>>;
 	/** The node's own `executionTime` from n8n's run data. */
 	nodeMs: number;
 	responseText: string;
@@ -90,7 +90,7 @@ export async function runBatch(n8n: N8n, batch: BatchWorkflow, ids: string[]): P
 		);
 	const execution = await n8n.execution(latest.id);
 	const run = execution.data?.resultData?.runData?.[batch.node]?.[0];
-	const items = ((run?.data?.main?.[0] ?? []) as Array<{ json: Record<string, any> }>).map(
+	const items = ((run?.data?.main?.[0] ?? []) as Array<{ json: Record<string, unknown> }>).map(
 		(item) => item.json,
 	);
 	return { execution, items, nodeMs: run?.executionTime ?? NaN, responseText: response.text };

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The environment n8n-core reads, per test file: its InstanceSettings (built by every node context)
  * reads or creates `$N8N_USER_FOLDER/.n8n/config`, so each file gets a throw-away folder instead of

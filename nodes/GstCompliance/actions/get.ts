@@ -14,6 +14,7 @@ import { getCredentialData, gstApiRequest } from '../../../transport/apiRequest'
 import type { GstResource } from '../../../transport/resources';
 import { checkResourceId, resourcePath } from '../../../transport/resources';
 import { runPool } from '../helpers/workerPool';
+import { readResourceId } from './resourceId';
 
 export const MAX_CONCURRENCY = 20;
 export const DEFAULT_CONCURRENCY = 5;
@@ -78,7 +79,7 @@ export async function getResources(
 
 	const getOne = async (itemIndex: number): Promise<IDataObject> => {
 		const itemOptions = context.getNodeParameter('options', itemIndex, {}) as GetOptions;
-		const raw = context.getNodeParameter(idParameter, itemIndex, '');
+		const raw = readResourceId(context, idParameter, itemIndex);
 		const check = checkResourceId(resource, raw);
 		if (!check.ok) {
 			throw gstError(context.getNode(), { code: 'INVALID_ID', message: check.message, itemIndex });

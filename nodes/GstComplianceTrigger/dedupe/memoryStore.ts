@@ -40,12 +40,36 @@ export function digestEventId(eventId: string): string {
 }
 
 export class MemoryDedupeStore implements DedupeStore {
-	/** digest → minute first seen; Map order is insertion order, i.e. oldest first, like `log`. */
+	/** digest → minute first seen; Map order is order of arrival, like the persisted records. */
 	private readonly seen = new Map<string, number>();
-	/** The persisted records, kept in step with `seen` so a snapshot costs nothing. */
-	private log = '';
+	/**
+	 * One iterator over `seen` for the life of the store, standing at the id that arrived first
+	 * (`front`, read but not yet dropped). A fresh `keys()` per eviction would walk past every
+	 * deleted entry again; this one passes each entry once (amortized O(1) per claim).
+	 */
+	private cursor?: Iterator<string>;
+	private front?: string;
+	/** Some id arrived with an earlier minute than one before it (a clock step back). */
+	private outOfOrder = false;
+	private maxMinute = -Infinity;
+	private lastScanMinute = NaN;
+	/**
+	 * The persisted records: `persisted` (flat after its first slice) and `tail` (appended since),
+	 * in order of arrival; the first `persistedSkip` records of `persisted` are gone. A snapshot
+	 * slices those off and adds the tail: O(1) until the tail is folded in, amortized O(1).
+	 * `holes`: ids forgotten out of order (after a clock step back), so the records are rewritten
+	 * before the next snapshot.
+	 */
+	private persisted = '';
+	private persistedCount = 0;
+	private persistedSkip = 0;
+	private tail = '';
+	private tailCount = 0;
+	private holes = false;
 	private base = 0;
-	/** Ids dropped while still inside the window because the cap was reached (see capacity.ts). */
+	/** Records copied by folds and rewrites; for tests and the bench (the amortized cost). */
+	copiedRecords = 0;
+	/** Ids dropped while still inside the window because the cap was reached. */
 	evictedInWindow = 0;
 
 	constructor(private options: DedupeOptions) {}
@@ -86,58 +110,155 @@ export class MemoryDedupeStore implements DedupeStore {
 		this.expire(minute);
 		const digest = digestEventId(eventId);
 		if (this.seen.has(digest)) return false;
-		if (this.seen.size >= this.options.capacity) {
-			const over = this.seen.size - this.options.capacity + 1;
-			this.evictedInWindow += over;
-			this.dropOldest(over);
+		while (this.seen.size >= this.options.capacity && this.seen.size > 0) {
+			this.evictedInWindow++;
+			this.dropFront();
 		}
 		this.append(digest, minute);
 		return true;
 	}
 
 	snapshot(): DedupeSnapshot {
-		return { v: 1, base: this.base, d: this.log };
+		if (this.holes) this.rewrite(this.base);
+		return {
+			v: 1,
+			base: this.base,
+			d: this.persisted.slice(this.persistedSkip * RECORD_CHARS) + this.tail,
+		};
 	}
 
+	/**
+	 * Forgets every id whose own minute is more than the window before `nowMinute`, whatever order
+	 * the ids came in. In time order (the usual case) those are at the front. After a clock step
+	 * back every id is checked, once per minute of the clock, until the ids are in order again.
+	 */
 	private expire(nowMinute: number): void {
 		const windowMinutes = Math.ceil(this.options.windowMs / MINUTE_MS);
-		let expired = 0;
-		for (const minute of this.seen.values()) {
-			if (minute + windowMinutes >= nowMinute) break;
-			expired++;
+		if (!this.outOfOrder) {
+			for (let front = this.peekFront(); front !== undefined; front = this.peekFront()) {
+				if ((this.seen.get(front) as number) + windowMinutes >= nowMinute) break;
+				this.dropFront();
+			}
+			return;
 		}
-		this.dropOldest(expired);
+		if (nowMinute === this.lastScanMinute) return;
+		this.lastScanMinute = nowMinute;
+		let previous = -Infinity;
+		let ordered = true;
+		for (const [digest, minute] of this.seen) {
+			if (minute + windowMinutes < nowMinute) {
+				this.seen.delete(digest);
+				if (digest === this.front) this.front = undefined;
+				this.holes = true;
+			} else {
+				if (minute < previous) ordered = false;
+				previous = minute;
+			}
+		}
+		if (ordered) {
+			this.outOfOrder = false;
+			this.maxMinute = previous;
+		}
 	}
 
-	private dropOldest(count: number): void {
-		if (count <= 0) return;
-		let left = count;
-		for (const digest of this.seen.keys()) {
-			if (left-- === 0) break;
-			this.seen.delete(digest);
+	/** The id that arrived first among those remembered. */
+	private peekFront(): string | undefined {
+		if (this.front !== undefined && this.seen.has(this.front)) return this.front;
+		this.front = undefined;
+		if (this.seen.size === 0) return undefined;
+		for (;;) {
+			this.cursor ??= this.seen.keys();
+			const next = this.cursor.next();
+			if (!next.done) {
+				this.front = next.value;
+				return this.front;
+			}
+			this.cursor = undefined;
 		}
-		this.log = this.log.slice(count * RECORD_CHARS);
+	}
+
+	/** Drops the id that arrived first (expiry in time order, and the cap's policy). */
+	private dropFront(): void {
+		const front = this.peekFront();
+		if (front === undefined) return;
+		this.seen.delete(front);
+		this.front = undefined;
+		this.persistedSkip++;
+		if (this.persistedSkip > this.persistedCount) this.fold();
 	}
 
 	private append(digest: string, minute: number): void {
-		if (minute - this.base < 0 || minute - this.base > MAX_OFFSET) this.rebase(minute);
+		if (minute - this.base < 0 || minute - this.base > MAX_OFFSET) {
+			this.rewrite(Math.max(minute - MAX_OFFSET, Math.min(minute, this.oldestMinute())));
+		}
+		if (minute < this.maxMinute) this.outOfOrder = true;
+		this.maxMinute = Math.max(this.maxMinute, minute);
 		this.seen.set(digest, minute);
-		this.log += digest + encodeOffset(minute - this.base);
+		this.tail += digest + encodeOffset(minute - this.base);
+		this.tailCount++;
+		if (this.tailCount >= Math.max(1024, this.seen.size / 16)) this.fold();
 	}
 
-	/** On first use, after a clock step back, or every ~half year: rewrite records against a new base. */
-	private rebase(minute: number): void {
-		let base = minute;
-		for (const seenAt of this.seen.values()) base = Math.min(base, seenAt);
-		this.base = base;
-		const kept = [...this.seen].filter(([, seenAt]) => seenAt - base <= MAX_OFFSET);
-		this.seen.clear();
-		this.log = '';
-		for (const [digest, seenAt] of kept) {
-			this.seen.set(digest, seenAt);
-			this.log += digest + encodeOffset(seenAt - base);
+	/** Folds the tail into `persisted` once it is a sixteenth of the records (amortized O(1)). */
+	private fold(): void {
+		if (this.holes) {
+			this.rewrite(this.base);
+			return;
 		}
+		this.persisted = flat((this.persisted + this.tail).slice(this.persistedSkip * RECORD_CHARS));
+		this.persistedCount = this.persistedCount + this.tailCount - this.persistedSkip;
+		this.persistedSkip = 0;
+		this.tail = '';
+		this.tailCount = 0;
+		this.copiedRecords += this.persistedCount;
 	}
+
+	private oldestMinute(): number {
+		let oldest = Infinity;
+		for (const minute of this.seen.values()) oldest = Math.min(oldest, minute);
+		return oldest;
+	}
+
+	/**
+	 * Rewrites the records from the remembered ids against a new `base` (on first use, after a
+	 * clock step back before the base, every ~half year, and after ids were forgotten out of
+	 * order). Ids too old to encode against it are far beyond any window and are dropped.
+	 */
+	private rewrite(base: number): void {
+		const kept = [...this.seen].filter(
+			([, minute]) => minute - base >= 0 && minute - base <= MAX_OFFSET,
+		);
+		this.seen.clear();
+		this.cursor = undefined;
+		this.front = undefined;
+		this.base = base;
+		this.outOfOrder = false;
+		this.maxMinute = -Infinity;
+		let records = '';
+		for (const [digest, minute] of kept) {
+			if (minute < this.maxMinute) this.outOfOrder = true;
+			this.maxMinute = Math.max(this.maxMinute, minute);
+			this.seen.set(digest, minute);
+			records += digest + encodeOffset(minute - base);
+		}
+		this.persisted = flat(records);
+		this.persistedCount = kept.length;
+		this.persistedSkip = 0;
+		this.tail = '';
+		this.tailCount = 0;
+		this.holes = false;
+		this.lastScanMinute = NaN;
+		this.copiedRecords += kept.length;
+	}
+}
+
+/**
+ * The string as one contiguous copy. Appending builds a tree of pieces (about 64 bytes per record
+ * held for every record appended); slicing a fresh concatenation at offset 1 makes V8 copy it
+ * into one flat string, so the folded records cost their 14 bytes each and later slices are O(1).
+ */
+function flat(text: string): string {
+	return ` ${text}`.slice(1);
 }
 
 function encodeOffset(offset: number): string {

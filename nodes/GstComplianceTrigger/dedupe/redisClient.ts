@@ -54,20 +54,23 @@ type RedisConstructor = new (options: RedisOptions) => Redis;
 let loaded: RedisConstructor | undefined;
 
 /**
- * `require('ioredis')` once, or an error that says what is missing: n8n always ships it, so this
- * fails only in an unusual install (e.g. a custom image that pruned n8n's dependencies).
+ * Loads ioredis once, or fails with an error that says what is missing: n8n always ships it, so
+ * this fails only in an unusual install (e.g. a custom image that pruned n8n's dependencies). The
+ * package compiles to CommonJS, so this `import()` is a `require` and resolves through NODE_PATH
+ * (an ES-module import would not: ESM resolution ignores NODE_PATH).
  */
-export function loadRedisClient(load: () => unknown = () => require('ioredis')): RedisConstructor {
+export async function loadRedisClient(
+	load: () => Promise<unknown> = async () => await import('ioredis'),
+): Promise<RedisConstructor> {
 	if (loaded) return loaded;
-	let module: unknown;
-	let failure: NodeJS.ErrnoException | undefined;
-	try {
-		module = load();
-	} catch (error) {
-		failure = error as NodeJS.ErrnoException;
-	}
-	if (failure) throw new RedisClientMissingError(failure.code ?? failure.message);
-	const candidate = (module as { default?: unknown }).default ?? module;
+	const result = await load().then(
+		(module) => ({ module }),
+		(error: NodeJS.ErrnoException) => ({ error }),
+	);
+	if ('error' in result)
+		throw new RedisClientMissingError(result.error.code ?? result.error.message);
+	const { module } = result as { module: { default?: unknown } };
+	const candidate = module.default ?? module;
 	if (typeof candidate !== 'function')
 		throw new RedisClientMissingError('the module found exports no Redis client class');
 	loaded = candidate as RedisConstructor;
@@ -137,7 +140,7 @@ function clientOptions(connection: RedisConnection): RedisOptions {
 
 /** Connects once with these settings, PINGs and disconnects (the credential's Test button). */
 export async function pingOnce(connection: RedisConnection): Promise<string> {
-	const client = new (loadRedisClient())({
+	const client = new (await loadRedisClient())({
 		...clientOptions(connection),
 		lazyConnect: true,
 		retryStrategy: () => null,
@@ -171,7 +174,7 @@ export async function redisClient(
 	closeIdle(nowMs);
 	let entry = clients.get(key);
 	if (!entry) {
-		const client = new (loadRedisClient())({
+		const client = new (await loadRedisClient())({
 			...clientOptions(connection),
 			lazyConnect: true,
 			// Keep reconnecting in the background, at most every 2 s: deliveries in between fail fast.

@@ -62,9 +62,9 @@ export class RedisDedupeStore implements DedupeStore {
 	/**
 	 * True: this delivery starts the event (confirm it once the execution exists). False: a
 	 * duplicate. Throws DedupeInProgressError (answer 409) or DedupeUnavailableError (answer 503).
-	 * `nowMs` is unused: Redis' own clock expires the keys.
+	 * The delivery's time is not needed: Redis' own clock expires the keys.
 	 */
-	async claim(eventId: string, _nowMs?: number): Promise<boolean> {
+	async claim(eventId: string): Promise<boolean> {
 		const key = eventKey(this.options.scope, eventId);
 		// Twice at most: a key can expire between a refused SET and the GET that reads it.
 		for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * Inside a real n8n 2.41 with the packed package installed as a community package:
  * the credential's Test button (via REST), the action node executed by n8n, and n8n's own

@@ -1,9 +1,14 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- playwright-core is loaded from the e2e runtime by path, so tsc has no types for it */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The n8n editor in a real browser (playwright-core + Debian's chromium, headless): the trigger
- * node, the action node and the credential form render with their parameters, the webhook URLs
- * and no error. Screenshots go to test/e2e/.work/screenshots/; with UPDATE_SCREENSHOTS=1 they
- * replace the ones in docs/screenshots/ that the README shows (a plain test run leaves git clean).
+ * node with its trigger panel, the action node with its validated ID field, sample output before
+ * any real event (a template's pinned data, the action node's schema preview, a signed test event
+ * sent to the Test URL) and the credential forms, with no error. Screenshots go to
+ * test/e2e/.work/screenshots/; with UPDATE_SCREENSHOTS=1 they replace the ones in
+ * docs/screenshots/ that the README shows (a plain test run leaves git clean).
  */
+import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { startEmulator, type RunningEmulator } from '../../emulator';
@@ -15,11 +20,16 @@ import {
 	WORK_DIR,
 	actionNode,
 	apiCredentialData,
+	bindCredentials,
 	chain,
 	CRED,
+	loadTemplate,
 	triggerNode,
 	uuid,
 } from '../../harness';
+import { activationMessage, triggerPanel } from '../../../nodes/GstComplianceTrigger/description';
+import { ID_ERROR } from '../../../nodes/GstCompliance/actions/resourceId';
+import { description as einvoiceGet } from '../../../nodes/GstCompliance/actions/einvoice/get.operation';
 
 jest.setTimeout(240_000);
 
@@ -28,6 +38,7 @@ const SHOTS =
 	process.env.UPDATE_SCREENSHOTS === '1'
 		? path.join(REPO_ROOT, 'docs', 'screenshots')
 		: path.join(WORK_DIR, 'screenshots');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- playwright-core from the e2e runtime, loaded by path
 const { chromium } = require(
 	path.join(REPO_ROOT, 'test', 'e2e', 'runtime', 'node_modules', 'playwright-core'),
 );
@@ -38,9 +49,12 @@ let ctx: any;
 let userDataDir: string;
 let page: any;
 let workflowId: string;
+let templateWorkflowId: string;
+let idCheckWorkflowId: string;
 let apiCred: { id: string; name: string };
 let webhookCred: { id: string; name: string };
 const webhookId = uuid();
+const SIGNING_SECRET = 'whsec_editor_demo';
 const consoleErrors: string[] = [];
 
 const ERROR_TEXTS = [
@@ -66,7 +80,7 @@ beforeAll(async () => {
 		apiCredentialData(emu, client),
 	);
 	webhookCred = await n8n.createCredential('GST Compliance Webhook', CRED.webhook, {
-		signingSecret: 'whsec_editor_demo',
+		signingSecret: SIGNING_SECRET,
 	});
 	const trigger = triggerNode({
 		events: ['einvoice.failed', 'ewaybill.expired'],
@@ -74,18 +88,52 @@ beforeAll(async () => {
 		webhookId,
 		position: [0, 0],
 	});
-	const action = actionNode({
+	// A new action node is version 2: the ID is a resource locator ("By ID").
+	const v1 = actionNode({
 		resource: 'einvoice',
-		id: '={{ $json.data.id }}',
+		id: '',
 		apiCredential: apiCred,
 		position: [280, 0],
 	});
+	const action: Record<string, any> = {
+		...v1,
+		typeVersion: 2,
+		parameters: {
+			...v1.parameters,
+			einvoiceId: { __rl: true, mode: 'id', value: '={{ $json.data.id }}' },
+		},
+	};
 	const wf = await n8n.createWorkflow({
 		name: 'E-invoice failed → refetch',
 		nodes: [trigger, action],
 		connections: chain(trigger.name, action.name),
 	});
 	workflowId = wf.id;
+	// The template as a user imports it, with its pinned sample event on the trigger.
+	const template = bindCredentials(loadTemplate('einvoice-failed-alert.json'), {
+		[CRED.api]: apiCred,
+		[CRED.webhook]: webhookCred,
+	});
+	expect(Object.keys(template.pinData ?? {})).toEqual(['GST Compliance Trigger']);
+	templateWorkflowId = (await n8n.createWorkflow(template)).id;
+	// An action node where an invoice number was typed instead of the e-invoice ID.
+	idCheckWorkflowId = (
+		await n8n.createWorkflow({
+			name: 'E-invoice ID check',
+			nodes: [
+				{
+					...action,
+					name: 'GST Compliance',
+					position: [0, 0],
+					parameters: {
+						...action.parameters,
+						einvoiceId: { __rl: true, mode: 'id', value: 'INV/2025/00042' },
+					},
+				},
+			],
+			connections: {},
+		})
+	).id;
 	fs.mkdirSync(SHOTS, { recursive: true });
 	userDataDir = fs.mkdtempSync(path.join(WORK_DIR, 'chromium-'));
 	ctx = await chromium.launchPersistentContext(userDataDir, {
@@ -108,6 +156,8 @@ beforeAll(async () => {
 		if (m.type() === 'error') consoleErrors.push(m.text());
 	});
 	page.setDefaultTimeout(30_000);
+	// Leaving a workflow with unsaved edits asks for confirmation; the tests never save.
+	page.on('dialog', (dialog: any) => dialog.accept().catch(() => undefined));
 });
 
 afterAll(async () => {
@@ -115,6 +165,16 @@ afterAll(async () => {
 	if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
 	await n8n?.dispose();
 	await emu?.stop();
+});
+
+// The page after every test, for diagnosing a failure (never in docs/).
+afterEach(async () => {
+	const name = (expect.getState().currentTestName ?? 'test')
+		.replace(/[^a-z0-9]+/gi, '-')
+		.slice(0, 80);
+	const dir = path.join(WORK_DIR, 'screenshots', 'after-each');
+	fs.mkdirSync(dir, { recursive: true });
+	await page?.screenshot({ path: path.join(dir, `${name}.png`) }).catch(() => undefined);
 });
 
 async function expectNoErrorTexts() {
@@ -150,11 +210,46 @@ it('shows the workflow with both of our nodes on the canvas', async () => {
 	await shot('workflow-canvas.png');
 });
 
-it('opens the trigger node: notice, events, credential and both webhook URLs', async () => {
+/** An HTML string from the node description as the browser shows it (tags gone, spaces collapsed). */
+function asShown(html: string): string {
+	return html
+		.replace(/<br\s*\/?>/g, ' ')
+		.replace(/<[^>]+>/g, '')
+		.replace(/\s+/g, ' ')
+		.trim();
+}
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+const panel = triggerPanel as {
+	header: string;
+	executionsHelp: { inactive: string; active: string };
+	activationHint: { inactive: string; active: string };
+};
+
+it('opens the trigger node: the trigger panel says where to subscribe, which URL and where the secret goes', async () => {
 	await page.dblclick('[data-test-id="canvas-node"][data-node-name="GST Compliance Trigger"]');
-	const ndv = page.locator('[data-test-id="node-parameters"]');
-	await ndv.waitFor();
-	await page.getByText('Subscriptions are made in the Developer hub').waitFor();
+	await page.locator('[data-test-id="node-parameters"]').waitFor();
+	const header = page.locator('[data-test-id="trigger-header"]');
+	await header.waitFor();
+	expect(squash(await header.innerText())).toBe(panel.header);
+	// The panel's texts name the button as the editor labels it.
+	const listen = page.locator('[data-test-id="trigger-execute-button"]').first();
+	expect(squash(await listen.innerText())).toBe('Execute step');
+	const hints: string = squash(await page.locator('body').innerText());
+	expect(hints).toContain(asShown(panel.activationHint.inactive));
+	// "More info" opens the accordion with the executions help (the workflow is not published).
+	await page.getByText('More info').click();
+	const help = page.getByText('This node has two URLs');
+	await help.waitFor();
+	const body: string = squash(await page.locator('body').innerText());
+	expect(body).toContain(asShown(panel.executionsHelp.inactive));
+	for (const phrase of ['Developer hub', 'Test URL', 'Production URL', 'signing secret'])
+		expect(body).toContain(phrase);
+	expect(await page.locator('[data-test-id="parameter-input-setupNotice"]').count()).toBe(0);
+	await expectNoErrorTexts();
+	await shot('trigger-panel.png');
+});
+
+it('the trigger node shows events, credential and both webhook URLs', async () => {
 	await page.locator('[data-test-id="parameter-input-events"]').waitFor();
 	const ndvText: string = await page
 		.locator('[data-test-id="ndv"], .ndv-wrapper, body')
@@ -168,27 +263,118 @@ it('opens the trigger node: notice, events, credential and both webhook URLs', a
 		'E-Invoice Failed',
 	])
 		expect(ndvText).toContain(label);
-	await page.getByText('Webhook URLs').click();
+	await page.locator('[data-test-id="node-parameters"]').getByText('Webhook URLs').click();
 	await page.getByText(`/webhook-test/${webhookId}/webhook`).waitFor();
 	await shot('trigger-node.png');
 	await page.click('[data-test-id="radio-button-production"]');
 	await page.getByText(`/webhook/${webhookId}/webhook`).waitFor();
+	await page.click('[data-test-id="radio-button-test"]');
 	await expectNoErrorTexts();
+});
+
+it('Execute step (listening) + examples/send-test-event.sh to the Test URL: the trigger output appears', async () => {
+	await page.locator('[data-test-id="trigger-execute-button"]').first().click();
+	await page.locator('[data-test-id="trigger-listening"]').waitFor();
+	const testUrl = `${n8n.baseUrl}/webhook-test/${webhookId}/webhook`;
+	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- test code: runs the documented script as a user would
+	const sent = spawnSync(
+		'bash',
+		[path.join(REPO_ROOT, 'examples', 'send-test-event.sh'), testUrl],
+		{
+			env: { ...process.env, GST_SIGNING_SECRET: SIGNING_SECRET },
+			encoding: 'utf8',
+			timeout: 30_000,
+		},
+	);
+	expect({ status: sent.status, stderr: sent.stderr }).toEqual({ status: 0, stderr: '' });
+	const output = page.locator('[data-test-id="output-panel"]');
+	await output.getByText('einvoice.failed').first().waitFor();
+	const text: string = await output.innerText();
+	for (const field of ['createdAt', 'sellerGstin', 'invoiceNumber', 'failed_terminal'])
+		expect(text).toContain(field);
+	await expectNoErrorTexts();
+	await shot('trigger-test-event.png');
 	await page.click('[data-test-id="ndv-close-button"]');
 });
 
-it('opens the action node: resource, operation, e-invoice ID, options, credential', async () => {
+it('opens the action node (version 2): resource, operation, the E-Invoice locator with the mapped ID', async () => {
 	await page.dblclick('[data-test-id="canvas-node"][data-node-name="GST Compliance"]');
 	await page.locator('[data-test-id="node-parameters"]').waitFor();
 	await page.locator('[data-test-id="parameter-input-resource"]').waitFor();
 	await page.locator('[data-test-id="parameter-input-operation"]').waitFor();
 	await page.locator('[data-test-id="parameter-input-einvoiceId"]').waitFor();
 	const text: string = await page.locator('[data-test-id="node-parameters"]').innerText();
-	for (const label of ['Resource', 'Operation', 'E-Invoice ID', 'Options'])
+	for (const label of ['Resource', 'Operation', 'E-Invoice', '{{ $json.data.id }}', 'Options'])
 		expect(text).toContain(label);
+	expect(text).not.toContain('E-Invoice ID');
 	expect(await page.locator('[data-test-id="node-credentials-select"]').count()).toBeGreaterThan(0);
 	await expectNoErrorTexts();
 	await shot('action-node.png');
+	await page.click('[data-test-id="ndv-close-button"]');
+});
+
+it('the E-Invoice "By ID" field flags an invoice number typed as the ID, and accepts an einv_ ID', async () => {
+	await page.goto(`${n8n.baseUrl}/workflow/${idCheckWorkflowId}`);
+	await page.dblclick('[data-test-id="canvas-node"][data-node-name="GST Compliance"]');
+	const field = page.locator('[data-test-id="parameter-input-einvoiceId"]');
+	await field.waitFor();
+	const params = page.locator('[data-test-id="node-parameters"]');
+	// "By ID" is the only mode, so n8n shows no mode menu; the mode's hint is under the field.
+	const hint = einvoiceGet.find((p) => p.type === 'resourceLocator')!.modes![0].hint!;
+	expect(squash(await params.innerText())).toContain(hint);
+	const issues = params.locator('[data-test-id="parameter-issues"]');
+	await issues.first().hover();
+	await page.getByText(ID_ERROR.einvoice).first().waitFor();
+	await shot('action-node-id-check.png');
+	const input = params.locator('[data-test-id="rlc-input-container"] input').first();
+	await input.fill('einv_01JXYZSAMPLE');
+	await input.press('Tab');
+	await issues.first().waitFor({ state: 'detached' });
+	await page.click('[data-test-id="ndv-close-button"]');
+});
+
+it('a template with pinned sample data: the next node can map the sample event before any delivery', async () => {
+	await page.goto(`${n8n.baseUrl}/workflow/${templateWorkflowId}`);
+	await page
+		.locator('[data-test-id="canvas-node"][data-node-name="Get latest e-invoice"]')
+		.waitFor();
+	await page.dblclick('[data-test-id="canvas-node"][data-node-name="Get latest e-invoice"]');
+	const input = page.locator('[data-test-id="ndv-input-panel"]');
+	await input.waitFor();
+	await input.getByText('sellerGstin').first().waitFor();
+	const text: string = await input.innerText();
+	for (const field of ['GST Compliance Trigger', 'type', 'createdAt', 'data', 'invoiceNumber'])
+		expect(text).toContain(field);
+	await expectNoErrorTexts();
+	await shot('sample-output-pinned.png');
+	await page.click('[data-test-id="ndv-close-button"]');
+});
+
+it("the action node's output schema: the next node shows its fields before it has run", async () => {
+	await page.dblclick('[data-test-id="canvas-node"][data-node-name="Slack #finance"]');
+	const input = page.locator('[data-test-id="ndv-input-panel"]');
+	await input.waitFor();
+	await input.getByText('totalInvoiceValue').first().waitFor();
+	const text: string = await input.innerText();
+	for (const field of ['Get latest e-invoice', 'irn', 'ackNumber', 'sellerGstin', 'invoiceNumber'])
+		expect(text).toContain(field);
+	await shot('sample-output-schema.png');
+	await page.click('[data-test-id="ndv-close-button"]');
+});
+
+it('publishing the workflow shows the activation message; the trigger panel then names the Production URL', async () => {
+	await page.goto(`${n8n.baseUrl}/workflow/${workflowId}`);
+	await page.locator('[data-test-id="workflow-open-publish-modal-button"]').click();
+	await page.locator('[data-test-id="workflow-publish-button"]').click();
+	await page.getByText('Workflow published').first().waitFor();
+	await page.getByText(activationMessage).waitFor();
+	await shot('activation-message.png');
+	await page.keyboard.press('Escape');
+	await page.getByText(activationMessage).waitFor({ state: 'detached' });
+	await page.dblclick('[data-test-id="canvas-node"][data-node-name="GST Compliance Trigger"]');
+	await page.locator('[data-test-id="trigger-header"]').waitFor();
+	const body: string = squash(await page.locator('body').innerText());
+	expect(body).toContain(asShown(panel.activationHint.active));
 	await page.click('[data-test-id="ndv-close-button"]');
 });
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The templates in examples/ import into a real n8n 2.41 as they are, and their trigger/action part
  * runs there. In the test copy only, Slack, e-mail and Google Sheets nodes are swapped for n8n's

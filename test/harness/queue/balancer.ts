@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * A round-robin HTTP load balancer on a free loopback port, in front of the webhook processes,
  * as a scaled-out install has one: each request goes to the next upstream in turn; an upstream

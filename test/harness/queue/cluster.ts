@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n */
 /**
  * n8n 2.41 in queue mode, as a scaled-out install runs it: Postgres, Redis for the queue, one
  * `n8n start` main (editor, REST, activation; production webhooks off), one `n8n worker` and
@@ -23,6 +24,7 @@ import {
 } from '../n8n';
 import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from './services';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer, shared with CI before TypeScript is available
 const installer = require('../install.js') as {
 	NODE24_BIN: string;
 	node24Env(base?: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
@@ -92,7 +94,10 @@ export class N8nProcess {
 		this.port ||= await freePort();
 		this.healthPort = this.kind === 'worker' ? this.healthPort || (await freePort()) : this.port;
 		const brokerPort = await freePort();
-		const { NODE_OPTIONS: _no, TS_NODE_PROJECT: _tp, ...parentEnv } = process.env;
+		// The jest/ts-node parent must not leak its own Node options into Node 24.
+		const parentEnv = { ...process.env };
+		delete parentEnv.NODE_OPTIONS;
+		delete parentEnv.TS_NODE_PROJECT;
 		const env: NodeJS.ProcessEnv = {
 			...installer.node24Env(parentEnv),
 			...baseEnv(),
@@ -138,6 +143,7 @@ export class N8nProcess {
 		} catch (error) {
 			const tail = this.logs().split('\n').slice(-40).join('\n');
 			await this.stop();
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 			throw new Error(
 				`${(error as Error).message}\n--- last log lines (${this.logFile}) ---\n${tail}`,
 			);
@@ -273,6 +279,7 @@ export async function startQueueCluster(opts: ClusterOptions = {}): Promise<Queu
 		};
 	} catch (error) {
 		await stopAll();
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 		throw error;
 	}
 }

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n */
 /**
  * Throw-away Postgres and Redis servers on free loopback ports, for n8n's queue mode and for the
  * trigger's Redis dedupe store. Each runs as a child process group of the test (stopped with it),
@@ -13,6 +14,7 @@ import * as path from 'path';
 
 import { FatalError, freePort, waitFor } from '../http';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer, shared with CI before TypeScript is available
 const installer = require('./installServices.js') as {
 	postgresBinDir(): string | undefined;
 	redisServer(): string | undefined;
@@ -190,6 +192,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
 	} catch (error) {
 		const tail = daemon.tail();
 		await daemon.stop('SIGINT');
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 		throw new Error(`${(error as Error).message}\n--- postgres log ---\n${tail}`);
 	}
 	const database = 'postgres';
@@ -303,6 +306,7 @@ export async function startRedis(
 		} catch (error) {
 			const tail = daemon.tail();
 			await daemon.stop('SIGKILL');
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
 			throw new Error(`${(error as Error).message}\n--- ${label} log ---\n${tail}`);
 		}
 	};

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * One delivery to the trigger the way n8n 2.41 handles a production (or test) webhook call:
  * live-webhooks.js loads the workflow with its saved static data, WebhookService.runWebhook calls
@@ -101,7 +102,9 @@ function expressPair(rawBody: Buffer, headers: DeliveryRequest['headers']) {
 	let body: unknown = {};
 	try {
 		body = JSON.parse(rawBody.toString('utf8'));
-	} catch {}
+	} catch {
+		// Not JSON: the request keeps an empty parsed body.
+	}
 	const request = { rawBody, body, headers: headers ?? {}, params: {}, query: {} };
 	const sent = { status: 200, body: undefined as unknown };
 	const response = {

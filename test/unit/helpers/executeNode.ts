@@ -1,8 +1,8 @@
 /**
- * The action node run by n8n-core's own ExecuteContext over a real n8n-workflow Workflow: parameters
- * (expressions included) are resolved by n8n, credentials come through the credentials helper, and
- * `helpers.httpRequest` / `httpRequestWithAuthentication` / `requestWithAuthentication` are n8n's
- * axios-based request helpers, so requests reach the emulator over real HTTP.
+ * The action node run by n8n-core's own ExecuteContext over a real n8n-workflow Workflow:
+ * parameters (expressions included) are resolved by n8n, credentials come through the credentials
+ * helper, and `helpers.httpRequest` / `httpRequestWithAuthentication` / `requestWithAuthentication`
+ * are n8n's axios-based request helpers, so requests reach the emulator over real HTTP.
  */
 import { ExecuteContext } from 'n8n-core';
 import type {

@@ -1,8 +1,8 @@
 /**
- * What n8n's server (packages/cli) hands to n8n-core when it runs a node, and nothing more: the node
- * types, a credentials helper and the per-execution `additionalData` (the environment n8n-core reads
- * is set in ../setupN8nCore.ts). Everything a node calls (contexts, parameters and expressions,
- * request helpers, error wrapping) is n8n-core's own.
+ * What n8n's server (packages/cli) hands to n8n-core when it runs a node, and nothing more: the
+ * node types, a credentials helper and the per-execution `additionalData` (the environment
+ * n8n-core reads is set in ../setupN8nCore.ts). Everything a node calls (contexts, parameters and
+ * expressions, request helpers, error wrapping) is n8n-core's own.
  */
 import type {
 	ICredentialDataDecryptedObject,

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Watches the requests n8n's request helpers send, from inside the real stack: n8n-core's
  * `httpRequest` goes through @n8n/backend-network to axios, and these are axios interceptors on
@@ -26,6 +27,7 @@ function n8nAxios(): Axios {
 	const network = require.resolve('@n8n/backend-network', {
 		paths: [require.resolve('n8n-core')],
 	});
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- n8n-core's own axios instance, resolved by path
 	return (require(require.resolve('axios', { paths: [network] })) as { default: Axios }).default;
 }
 

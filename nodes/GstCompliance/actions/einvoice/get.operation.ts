@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getResources } from '../get';
+import { idParameters } from '../resourceId';
 
 const showFor = { resource: ['einvoice'] };
 
@@ -15,24 +16,24 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get an e-invoice',
+				action: 'Get an electronic invoice',
 				description:
 					'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed_terminal), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
 			},
 		],
 		default: 'get',
 	},
-	{
-		displayName: 'E-Invoice ID',
+	...idParameters({
+		resource: 'einvoice',
 		name: 'einvoiceId',
-		type: 'string',
-		required: true,
-		default: '',
+		displayName: 'E-Invoice ID',
+		locatorName: 'E-Invoice',
 		placeholder: 'einv_…',
-		displayOptions: { show: { ...showFor, operation: ['get'] } },
+		locatorPlaceholder: 'einv_…',
 		description:
 			'ID of the e-invoice, starting with einv_ (not the IRN or the invoice number). After a GST Compliance Trigger, map the ID of the event data.',
-	},
+		hint: 'Starts with einv_. After a GST Compliance Trigger, drag data.id from the input here.',
+	}),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getResources } from '../get';
+import { idParameters } from '../resourceId';
 
 const showFor = { resource: ['ewaybill'] };
 
@@ -15,23 +16,23 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get an e-way bill',
+				action: 'Get an electronic way bill',
 				description:
 					'Retrieve one e-way bill (EWB) by its ID with its current status (generated, cancelled, expired or rejected) and its fields. Needs a plan that includes e-way bills.',
 			},
 		],
 		default: 'get',
 	},
-	{
-		displayName: 'E-Way Bill ID',
+	...idParameters({
+		resource: 'ewaybill',
 		name: 'ewaybillId',
-		type: 'string',
-		required: true,
-		default: '',
-		displayOptions: { show: { ...showFor, operation: ['get'] } },
+		displayName: 'E-Way Bill ID',
+		locatorName: 'E-Way Bill',
+		locatorPlaceholder: 'ID of the e-way bill',
 		description:
 			'ID of the e-way bill as the API returns it. After a GST Compliance Trigger, map the ID of the event data.',
-	},
+		hint: 'The ID as the API returns it. After a GST Compliance Trigger, drag data.id from the input here.',
+	}),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -1,0 +1,195 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The package as n8n verifies and installs it.
+ *
+ * n8n's verification scan (`@n8n/scan-community-package`, pinned in devDependencies) on this
+ * repository, both lint passes, so a regression fails `npm test` and CI before n8n sees it:
+ *
+ * - source: the rule set of `n8n-node lint` on package.json and nodes/ + credentials/ (what the
+ *   scanner lints in the source commit named by the npm provenance statement);
+ * - tarball: the compiled .js files and package.json of the `npm pack` tarball, built here in a
+ *   scratch copy of the package so the repository's dist/ (which the e2e tests install into n8n)
+ *   is not rebuilt underneath them.
+ *
+ * The scanner ignores inline `eslint-disable` comments (`allowInlineConfig: false`), so shipped
+ * code cannot pass by switching a rule off. test/package/scan.mjs runs its `analyzePackage`.
+ *
+ * Shipped code switches no rule off inline.
+ *
+ * The tarball's entry point (index.js, package.json "main") exports the classes n8n loads through
+ * package.json's "n8n" field, no more and no fewer, under their installed names.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const SCAN = path.join(__dirname, 'scan.mjs');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+	name: string;
+	version: string;
+	n8n: { nodes: string[]; credentials: string[] };
+};
+
+interface ScanResult {
+	pass: 'source' | 'tarball';
+	files: string[];
+	passed: boolean;
+	message: string | null;
+	details: string | null;
+}
+
+/**
+ * jest sets NODE_ENV=test, which makes eslint-plugin-n8n-nodes-base lint as in its own test suite
+ * (fixed fake file names, skipped package.json checks); the scan and the build run without it, as
+ * they do in n8n's verification.
+ */
+const env = { ...process.env };
+delete env.NODE_ENV;
+
+function run(cmd: string, args: string[], cwd: string): string {
+	const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+	if (r.error) throw r.error;
+	if (r.status !== 0) {
+		throw new Error(
+			`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}\n${r.stderr}`,
+		);
+	}
+	return r.stdout;
+}
+
+function scan(pass: ScanResult['pass'], dir: string): ScanResult {
+	const out = run(process.execPath, [SCAN, pass, dir], ROOT);
+	return JSON.parse(out.trim().split('\n').pop()!) as ScanResult;
+}
+
+/** The scanner's report, with paths relative to the scanned directory, for a readable failure. */
+function report(result: ScanResult, dir: string): string {
+	return `${result.message ?? 'passed'}\n${(result.details ?? '').split(dir + path.sep).join('')}`;
+}
+
+let scratch: string;
+/** The `npm pack` tarball of the current sources, unpacked (with node_modules linked in). */
+let unpacked: string;
+
+beforeAll(() => {
+	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'gst-package-'));
+	// A scratch copy of everything the build reads, with the repository's node_modules linked in.
+	const copy = path.join(scratch, 'package');
+	const skip = new Set(['node_modules', 'dist', '.git', 'test', 'bench', 'coverage', 'docs']);
+	fs.cpSync(ROOT, copy, {
+		recursive: true,
+		filter: (src) => {
+			const rel = path.relative(ROOT, src);
+			return !skip.has(rel.split(path.sep)[0]) && !rel.endsWith('.tgz');
+		},
+	});
+	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+	run('npm', ['run', 'build', '--silent'], copy);
+	const packed = JSON.parse(
+		run('npm', ['pack', '--json', '--pack-destination', scratch], copy),
+	) as Array<{
+		filename: string;
+	}>;
+	unpacked = path.join(scratch, 'unpacked');
+	fs.mkdirSync(unpacked);
+	run(
+		'tar',
+		['-xzf', path.join(scratch, packed[0].filename), '-C', unpacked, '--strip-components=1'],
+		scratch,
+	);
+}, 180_000);
+
+afterAll(() => {
+	if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('@n8n/scan-community-package lint passes', () => {
+	it('source: package.json, nodes/ and credentials/ have no violations', () => {
+		const result = scan('source', ROOT);
+		// analyzePackage passes when it finds no file at all; make sure it linted the real sources.
+		expect(result.files).toEqual(
+			expect.arrayContaining([
+				'package.json',
+				'nodes/GstCompliance/GstCompliance.node.ts',
+				'nodes/GstComplianceTrigger/GstComplianceTrigger.node.ts',
+				'credentials/GstComplianceApi.credentials.ts',
+				'credentials/GstComplianceWebhookApi.credentials.ts',
+			]),
+		);
+		expect(report(result, ROOT)).toBe('passed\n');
+		expect(result.passed).toBe(true);
+	});
+
+	it('tarball: the packed index.js, dist/ and package.json have no violations', () => {
+		const result = scan('tarball', unpacked);
+		expect(result.files).toEqual(
+			expect.arrayContaining([
+				'package.json',
+				'index.js',
+				...[...pkg.n8n.nodes, ...pkg.n8n.credentials].map((f) => path.posix.normalize(f)),
+			]),
+		);
+		expect(report(result, unpacked)).toBe('passed\n');
+		expect(result.passed).toBe(true);
+	});
+});
+
+describe('shipped code', () => {
+	it('switches no lint rule off inline (nodes/, credentials/, transport/)', () => {
+		// n8n-node lint honours inline directives, the scanner does not, and transport/ is outside
+		// the scanner's source pass: shipped code carries none, so every lint sees every rule.
+		const directive = /\/[*/]\s*eslint(-disable|-enable|\s)/;
+		const offending: string[] = [];
+		const walk = (dir: string) => {
+			for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+				const full = path.join(dir, entry.name);
+				if (entry.isDirectory()) walk(full);
+				else if (/\.(ts|js)$/.test(entry.name)) {
+					fs.readFileSync(full, 'utf8')
+						.split('\n')
+						.forEach((line, i) => {
+							if (directive.test(line)) offending.push(`${path.relative(ROOT, full)}:${i + 1}`);
+						});
+				}
+			}
+		};
+		const shipped = ['nodes', 'credentials', 'transport'].map((d) => path.join(ROOT, d));
+		shipped.forEach(walk);
+		expect(shipped.every((d) => fs.existsSync(d))).toBe(true);
+		expect(offending).toEqual([]);
+	});
+});
+
+describe('the published entry point (index.js)', () => {
+	it('exports exactly the classes of package.json "n8n", under the installed names', () => {
+		// n8n-workflow (a peer dependency) resolves from the repository's node_modules.
+		fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(unpacked, 'node_modules'), 'dir');
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- the unpacked tarball, by path, as a user's require resolves it
+		const entry = require(unpacked) as Record<string, new () => object>;
+		const fromN8nField = (files: string[]) =>
+			Object.assign(
+				{},
+				// eslint-disable-next-line @typescript-eslint/no-require-imports -- the files package.json "n8n" lists, by path
+				...files.map((f) => require(path.join(unpacked, f)) as Record<string, unknown>),
+			) as Record<string, new () => object>;
+		const nodes = fromN8nField(pkg.n8n.nodes);
+		const credentials = fromN8nField(pkg.n8n.credentials);
+
+		expect(Object.keys(entry).sort()).toEqual(
+			[...Object.keys(nodes), ...Object.keys(credentials)].sort(),
+		);
+		for (const [name, cls] of Object.entries({ ...nodes, ...credentials })) {
+			expect(entry[name]).toBe(cls);
+		}
+		const nodeNames = Object.values(nodes).map(
+			(Node) => (new Node() as { description: { name: string } }).description.name,
+		);
+		const credentialNames = Object.values(credentials).map(
+			(Credential) => (new Credential() as { name: string }).name,
+		);
+		expect(nodeNames.sort()).toEqual(['gstCompliance', 'gstComplianceTrigger']);
+		expect(credentialNames.sort()).toEqual(['gstComplianceApi', 'gstComplianceWebhookApi']);
+	});
+});
