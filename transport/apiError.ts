@@ -30,12 +30,17 @@ export interface GstErrorInfo {
 	code: GstErrorCode;
 	message: string;
 	description?: string;
-	/** HTTP status of the answer that decided the failure (API or token endpoint); none for local checks. */
+	/**
+	 * HTTP status of the answer that decided the failure (API or token endpoint); none for local
+	 * checks.
+	 */
 	httpStatus?: number;
 	itemIndex?: number;
 }
 
-/** NodeApiError when a server answered, NodeOperationError for local checks and unreachable hosts. */
+/**
+ * NodeApiError when a server answered, NodeOperationError for local checks and unreachable hosts.
+ */
 export function gstError(node: INode, info: GstErrorInfo): NodeApiError | NodeOperationError {
 	const { message, description, httpStatus, itemIndex } = info;
 	const error =

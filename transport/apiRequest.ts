@@ -299,7 +299,10 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** The API's error object: `{ error: { code, message, ... } }` in the emulator; not shown in docs/service-api.md. */
+/**
+ * The API's error object: `{ error: { code, message, ... } }` in the emulator; not shown in
+ * docs/service-api.md.
+ */
 function errorObject(body: unknown): Record<string, unknown> | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const { error } = body as Record<string, unknown>;
@@ -307,7 +310,10 @@ function errorObject(body: unknown): Record<string, unknown> | undefined {
 	return body as Record<string, unknown>;
 }
 
-/** The server's own words, redacted: the API never receives the client secret, but a proxy may echo anything. */
+/**
+ * The server's own words, redacted: the API never receives the client secret, but a proxy may echo
+ * anything.
+ */
 function serverMessage(body: unknown, secrets: string[]): string {
 	if (typeof body === 'string') return body.trim() ? excerpt(body, secrets, 200) : '';
 	const object = errorObject(body);

@@ -10,8 +10,13 @@ const MIN_BASE64_CORE = 8;
  * The value of any parameter named like a secret, in a form body (`client_secret=…`), a query or a
  * JSON echo (`"client_secret":"…"`), even when the server cut it short or re-encoded it.
  */
-const NAMED_SECRET =
-	/((?:client[_-]?secret|password)(?:%22|\\?["'])?\s*(?:=|:|%3[dD]|%3[aA])\s*(?:%22|\\?["'])?)([^&"'\s,;}<]+)/gi;
+const SECRET_NAME = String.raw`(?:client[_-]?secret|password)`;
+const OPTIONAL_QUOTE = String.raw`(?:%22|\\?["'])?`;
+const ASSIGNMENT = String.raw`\s*(?:=|:|%3[dD]|%3[aA])\s*`;
+const NAMED_SECRET = new RegExp(
+	String.raw`(${SECRET_NAME}${OPTIONAL_QUOTE}${ASSIGNMENT}${OPTIONAL_QUOTE})([^&"'\s,;}<]+)`,
+	'gi',
+);
 
 /**
  * Removes secrets and anything shaped like a JWT from text that came from a server (error bodies)

@@ -1,3 +1,5 @@
+import { hasControlCharacter } from './controlCharacters';
+
 /** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
 
@@ -39,7 +41,10 @@ export function describePath(path: string): { resource: GstResource; id: string 
 	return { resource, id };
 }
 
-/** Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way bills`). */
+/**
+ * Human name of a capability the service names in an entitlement rejection (`ewaybill` → `e-way
+ * bills`).
+ */
 export function capabilityName(named: unknown, fallback: string): string {
 	if (typeof named !== 'string' || named.trim() === '') return fallback;
 	const key = named
@@ -54,7 +59,10 @@ export function capabilityName(named: unknown, fallback: string): string {
 
 export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
 
-/** Trims and checks an id before any network call; the message says what was received and what is expected. */
+/**
+ * Trims and checks an id before any network call; the message says what was received and what is
+ * expected.
+ */
 export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	const { label, idPrefix } = RESOURCES[resource];
 	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
@@ -78,17 +86,21 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	if (!isSinglePathSegment(id)) {
 		return {
 			ok: false,
-			message: `${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, "?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ${expected}`,
+			message:
+				`${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, ` +
+				`"?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ` +
+				`${expected}`,
 		};
 	}
 	return { ok: true, id };
 }
 
 /**
- * Characters that end, escape or re-encode a path segment somewhere between n8n and the service
+ * Besides control characters: characters that end, escape or re-encode a path segment somewhere
+ * between n8n and the service
  * (`%` for a second decoding by a proxy, `;` for path parameters, as in `..;`).
  */
-const NOT_IN_SEGMENT = /[/\\?#%;\s\u0000-\u001f\u007f]/;
+const NOT_IN_SEGMENT = /[/\\?#%;\s]/;
 
 /**
  * Whether the id stays one path segment however a server reads it: none of NOT_IN_SEGMENT, and not
@@ -97,7 +109,7 @@ const NOT_IN_SEGMENT = /[/\\?#%;\s\u0000-\u001f\u007f]/;
  */
 export function isSinglePathSegment(id: string): boolean {
 	for (const form of [id, id.normalize('NFKC')]) {
-		if (NOT_IN_SEGMENT.test(form) || /^\.+$/.test(form)) return false;
+		if (hasControlCharacter(form) || NOT_IN_SEGMENT.test(form) || /^\.+$/.test(form)) return false;
 	}
 	return true;
 }

@@ -30,13 +30,18 @@ export interface RetryFailure {
 	/** The last attempt's error. */
 	error: Error;
 	attempts: number;
-	/** fatal: not retryable; exhausted: out of attempts; retryAfterTooLong / budget: the wait is over a bound. */
+	/**
+	 * fatal: not retryable; exhausted: out of attempts; retryAfterTooLong / budget: the wait is over
+	 * a bound.
+	 */
 	reason: 'fatal' | 'exhausted' | 'retryAfterTooLong' | 'budget';
 	/** The server's last `Retry-After`, when it sent one. */
 	retryAfterMs?: number;
 }
 
-/** Backoff before retry number `retry` (1-based): half fixed, half random, so callers spread out. */
+/**
+ * Backoff before retry number `retry` (1-based): half fixed, half random, so callers spread out.
+ */
 export function backoffDelay(policy: RetryPolicy, retry: number, random: () => number): number {
 	const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
 	return Math.round(exponential / 2 + (exponential / 2) * random());
@@ -87,7 +92,10 @@ const RFC_850 = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT
 /** Obsolete asctime: Sun Nov  6 08:49:37 1994 */
 const ASCTIME = new RegExp(`^${DAY} ${MONTH} ( \\d|\\d{2}) ${TIME} (\\d{4})$`, 'i');
 
-/** Epoch ms of an HTTP-date in one of its three forms; undefined for anything else or an impossible date. */
+/**
+ * Epoch ms of an HTTP-date in one of its three forms; undefined for anything else or an impossible
+ * date.
+ */
 export function parseHttpDate(text: string, nowMs: number): number | undefined {
 	let day: string, month: string, year: number, time: string[];
 	let match = IMF_FIXDATE.exec(text);

@@ -15,7 +15,10 @@ export interface GstSettings extends RetryDeps {
 	apiRequestTimeoutMs: number;
 	tokenRetry: RetryPolicy;
 	apiRetry: RetryPolicy;
-	/** Re-mint when fewer than this many ms of a token's lifetime remain (60 s: docs/service-api.md, "Token lifetime and caching"). */
+	/**
+	 * Re-mint when fewer than this many ms of a token's lifetime remain (60 s: docs/service-api.md,
+	 * "Token lifetime and caching").
+	 */
 	refreshMarginMs: number;
 	/** How many tokens (distinct token URL / client / secret) the cache keeps. */
 	tokenCacheSize: number;
@@ -32,7 +35,8 @@ const defaults = (): GstSettings => ({
 	random: () => Math.random(),
 	tokenRequestTimeoutMs: 10_000,
 	apiRequestTimeoutMs: 30_000,
-	// docs/service-api.md gives no numbers for backoff or attempts; these keep one item under ~2 minutes.
+	// docs/service-api.md gives no numbers for backoff or attempts; these keep one item under ~2
+	// minutes.
 	tokenRetry: {
 		maxAttempts: 4,
 		baseDelayMs: 500,

@@ -8,11 +8,15 @@ import {
 	ENVIRONMENT_LABEL,
 	parseCredentials,
 } from './environment';
+import { hasControlCharacter } from '../../transport/controlCharacters';
 import * as messages from '../../transport/messages';
 import { tokenCache } from './tokenCache';
 import type { TokenPost } from './tokenClient';
 
-/** The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not `url`. */
+/**
+ * The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not
+ * `url`.
+ */
 type AnyRequestOptions = IHttpRequestOptions & { uri?: unknown };
 
 /**
@@ -50,8 +54,11 @@ export async function authenticateWith(
 	return options;
 }
 
-/** Characters on which URL parsers disagree (WHATWG strips or rewrites them, axios keeps them). */
-const AMBIGUOUS_URL_TEXT = /[\u0000-\u001f\u007f\\]|^\s|\s$/;
+/**
+ * Besides control characters: text on which URL parsers disagree (WHATWG strips or rewrites it,
+ * axios keeps it).
+ */
+const AMBIGUOUS_URL_TEXT = /\\|^\s|\s$/;
 
 /** axios: absolute when it starts with `<scheme>://` or `//` (its isAbsoluteURL). */
 const AXIOS_ABSOLUTE = /^([a-z][a-z\d+\-.]*:)?\/\//i;
@@ -81,7 +88,12 @@ export function assertTargetsApiOrigin(
 	const field = (value: unknown): string | undefined => {
 		if (value === undefined || value === null) return undefined;
 		const text = value instanceof URL ? value.href : typeof value === 'string' ? value : refuse();
-		if (AMBIGUOUS_URL_TEXT.test(text) || MALFORMED_HTTP_SCHEME.test(text)) refuse();
+		if (
+			hasControlCharacter(text) ||
+			AMBIGUOUS_URL_TEXT.test(text) ||
+			MALFORMED_HTTP_SCHEME.test(text)
+		)
+			refuse();
 		return text;
 	};
 	const originOf = (url: string, base?: string): string => {

@@ -13,49 +13,42 @@ import {
 } from './environment';
 import { classifyStatus } from '../../transport/httpStatus';
 import * as messages from '../../transport/messages';
-import { describeNetworkFailure, isNetworkFailure } from '../../transport/networkError';
+import { describeNetworkFailure } from '../../transport/networkError';
 import { excerpt } from '../../transport/redact';
 import { settings } from '../../transport/settings';
 import { tokenCache } from './tokenCache';
-import { n8nLegacyRequestPost } from './tokenClient';
 
 /**
- * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and rate limits": no status codes are shown):
- * an authenticated GET of an id that does not exist answers 404 (or 2xx / 403 entitlement), and
+ * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and
+ * rate
+ * limits": no status codes are shown): an authenticated GET of an id that does not exist answers
+ * 404 (or 2xx / 403 entitlement), and
  * an unauthenticated one 401, so any answer but 401 means "token accepted here".
  */
 export const CREDENTIAL_CHECK_PATH = '/v1/einvoices/einv_credential_check';
-
-type LegacyRequest = (options: object) => Promise<unknown>;
 
 const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
 
 /**
  * The "Test" button: succeeds only when a token is issued *and* the environment's API host
  * accepts it. Wired through `testedBy` on the nodes because a declarative `test` request cannot
- * mint a token first. Both requests go through n8n's legacy request helper (`this.helpers.request`,
- * the only one this context has), so n8n's outbound request policy applies; `fetch` only when a
- * caller gives no helper.
+ * mint a token first. Both requests use `fetch`: the only request helper n8n 2.41 gives a
+ * credential
+ * test is the deprecated `helpers.request`, which n8n's community-node verification rejects, so
+ * n8n's
+ * outbound request policy does not cover this button (README, "Security").
  */
 export async function testGstComplianceCredentials(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	// ICredentialTestFunctions offers only the legacy `request` helper (n8n 2.41 CredentialTestContext):
-	// the one way to put the credential test under n8n's outbound request policy.
-	const helpers = this?.helpers;
-	// eslint-disable-next-line @n8n/community-nodes/no-deprecated-workflow-functions
-	const legacyRequest = this?.helpers?.request?.bind(helpers) as LegacyRequest | undefined;
 	let token;
 	let credentials;
 	try {
 		credentials = parseCredentials(credential.data ?? {});
 		assertClientMatchesEnvironment(credentials);
 		// Fresh: a cached token would hide a secret revoked since it was minted.
-		token = await tokenCache.getToken(credentials, {
-			fresh: true,
-			post: legacyRequest ? n8nLegacyRequestPost(legacyRequest) : undefined,
-		});
+		token = await tokenCache.getToken(credentials, { fresh: true });
 	} catch (caught) {
 		const known = findCredentialError(caught);
 		if (known) return error(known.message);
@@ -73,12 +66,8 @@ export async function testGstComplianceCredentials(
 		: 'the organization of this client';
 	let status: number;
 	try {
-		status = await checkStatus(`${base}${CREDENTIAL_CHECK_PATH}`, token.accessToken, legacyRequest);
+		status = await checkStatus(`${base}${CREDENTIAL_CHECK_PATH}`, token.accessToken);
 	} catch (caught) {
-		if (legacyRequest && !isNetworkFailure(caught)) {
-			const detail = caught instanceof Error ? caught.message : String(caught);
-			return error(messages.apiRequestRefusedByN8n(host, excerpt(detail, [], 300)));
-		}
 		return error(
 			messages.credentialTest.hostUnreachable(environment, host, describeNetworkFailure(caught)),
 		);
@@ -104,27 +93,9 @@ export async function testGstComplianceCredentials(
 }
 
 /** Status of an authenticated GET, redirects not followed. */
-async function checkStatus(
-	url: string,
-	accessToken: string,
-	legacyRequest?: LegacyRequest,
-): Promise<number> {
-	const headers = { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' };
-	if (legacyRequest) {
-		const response = (await legacyRequest({
-			method: 'GET',
-			uri: url,
-			headers,
-			json: false,
-			simple: false,
-			resolveWithFullResponse: true,
-			followRedirect: false,
-			timeout: settings.apiRequestTimeoutMs,
-		})) as { statusCode: number };
-		return response.statusCode;
-	}
+async function checkStatus(url: string, accessToken: string): Promise<number> {
 	const response = await fetch(url, {
-		headers,
+		headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
 		redirect: 'manual',
 		signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
 	});

@@ -21,7 +21,10 @@ export const ENVIRONMENT_LABEL: Record<GstEnvironment, string> = {
 	sandbox: 'Sandbox',
 };
 
-/** Each client id prefix belongs to one environment (docs/service-api.md, "Environments and client ids"). */
+/**
+ * Each client id prefix belongs to one environment (docs/service-api.md, "Environments and client
+ * ids").
+ */
 export const CLIENT_ID_PREFIX: Record<GstEnvironment, string> = {
 	production: 'svc_live_',
 	sandbox: 'svc_test_',
@@ -69,7 +72,8 @@ export function parseCredentials(data: ICredentialDataDecryptedObject): GstCrede
 	if (missing.length > 0) {
 		throw new GstCredentialError(
 			'configuration',
-			`The GST Compliance API credential is missing: ${missing.map((key) => FIELD_LABEL[key]).join(', ')}`,
+			`The GST Compliance API credential is missing: ` +
+				`${missing.map((key) => FIELD_LABEL[key]).join(', ')}`,
 		);
 	}
 	for (const key of ['authUrl', apiUrlField(environment)] as const) {
@@ -100,7 +104,8 @@ function assertUsableUrl(key: keyof typeof SENT_TO, value: string): void {
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new GstCredentialError(
 			'configuration',
-			`${FIELD_LABEL[key]} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`,
+			`${FIELD_LABEL[key]} in the GST Compliance API credential must be an http(s) URL, for ` +
+				`example https://auth.example.com`,
 		);
 	}
 	if (url.username !== '' || url.password !== '') {
@@ -114,7 +119,9 @@ function assertUsableUrl(key: keyof typeof SENT_TO, value: string): void {
 	}
 }
 
-/** `localhost`, 127.0.0.0/8 or ::1, as the WHATWG parser normalizes them (127.1 reads as 127.0.0.1). */
+/**
+ * `localhost`, 127.0.0.0/8 or ::1, as the WHATWG parser normalizes them (127.1 reads as 127.0.0.1).
+ */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.toLowerCase();
 	if (host === 'localhost' || host === '[::1]') return true;
@@ -134,26 +141,33 @@ export function apiBaseUrl(credentials: GstCredentials): string {
 }
 
 export function tokenUrl(credentials: GstCredentials): string {
-	return `${credentials.authUrl}/realms/${encodeURIComponent(credentials.realm)}/protocol/openid-connect/token`;
+	const realm = encodeURIComponent(credentials.realm);
+	return `${credentials.authUrl}/realms/${realm}/protocol/openid-connect/token`;
 }
 
-/** Fails before any network call when the client id belongs to the other environment (or to none). */
+/**
+ * Fails before any network call when the client id belongs to the other environment (or to none).
+ */
 export function assertClientMatchesEnvironment(credentials: GstCredentials): void {
 	const { clientId, environment } = credentials;
 	const expected = CLIENT_ID_PREFIX[environment];
 	if (clientId.startsWith(expected)) return;
 	const other: GstEnvironment = environment === 'production' ? 'sandbox' : 'production';
 	const label = ENVIRONMENT_LABEL[environment];
+	const tab = label === 'Production' ? 'Live' : 'Sandbox';
 	if (clientId.startsWith(CLIENT_ID_PREFIX[other])) {
 		throw new GstCredentialError(
 			'environmentMismatch',
-			`Client ID starts with "${CLIENT_ID_PREFIX[other]}", which is a ${ENVIRONMENT_LABEL[other]} client, but the credential's Environment is ${label}. ` +
-				`Set Environment to ${ENVIRONMENT_LABEL[other]}, or use a ${label} client (Client ID starting with "${expected}") from the ${label === 'Production' ? 'Live' : 'Sandbox'} tab of the Developer hub.`,
+			`Client ID starts with "${CLIENT_ID_PREFIX[other]}", which is a ` +
+				`${ENVIRONMENT_LABEL[other]} client, but the credential's Environment is ${label}. ` +
+				`Set Environment to ${ENVIRONMENT_LABEL[other]}, or use a ${label} client (Client ID ` +
+				`starting with "${expected}") from the ${tab} tab of the Developer hub.`,
 		);
 	}
 	throw new GstCredentialError(
 		'environmentMismatch',
-		`Client ID prefix "${clientId.slice(0, 9)}" is not a GST Compliance client id: ${label} clients start with "${expected}" (Production: "svc_live_", Sandbox: "svc_test_"). ` +
+		`Client ID prefix "${clientId.slice(0, 9)}" is not a GST Compliance client id: ${label} ` +
+			`clients start with "${expected}" (Production: "svc_live_", Sandbox: "svc_test_"). ` +
 			'Copy the Client ID from the Developer hub again.',
 	);
 }

@@ -43,7 +43,8 @@ export function readExpiresIn(value: unknown): number {
  * Token lifetime in ms: `expires_in`, capped by the JWT's `exp`. `exp - iat` is used when both are
  * present, which is immune to clock skew between n8n and the service; `exp` alone is read against
  * our clock and ignored if it looks already expired (a skewed clock would otherwise make every
- * token stale at once and mint one per request, which ends in HTTP 429: docs/service-api.md, "Token lifetime and caching").
+ * token stale at once and mint one per request, which ends in HTTP 429: docs/service-api.md, "Token
+ * lifetime and caching").
  */
 export function tokenLifetimeMs(
 	expiresInSeconds: number,

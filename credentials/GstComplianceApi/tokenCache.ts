@@ -12,7 +12,9 @@ export interface CachedToken {
 	accessToken: string;
 	expiresAt: number;
 	lifetimeMs: number;
-	/** Process-wide mint counter at the time this token was stored; orders tokens for invalidation. */
+	/**
+	 * Process-wide mint counter at the time this token was stored; orders tokens for invalidation.
+	 */
 	serial: number;
 	organizationId?: string;
 }
@@ -33,7 +35,8 @@ interface Entry {
  * Why not n8n's own mechanisms: `preAuthentication` + an `expirable` field refreshes only after a
  * 401 (no early refresh), has no single flight, and writes each token into the credential record in
  * the database; the generic OAuth2 credential mints one token per parallel request on first use and
- * some builds send an empty `scope`, which the token endpoint refuses (docs/service-api.md, "Token endpoint"). So the token lives here, in memory.
+ * some builds send an empty `scope`, which the token endpoint refuses (docs/service-api.md, "Token
+ * endpoint"). So the token lives here, in memory.
  */
 export class TokenCache {
 	private readonly entries = new Map<string, Entry>();
@@ -147,7 +150,9 @@ export class TokenCache {
 	}
 }
 
-/** How long token requests stay paused; 0 once the pause is over or the clock went back before it. */
+/**
+ * How long token requests stay paused; 0 once the pause is over or the clock went back before it.
+ */
 function pauseRemainingMs(entry: Entry, now: number): number {
 	if (!entry.paused) return 0;
 	const elapsed = now - entry.paused.at;
@@ -158,12 +163,18 @@ function pauseRemainingMs(entry: Entry, now: number): number {
 	return entry.paused.forMs - elapsed;
 }
 
-/** sha256 of token URL, client id and secret: a rotated secret is a new key; no plaintext secret is kept as a key. */
+/**
+ * sha256 of token URL, client id and secret: a rotated secret is a new key; no plaintext secret is
+ * kept as a key.
+ */
 export function cacheKey(credentials: GstCredentials): string {
 	return createHash('sha256')
 		.update(JSON.stringify([tokenUrl(credentials), credentials.clientId, credentials.clientSecret]))
 		.digest('hex');
 }
 
-/** One cache per n8n process: n8n `require`s credential and node files from the same dist, so this module is shared. */
+/**
+ * One cache per n8n process: n8n `require`s credential and node files from the same dist, so this
+ * module is shared.
+ */
 export const tokenCache = new TokenCache(mintToken);

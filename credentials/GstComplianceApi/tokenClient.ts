@@ -35,7 +35,8 @@ export interface TokenHttpResponse {
 }
 
 /**
- * How a token request is sent, as docs/service-api.md ("Token endpoint") describes it: form-encoded,
+ * How a token request is sent, as docs/service-api.md ("Token endpoint") describes it:
+ * form-encoded,
  * no `scope`. Never follows a redirect (the secret is in the body). A network
  * failure rejects with an error `describeNetworkFailure` recognizes; any other rejection means the
  * request was not sent (e.g. n8n's outbound request policy refused it).
@@ -62,7 +63,6 @@ export const fetchPost: TokenPost = async (request) => {
 };
 
 type N8nHttpRequest = (options: IHttpRequestOptions) => Promise<unknown>;
-type N8nLegacyRequest = (options: object) => Promise<unknown>;
 
 /** Through a node's `this.helpers.httpRequest`: n8n's outbound request policy applies. */
 export function n8nHttpRequestPost(httpRequest: N8nHttpRequest): TokenPost {
@@ -77,25 +77,6 @@ export function n8nHttpRequestPost(httpRequest: N8nHttpRequest): TokenPost {
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			disableFollowRedirect: true,
-			timeout: request.timeoutMs,
-		})) as { statusCode: number; headers?: unknown; body?: unknown };
-		return fromN8nResponse(response);
-	};
-}
-
-/** Through a credential test's `this.helpers.request` (n8n's legacy helper): the policy applies. */
-export function n8nLegacyRequestPost(legacyRequest: N8nLegacyRequest): TokenPost {
-	return async (request) => {
-		const response = (await legacyRequest({
-			method: 'POST',
-			uri: request.url,
-			headers: request.headers,
-			body: request.body,
-			json: false,
-			simple: false,
-			resolveWithFullResponse: true,
-			followRedirect: false,
-			followAllRedirects: false,
 			timeout: request.timeoutMs,
 		})) as { statusCode: number; headers?: unknown; body?: unknown };
 		return fromN8nResponse(response);
@@ -253,7 +234,10 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 	};
 }
 
-/** The OAuth error body (`error`, `error_description`) as `: <text>`, redacted; '' when there is none. */
+/**
+ * The OAuth error body (`error`, `error_description`) as `: <text>`, redacted; '' when there is
+ * none.
+ */
 function oauthErrorText(body: string, secrets: string[]): string {
 	try {
 		const json = JSON.parse(body) as Record<string, unknown>;

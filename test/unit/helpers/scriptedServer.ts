@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * A local HTTP server whose answers a test scripts request by request, for token endpoints and API
  * hosts that misbehave in ways the emulator does not offer. Records every request it receives.

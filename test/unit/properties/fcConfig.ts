@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * Run settings of the property tests. `npm test` runs each property a bounded number of times with
  * a fixed seed, so CI is reproducible; `npm run test:props` runs many more with a fresh seed (both

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed test secrets shared with the emulator, not credentials */
 /**
  * A request that cannot verify costs no credential read: the Service-Signature header is parsed
  * (and the size checked) before the webhook credential is read.
