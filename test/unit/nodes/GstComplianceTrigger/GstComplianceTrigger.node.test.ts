@@ -28,7 +28,7 @@ describe('node and credential description', () => {
 		]);
 	});
 
-	it('tests its webhook credential locally and shows the API credential only for refetch', () => {
+	it('tests its webhook credential locally, shows the API credential only for refetch, and takes an optional Redis', () => {
 		expect(node.description.credentials).toEqual([
 			{
 				name: 'gstComplianceWebhookApi',
@@ -40,6 +40,11 @@ describe('node and credential description', () => {
 				required: false,
 				displayOptions: { show: { refetch: [true] } },
 				testedBy: 'testGstComplianceCredentials',
+			},
+			{
+				name: 'gstComplianceRedisApi',
+				required: false,
+				testedBy: 'gstComplianceRedisCheck',
 			},
 		]);
 	});
