@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /* eslint-disable no-console -- the spec prints the counts it measured, the numbers the issue asks to record */
 /**
  * The trigger in n8n 2.41 queue mode: Postgres, the queue's Redis, one main, one worker and two
