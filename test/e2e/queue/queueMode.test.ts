@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /* eslint-disable no-console -- the spec prints the counts it measured, the numbers the issue asks to record */
 /**
  * The trigger in n8n 2.41 queue mode: Postgres, the queue's Redis, one main, one worker and two
@@ -148,6 +149,28 @@ function tally(outcomes: Map<string, string[][]>) {
 	const retried = [...outcomes.values()].flat().filter((answers) => answers.length > 1).length;
 	return { accepted, finals: [...finals].sort(), retried };
 }
+
+it("the Redis credential's Test button, in the main, connects (ioredis resolved from n8n's install)", async () => {
+	const data = {
+		host: dedupeRedis.host,
+		port: dedupeRedis.port,
+		database: 0,
+		user: '',
+		password: DEDUPE_REDIS_PASSWORD,
+		ssl: false,
+	};
+	expect(await main.testCredential(ownRedisCredential, REDIS_CRED, data)).toEqual({
+		status: 'OK',
+		message: `Connected to Redis at ${dedupeRedis.host}:${dedupeRedis.port} (db 0)`,
+	});
+	const wrong = await main.testCredential(ownRedisCredential, REDIS_CRED, {
+		...data,
+		password: 'not-the-Pa55word',
+	});
+	expect(wrong.status).toBe('Error');
+	expect(wrong.message).toContain(`${dedupeRedis.host}:${dedupeRedis.port}`);
+	expect(wrong.message).not.toContain('not-the-Pa55word');
+});
 
 /**
  * Redelivery to the other webhook process, 1 s and 1 min after the first delivery. The 1-minute
