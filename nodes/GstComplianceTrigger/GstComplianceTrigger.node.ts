@@ -59,8 +59,8 @@ export class GstComplianceTrigger implements INodeType {
 			},
 		],
 		webhooks: [
-			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers the
-			// literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
+			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers
+			// the literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
 			{
 				name: 'default',
 				httpMethod: 'POST',

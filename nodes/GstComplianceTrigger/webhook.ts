@@ -1,6 +1,6 @@
 /**
- * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets the
- * pure `handleDelivery` decide, and turns its outcome into n8n's webhook response.
+ * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets
+ * the pure `handleDelivery` decide, and turns its outcome into n8n's webhook response.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 

@@ -32,11 +32,16 @@ export function checkCapacity(
 	if (nowMs - (lastWarned.get(key) ?? -Infinity) < WARN_EVERY_MS) return kind;
 	lastWarned.set(key, nowMs);
 	evictedSeen.set(scope, store.evictedInWindow);
-	const base = `GST Compliance Trigger (${scope}): the single-process dedupe store holds ${store.size} of at most ${store.capacity} event ids`;
+	const base =
+		`GST Compliance Trigger (${scope}): the single-process dedupe store holds ` +
+		`${store.size} of at most ${store.capacity} event ids`;
 	logger.warn(
 		kind === 'evicting'
-			? `${base} and has forgotten ${store.evictedInWindow} ids still inside the dedupe window: a redelivery of one of them starts the workflow again. Attach a GST Compliance Dedupe Redis credential to the trigger (no cap), or shorten the dedupe window.`
-			: `${base}. Beyond the cap it forgets the oldest ids inside the window; attach a GST Compliance Dedupe Redis credential to the trigger before the volume reaches the cap.`,
+			? `${base} and has forgotten ${store.evictedInWindow} ids still inside the dedupe ` +
+					`window: a redelivery of one of them starts the workflow again. Attach a GST Compliance Dedupe ` +
+					`Redis credential to the trigger (no cap), or shorten the dedupe window.`
+			: `${base}. Beyond the cap it forgets the oldest ids inside the window; attach a GST ` +
+					`Compliance Dedupe Redis credential to the trigger before the volume reaches the cap.`,
 	);
 	return kind;
 }

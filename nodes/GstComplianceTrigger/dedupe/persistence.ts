@@ -119,7 +119,9 @@ export async function nodeDedupe(
 	};
 }
 
-/** Starts the workflow with `item`; the 200 is built when n8n reads it, after the execution exists. */
+/**
+ * Starts the workflow with `item`; the 200 is built when n8n reads it, after the execution exists.
+ */
 export function acceptedResponse(item: IDataObject, persist: () => void): IWebhookResponseData {
 	const response: IWebhookResponseData = { workflowData: [[{ json: item }]] };
 	Object.defineProperty(response, 'webhookResponse', {

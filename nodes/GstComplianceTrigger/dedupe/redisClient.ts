@@ -38,9 +38,12 @@ export class DedupeUnavailableError extends Error {
 export class RedisClientMissingError extends Error {
 	constructor(reason: string) {
 		super(
-			"The GST Compliance Trigger's Redis dedupe store needs the 'ioredis' module, which n8n ships " +
-				`and exposes to community packages; it could not be loaded in this n8n process (${reason}). ` +
-				'Run the trigger in an n8n that includes ioredis, or detach the Redis credential to use the single-process store.',
+			"The GST Compliance Trigger's Redis dedupe store needs the 'ioredis' module, which n8n " +
+				'ships ' +
+				`and exposes to community packages; it could not be loaded in this n8n process ` +
+				`(${reason}). ` +
+				'Run the trigger in an n8n that includes ioredis, or detach the Redis credential to use ' +
+				'the single-process store.',
 		);
 		this.name = 'RedisClientMissingError';
 	}
@@ -107,7 +110,10 @@ interface Entry {
 	lastUsedMs: number;
 }
 
-/** A client whose settings no delivery has asked for this long (e.g. before a password change) is closed. */
+/**
+ * A client whose settings no delivery has asked for this long (e.g. before a password change) is
+ * closed.
+ */
 const IDLE_CLOSE_MS = 10 * 60_000;
 
 function closeIdle(nowMs: number): void {
