@@ -11,4 +11,5 @@ module.exports = {
 	...require('./dist/nodes/GstComplianceTrigger/GstComplianceTrigger.node.js'),
 	...require('./dist/credentials/GstComplianceApi.credentials.js'),
 	...require('./dist/credentials/GstComplianceWebhookApi.credentials.js'),
+	...require('./dist/credentials/GstComplianceRedisApi.credentials.js'),
 };

@@ -2,7 +2,9 @@
  * `npm test` runs every project: `unit` (the package's modules in test/unit, which mirrors the source
  * tree, with the nodes run by n8n-core against the emulator over real HTTP; and the emulator's own
  * tests in test/emulator/tests), `e2e` (the packed package inside a real n8n) and `reliability`
- * (duplicates, restarts and faults at volume in a real n8n); `package` runs n8n's verification scan
+ * (duplicates, restarts and faults at volume in a real n8n); `queue` (n8n in queue mode: Postgres,
+ * Redis, a main, a worker and two webhook processes; its globalSetup installs Postgres and Redis
+ * when missing); `package` runs n8n's verification scan
  * (both lint passes) on the source and on the packed tarball, and checks the tarball's entry point.
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
@@ -29,5 +31,11 @@ module.exports = {
 		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
+		{
+			...e2e,
+			displayName: 'queue',
+			roots: ['<rootDir>/test/e2e/queue'],
+			globalSetup: '<rootDir>/test/harness/queue/globalSetup.js',
+		},
 	],
 };

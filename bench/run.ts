@@ -1,13 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
  * `npm run bench [-- --quick] [-- --no-n8n]`: measures, prints the table of ratios and writes
- * docs/benchmarks.md. Items 1–4 run in process; 5–6 start a real n8n through the e2e harness.
+ * docs/benchmarks.md. Items 1–4 and the in-process part of 7 run in process; 5–6 start a real n8n
+ * through the e2e harness, 7–8 n8n in queue mode (test/harness/queue).
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
 import { n8nBench } from './n8n/index';
+import { queueBench } from './n8n/queue';
+import { dedupeScaleBench } from './dedupeScale';
 import { consoleTable } from './report';
 import { writeReport } from './document';
 import type { Section } from './result';
@@ -42,8 +45,18 @@ async function main(): Promise<void> {
 		'items 3–4, trigger verify and dedupe',
 		async () => await triggerBench(options.runs, options.quick),
 	);
+	await step(
+		'item 7, dedupe memory at 100,000 ids',
+		async () => await dedupeScaleBench(options.runs, options.quick),
+	);
 	if (options.n8n) await step('items 5–6, real n8n', async () => await n8nBench(options));
 	else sections.push({ title: 'Real n8n (items 5–6)', rows: [], skipped: '--no-n8n' });
+	if (options.n8n)
+		await step(
+			'items 7–8, n8n queue mode',
+			async () => await queueBench(options.runs, options.quick),
+		);
+	else sections.push({ title: 'n8n queue mode (items 7–8)', rows: [], skipped: '--no-n8n' });
 
 	const seconds = Math.round((Date.now() - started) / 1000);
 	process.stdout.write(`\n${consoleTable(sections)}\n\n`);

@@ -97,8 +97,8 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 
 /**
  * Besides control characters: characters that end, escape or re-encode a path segment somewhere
- * between n8n and the service
- * (`%` for a second decoding by a proxy, `;` for path parameters, as in `..;`).
+ * between n8n and the service (`%` for a second decoding by a proxy, `;` for path parameters, as in
+ * `..;`).
  */
 const NOT_IN_SEGMENT = /[/\\?#%;\s]/;
 

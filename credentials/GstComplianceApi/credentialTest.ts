@@ -20,9 +20,8 @@ import { tokenCache } from './tokenCache';
 
 /**
  * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and
- * rate
- * limits": no status codes are shown): an authenticated GET of an id that does not exist answers
- * 404 (or 2xx / 403 entitlement), and
+ * rate limits": no status codes are shown): an authenticated GET of an id that does not exist
+ * answers 404 (or 2xx / 403 entitlement), and
  * an unauthenticated one 401, so any answer but 401 means "token accepted here".
  */
 export const CREDENTIAL_CHECK_PATH = '/v1/einvoices/einv_credential_check';
@@ -33,10 +32,8 @@ const error = (message: string): INodeCredentialTestResult => ({ status: 'Error'
  * The "Test" button: succeeds only when a token is issued *and* the environment's API host
  * accepts it. Wired through `testedBy` on the nodes because a declarative `test` request cannot
  * mint a token first. Both requests use `fetch`: the only request helper n8n 2.41 gives a
- * credential
- * test is the deprecated `helpers.request`, which n8n's community-node verification rejects, so
- * n8n's
- * outbound request policy does not cover this button (README, "Security").
+ * credential test is the deprecated `helpers.request`, which n8n's community-node verification
+ * rejects, so n8n's outbound request policy does not cover this button (README, "Security").
  */
 export async function testGstComplianceCredentials(
 	this: ICredentialTestFunctions,

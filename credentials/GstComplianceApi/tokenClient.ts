@@ -36,8 +36,7 @@ export interface TokenHttpResponse {
 
 /**
  * How a token request is sent, as docs/service-api.md ("Token endpoint") describes it:
- * form-encoded,
- * no `scope`. Never follows a redirect (the secret is in the body). A network
+ * form-encoded, no `scope`. Never follows a redirect (the secret is in the body). A network
  * failure rejects with an error `describeNetworkFailure` recognizes; any other rejection means the
  * request was not sent (e.g. n8n's outbound request policy refused it).
  */

@@ -22,8 +22,9 @@ export class GstCompliance implements INodeType {
 			dark: 'file:../../icons/gstCompliance.dark.svg',
 		},
 		group: ['transform'],
-		// Version 2 makes the ID fields resource locators checked in the editor (actions/resourceId.ts);
-		// version 1 keeps plain strings so saved workflows open and run as they are.
+		// Version 2 makes the ID fields resource locators checked in the editor
+		// (actions/resourceId.ts); version 1 keeps plain strings so saved workflows open and run as
+		// they are.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

@@ -11,6 +11,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
+import { testRedisCredential } from './dedupe/redisDedupe';
 import {
 	activationMessage,
 	eventTriggerDescription,
@@ -51,10 +52,15 @@ export class GstComplianceTrigger implements INodeType {
 				displayOptions: { show: { refetch: [true] } },
 				testedBy: 'testGstComplianceCredentials',
 			},
+			{
+				name: 'gstComplianceRedisApi',
+				required: false,
+				testedBy: 'gstComplianceRedisCheck',
+			},
 		],
 		webhooks: [
-			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers the
-			// literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
+			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers
+			// the literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
 			{
 				name: 'default',
 				httpMethod: 'POST',
@@ -74,6 +80,12 @@ export class GstComplianceTrigger implements INodeType {
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				return checkSigningSecrets(credential.data);
+			},
+			async gstComplianceRedisCheck(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return await testRedisCredential(credential.data);
 			},
 		},
 	};

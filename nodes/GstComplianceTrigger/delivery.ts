@@ -8,7 +8,9 @@ import type { DedupeStore } from './dedupe/memoryStore';
 import { isEventSelected } from './events';
 import { verify, type VerifyFailure } from './signature';
 
-/** docs/service-api.md: the service signs with a timestamp; older or newer deliveries are replays. */
+/**
+ * docs/service-api.md: the service signs with a timestamp; older or newer deliveries are replays.
+ */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Envelopes are a few KB; anything near this is not a delivery of this service. */

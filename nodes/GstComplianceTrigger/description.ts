@@ -8,27 +8,61 @@ import { ALL_EVENTS, EVENT_TYPES } from './events';
  * What the editor's trigger panel (the left side of the node's window) says. Subscriptions are made
  * in the service's Developer hub only (docs/service-api.md, "Subscriptions"), so the panel says
  * where, which of the node's two URLs to paste there, and where the signing secret goes. The
- * panel renders these strings as HTML; `data-key="executions"` is n8n's link to the executions list.
+ * panel renders these strings as HTML; `data-key="executions"` is n8n's link to the executions
+ * list. Once published, the panel and the activation message also say when a Redis credential is
+ * needed: with several n8n processes receiving webhooks, only a shared store keeps one start per
+ * event (docs/deployments.md).
  */
+const SEVERAL_PROCESSES =
+	'<b>Several n8n processes</b> receiving webhooks (queue mode with webhook processes, or ' +
+	'multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every ' +
+	'process shares one record of the events already started; without it, each process remembers ' +
+	'event IDs on its own (right for one process, up to about 100,000 events a day).';
 export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	header: "Deliveries come from a subscription in the service's Developer hub",
 	executionsHelp: {
 		inactive:
-			"This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. <br /><br /><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, create a subscription (sandbox client) with the Test URL and the same events as this node, and paste its signing secret into the <b>GST Compliance Webhook</b> credential. Click <b>Execute step</b> to listen, then make the service send an event (for example, replay a delivery in the hub): it shows up here. No subscription yet? <b>examples/send-test-event.sh</b> in the package's repository sends a signed sample event to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it and subscribe the <b>Production URL</b> instead, with that subscription's signing secret in the credential. Those executions show up in the executions list, not in the editor.",
+			'This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. <br /><br ' +
+			'/><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, ' +
+			'create a subscription (sandbox client) with the Test URL and the same events as this ' +
+			'node, ' +
+			'and paste its signing secret into the <b>GST Compliance Webhook</b> credential. Click ' +
+			'<b>Execute step</b> to listen, then make the service send an event (for example, replay a ' +
+			'delivery in the hub): it shows up here. No subscription yet? ' +
+			"<b>examples/send-test-event.sh</b> in the package's repository sends a signed sample " +
+			'event ' +
+			'to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it and ' +
+			"subscribe the <b>Production URL</b> instead, with that subscription's signing secret in " +
+			'the credential. Those executions show up in the executions list, not in the editor.',
 		active:
-			'The workflow is published: subscriptions in the Developer hub that use this node\'s <b>Production URL</b> (under <b>Webhook URLs</b> at the top of its parameters) start it, and the runs show up in the <a data-key="executions">executions list</a>, not in the editor. <br /><br />To see a delivery here, subscribe the <b>Test URL</b> in the hub, click <b>Execute step</b> to listen and make the service send an event (for example, replay a delivery in the hub). Each subscription\'s signing secret goes into the <b>GST Compliance Webhook</b> credential.',
+			"The workflow is published: subscriptions in the Developer hub that use this node's " +
+			'<b>Production URL</b> (under <b>Webhook URLs</b> at the top of its parameters) start it, ' +
+			'and the runs show up in the <a data-key="executions">executions list</a>, not in the ' +
+			'editor. <br /><br />To see a delivery here, subscribe the <b>Test URL</b> in the hub, ' +
+			'click <b>Execute step</b> to listen and make the service send an event (for example, ' +
+			"replay a delivery in the hub). Each subscription's signing secret goes into the <b>GST " +
+			'Compliance Webhook</b> credential. <br /><br />' +
+			SEVERAL_PROCESSES,
 	},
 	activationHint: {
 		inactive:
-			"Subscribe the <b>Test URL</b> (under Webhook URLs) in the service's Developer hub and put the subscription's signing secret into the credential; once the workflow is published, subscribe the <b>Production URL</b> instead.",
+			"Subscribe the <b>Test URL</b> (under Webhook URLs) in the service's Developer hub and put " +
+			"the subscription's signing secret into the credential; once the workflow is published, " +
+			'subscribe the <b>Production URL</b> instead.',
 		active:
-			"The workflow is published: the subscription in the service's Developer hub needs the <b>Production URL</b> (under Webhook URLs), and its signing secret in the credential.",
+			"The workflow is published: the subscription in the service's Developer hub needs the " +
+			'<b>Production URL</b> (under Webhook URLs), and its signing secret in the credential.',
 	},
 };
 
 /** Shown when the workflow is published (n8n's activation dialog). */
 export const activationMessage =
-	"Your workflow now runs on every verified delivery to its Production URL. Subscribe that URL in the service's Developer hub, with the same events, and keep the subscription's signing secret in the GST Compliance Webhook credential.";
+	'Your workflow now runs on every verified delivery to its Production URL. Subscribe that URL ' +
+	'in ' +
+	"the service's Developer hub, with the same events, and keep the subscription's signing secret " +
+	'in the GST Compliance Webhook credential. If several n8n processes receive webhooks (queue ' +
+	'mode with webhook processes, or multi-main), attach a GST Compliance Dedupe Redis credential ' +
+	'to the trigger.';
 
 /** Shown on the canvas node while the editor listens for a test event. */
 export const eventTriggerDescription =

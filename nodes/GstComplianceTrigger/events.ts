@@ -1,6 +1,7 @@
 /**
- * The service's webhook event types (docs/service-api.md, "Event types"). The service adds types over time; only
- * subscriptions that list a new type receive it, and only the "All Events" selection passes it here.
+ * The service's webhook event types (docs/service-api.md, "Event types"). The service adds types
+ * over time; only subscriptions that list a new type receive it, and only the "All Events"
+ * selection passes it here.
  */
 
 import type { GstResource } from '../../transport/resources';

@@ -1,21 +1,29 @@
 /**
- * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets the
- * pure `handleDelivery` decide, and turns its outcome into n8n's webhook response.
+ * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets
+ * the pure `handleDelivery` decide, and turns its outcome into n8n's webhook response.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { NodeOperationError } from 'n8n-workflow';
+
+import { cachedCredentials } from './credentialCache';
 import {
 	acceptedResponse,
 	DEFAULT_WINDOW_HOURS,
 	dedupeOptions,
 	nodeDedupe,
+	type NodeDedupe,
 } from './dedupe/persistence';
+import type { DedupeStore } from './dedupe/memoryStore';
+import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redisClient';
+import { DedupeInProgressError } from './dedupe/redisStore';
 import {
 	DEFAULT_TOLERANCE_SECONDS,
 	handleDelivery,
 	MAX_BODY_BYTES,
 	SIGNATURE_ERROR,
 	SIZE_ERROR,
+	type DeliveryOutcome,
 } from './delivery';
 import { buildOutput, type OutputShape } from './output';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
@@ -39,7 +47,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 
 	let secrets: string[];
 	try {
-		const credentials = await this.getCredentials('gstComplianceWebhookApi');
+		const credentials = await cachedCredentials(this, 'gstComplianceWebhookApi');
 		secrets = [credentials.signingSecret, credentials.previousSigningSecret].map((s) =>
 			typeof s === 'string' ? s : '',
 		);
@@ -49,18 +57,38 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	}
 
 	const windowHours = options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS;
-	const dedupe = nodeDedupe(this, dedupeOptions(windowHours, toleranceSeconds));
-	const outcome = await handleDelivery(
-		{
-			body,
-			signatureHeader,
-			secrets,
-			nowMs: Date.now(),
-			toleranceSeconds,
-			selectedEvents: this.getNodeParameter('events', []) as string[],
+	// The store is reached only for a verified, selected event: a forged or unselected delivery
+	// never touches Redis (and is answered 401/200 even while Redis is down).
+	let dedupe: NodeDedupe | undefined;
+	const store: DedupeStore = {
+		claim: async (eventId, nowMs) => {
+			dedupe = await nodeDedupe(this, dedupeOptions(windowHours, toleranceSeconds));
+			return await dedupe.store.claim(eventId, nowMs);
 		},
-		dedupe.store,
-	);
+	};
+	let outcome: DeliveryOutcome;
+	try {
+		outcome = await handleDelivery(
+			{
+				body,
+				signatureHeader,
+				secrets,
+				nowMs: Date.now(),
+				toleranceSeconds,
+				selectedEvents: this.getNodeParameter('events', []) as string[],
+			},
+			store,
+		);
+	} catch (error) {
+		// Nothing started and nothing marked: the service retries a non-2xx delivery later.
+		if (error instanceof DedupeInProgressError)
+			return respond(this, 409, { error: 'Delivery of this event in progress, retry later' });
+		if (error instanceof DedupeUnavailableError || error instanceof RedisClientMissingError) {
+			this.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
+			return respond(this, 503, { error: 'Dedupe store unavailable, retry later' });
+		}
+		throw new NodeOperationError(this.getNode(), error as Error);
+	}
 
 	switch (outcome.kind) {
 		case 'rejected':
@@ -75,7 +103,8 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 				shape: options.outputShape ?? 'envelope',
 				refetch: this.getNodeParameter('refetch', false) as boolean,
 			});
-			return acceptedResponse(item, dedupe.persist);
+			const eventId = outcome.event.id;
+			return acceptedResponse(item, () => dedupe?.persist(eventId));
 		}
 	}
 }

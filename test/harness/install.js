@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Installs the e2e runtime (a real n8n 2.41.x, a Node 24 binary and playwright-core) into
- * test/e2e/runtime/node_modules, and Debian's chromium for the editor test. Idempotent: a marker
- * file keyed by the hash of runtime/package.json + package-lock.json skips the work when done.
+ * test/e2e/runtime/node_modules, Debian's chromium for the editor test, and Postgres and Redis
+ * for the queue-mode tests (queue/installServices.js). Idempotent: a marker file keyed by the hash
+ * of runtime/package.json + package-lock.json skips the work when done.
  *
  * Why not `npm ci`: n8n's tree lists optional platform packages that the registry no longer has,
  * and `npm ci` refuses; a plain `npm install` runs install scripts and fails building Kafka's
@@ -10,7 +11,7 @@
  * then `npm rebuild sqlite3` against the Node 24 headers (n8n runs on Node 24, not the Node 20 of
  * the package toolchain).
  *
- * Usage: node test/harness/install.js [--no-browser] [--force]  (npm run e2e:install)
+ * Usage: node test/harness/install.js [--no-browser] [--no-services] [--force]  (npm run e2e:install)
  * Plain Node (no TypeScript), so CI can run it on a clean clone before anything else.
  */
 'use strict';
@@ -136,6 +137,8 @@ function main() {
 	const started = Date.now();
 	installRuntime(args.includes('--force'));
 	if (!args.includes('--no-browser')) installBrowser();
+	// Postgres and Redis for the queue-mode project (apt-get when missing; fails with what to install).
+	if (!args.includes('--no-services')) require('./queue/installServices.js').install();
 	log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 

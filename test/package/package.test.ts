@@ -190,6 +190,10 @@ describe('the published entry point (index.js)', () => {
 			(Credential) => (new Credential() as { name: string }).name,
 		);
 		expect(nodeNames.sort()).toEqual(['gstCompliance', 'gstComplianceTrigger']);
-		expect(credentialNames.sort()).toEqual(['gstComplianceApi', 'gstComplianceWebhookApi']);
+		expect(credentialNames.sort()).toEqual([
+			'gstComplianceApi',
+			'gstComplianceRedisApi',
+			'gstComplianceWebhookApi',
+		]);
 	});
 });

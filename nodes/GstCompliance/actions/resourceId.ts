@@ -1,7 +1,7 @@
 /**
  * The resource ID parameter of both Get operations, in the two shapes the node has: a plain string
- * in node version 1, and a resource locator ("By ID") in version 2 so the editor checks the ID as it
- * is typed. The parameter name is the same in both versions, so saved version 1 workflows keep
+ * in node version 1, and a resource locator ("By ID") in version 2 so the editor checks the ID as
+ * it is typed. The parameter name is the same in both versions, so saved version 1 workflows keep
  * their values, and `readResourceId` reads either.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
@@ -24,7 +24,8 @@ export const ID_PATTERN: Record<GstResource, string> = {
 
 export const ID_ERROR: Record<GstResource, string> = {
 	einvoice:
-		'An e-invoice ID starts with einv_ and has no slash, "?", "#" or space (the IRN or the invoice number is not the ID)',
+		'An e-invoice ID starts with einv_ and has no slash, "?", "#" or space ' +
+		'(the IRN or the invoice number is not the ID)',
 	ewaybill: 'An e-way bill ID has no slash, "?", "#" or space',
 };
 

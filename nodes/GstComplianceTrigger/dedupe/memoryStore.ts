@@ -21,7 +21,9 @@ export interface DedupeOptions {
 	capacity: number;
 }
 
-/** Persisted form: `d` is fixed-width records (digest + minute offset from `base`), oldest first. */
+/**
+ * Persisted form: `d` is fixed-width records (digest + minute offset from `base`), oldest first.
+ */
 export interface DedupeSnapshot {
 	v: 1;
 	base: number;

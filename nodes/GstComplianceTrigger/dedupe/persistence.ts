@@ -14,11 +14,16 @@
  *   read, so `acceptedResponse` re-applies the write in a getter. Per event: execution created →
  *   id saved → 200 sent. A crash between the first two steps starts that event again on
  *   redelivery; answering before the execution exists would lose it instead.
+ * - With a Redis credential attached, the store is Redis (dedupe/redisStore.ts), shared by every
+ *   n8n process, under the same key; static data is not used, and `persist` is the store's second
+ *   step (confirm), made in the same getter, once the execution exists.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { checkCapacity } from './capacity';
 import type { DedupeOptions, DedupeStore } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
+import { hasRedisCredential, redisDedupeStore } from './redisDedupe';
 
 export const DEFAULT_WINDOW_HOURS = 24;
 /** 100,000 ids a day fit with room to spare; docs/trigger.md has the measured sizes. */
@@ -54,15 +59,41 @@ export const dedupeRegistry = new DedupeRegistry();
 
 export interface NodeDedupe {
 	store: DedupeStore;
-	/** Writes the store into static data; a no-op for test deliveries. */
-	persist: () => void;
+	/**
+	 * Called once the execution of a new event exists: writes the store into static data (a no-op
+	 * for test deliveries), or confirms the Redis claim of `eventId`.
+	 */
+	persist: (eventId: string) => void;
 }
 
-export function nodeDedupe(context: IWebhookFunctions, options: DedupeOptions): NodeDedupe {
+/**
+ * The store for this delivery: Redis when a Redis credential is attached (throws
+ * DedupeUnavailableError when it does not answer), otherwise the process's own.
+ */
+export async function nodeDedupe(
+	context: IWebhookFunctions,
+	options: DedupeOptions,
+): Promise<NodeDedupe> {
 	const node = context.getNode();
 	const isTest = context.getMode() === 'manual';
 	const namespace = isTest ? 'test' : 'production';
 	const key = `${context.getWorkflow().id ?? 'unsaved'}:${node.id}:${namespace}`;
+	if (hasRedisCredential(context)) {
+		const store = await redisDedupeStore(context, key, options.windowMs);
+		return {
+			store,
+			// Runs inside n8n's read of `webhookResponse`, so it is not awaited: a failure is logged,
+			// and the id then stays claimed for the pending time only (dedupe/redisStore.ts).
+			persist: (eventId) =>
+				void store
+					.confirm(eventId)
+					.catch((error: Error) =>
+						context.logger.warn(
+							`GST Compliance Trigger: ${error.message} (confirming a started event)`,
+						),
+					),
+		};
+	}
 	if (isTest) {
 		const store = dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
 		return { store, persist: () => {} };
@@ -80,6 +111,7 @@ export function nodeDedupe(context: IWebhookFunctions, options: DedupeOptions): 
 			async claim(eventId: string, nowMs: number): Promise<boolean> {
 				const isNew = store.claimNow(eventId, nowMs);
 				if (isNew) persist();
+				checkCapacity(context.logger, key, store);
 				return isNew;
 			},
 		},
@@ -87,7 +119,9 @@ export function nodeDedupe(context: IWebhookFunctions, options: DedupeOptions): 
 	};
 }
 
-/** Starts the workflow with `item`; the 200 is built when n8n reads it, after the execution exists. */
+/**
+ * Starts the workflow with `item`; the 200 is built when n8n reads it, after the execution exists.
+ */
 export function acceptedResponse(item: IDataObject, persist: () => void): IWebhookResponseData {
 	const response: IWebhookResponseData = { workflowData: [[{ json: item }]] };
 	Object.defineProperty(response, 'webhookResponse', {

@@ -23,6 +23,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { clearCredentialCache } from '../../../nodes/GstComplianceTrigger/credentialCache';
 import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger/signature';
 import { additionalData, NODE_TYPE, nodeTypes, TestCredentialsHelper } from './n8nHost';
 
@@ -56,6 +57,15 @@ export interface DeliveryRequest {
 	/** The GST Compliance API credential's data, for Refetch Latest State over real HTTP. */
 	apiCredential?: ICredentialDataDecryptedObject;
 	workflow?: WorkflowRow;
+	/** A GST Compliance Dedupe Redis credential selected on the node, with this data. */
+	redis?: IDataObject;
+	/**
+	 * Keep the trigger's few-seconds credential cache from earlier deliveries (default: cleared
+	 * before each delivery, so a test that changes the credential data sees the change at once).
+	 */
+	keepCredentialCache?: boolean;
+	/** Counts the credential reads (n8n's database reads) of this delivery by type. */
+	reads?: Record<string, number>;
 }
 
 export interface DeliveryResult {
@@ -144,6 +154,7 @@ function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>):
 				? {}
 				: { gstComplianceWebhookApi: { id: 'cred-webhook', name: 'GST webhook' } }),
 			...(refetch ? { gstComplianceApi: { id: 'cred-api', name: 'GST API' } } : {}),
+			...(delivery.redis ? { gstComplianceRedisApi: { id: 'cred-redis', name: 'Redis' } } : {}),
 		},
 	};
 }
@@ -220,7 +231,11 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 			? {}
 			: { gstComplianceWebhookApi: webhookCredential as ICredentialDataDecryptedObject }),
 		...(delivery.apiCredential ? { gstComplianceApi: delivery.apiCredential } : {}),
+		...(delivery.redis
+			? { gstComplianceRedisApi: delivery.redis as ICredentialDataDecryptedObject }
+			: {}),
 	});
+	if (!delivery.keepCredentialCache) clearCredentialCache();
 	const hostData = additionalData(credentialsHelper, {
 		httpRequest: request,
 		httpResponse: response,
@@ -231,6 +246,9 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 	const context = new WebhookContext(workflow, node, hostData, mode, webhookData, [], null);
 	const result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
 	const started = result.workflowData?.[0]?.map((item) => item.json);
+	if (delivery.reads)
+		for (const [type, count] of Object.entries(credentialsHelper.readsByType))
+			delivery.reads[type] = (delivery.reads[type] ?? 0) + count;
 
 	// webhook-helpers.js executeWebhook()
 	let answer: { status: number; body: unknown };

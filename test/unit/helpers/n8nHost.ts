@@ -20,6 +20,7 @@ import type {
 import { ICredentialsHelper } from 'n8n-workflow';
 
 import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
+import { GstComplianceRedisApi } from '../../../credentials/GstComplianceRedisApi.credentials';
 import { GstComplianceWebhookApi } from '../../../credentials/GstComplianceWebhookApi.credentials';
 import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
@@ -52,6 +53,7 @@ export const nodeTypes: INodeTypes = (() => {
 const credentialTypes: Record<string, ICredentialType> = {
 	gstComplianceApi: new GstComplianceApi(),
 	gstComplianceWebhookApi: new GstComplianceWebhookApi(),
+	gstComplianceRedisApi: new GstComplianceRedisApi(),
 };
 
 /**
@@ -61,6 +63,7 @@ const credentialTypes: Record<string, ICredentialType> = {
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	reads = 0;
+	readsByType: Record<string, number> = {};
 
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
 		super();
@@ -104,6 +107,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		type: string,
 	): Promise<ICredentialDataDecryptedObject> {
 		this.reads++;
+		this.readsByType[type] = (this.readsByType[type] ?? 0) + 1;
 		const data = this.data[type];
 		if (!data) throw new Error(`No credential of type ${type} in this test`);
 		return structuredClone(data);

@@ -7,7 +7,14 @@ import { NodeHelpers, type INode } from 'n8n-workflow';
 
 import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { GstComplianceTrigger } from '../../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
-import { deliver, envelope, NOW_MS, NOW_S, signed } from '../../helpers/deliverToTrigger';
+import {
+	deliver,
+	envelope,
+	hookContext,
+	NOW_MS,
+	NOW_S,
+	signed,
+} from '../../helpers/deliverToTrigger';
 
 const node = new GstComplianceTrigger();
 const { description } = node;
@@ -86,6 +93,7 @@ describe('what the editor shows', () => {
 		expect(shown('gstComplianceWebhookApi', true)).toBe(true);
 		expect(shown('gstComplianceApi', false)).toBe(false);
 		expect(shown('gstComplianceApi', true)).toBe(true);
+		expect(shown('gstComplianceRedisApi', false)).toBe(true);
 	});
 
 	it("wires each credential's Test button to a method the node has", () => {
@@ -105,7 +113,7 @@ describe('what the editor shows', () => {
 describe('node lifecycle', () => {
 	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
 		const hooks = node.webhookMethods.default;
-		const context = {} as never;
+		const context = hookContext('activate');
 		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
 		await expect(hooks.create.call(context)).resolves.toBe(true);
 		await expect(hooks.delete.call(context)).resolves.toBe(true);

@@ -40,6 +40,14 @@ describe('GST Compliance Trigger in the editor', () => {
 		expect(description.eventTriggerDescription).toMatch(/Test URL/);
 	});
 
+	it('once published, says when to attach a Redis credential (several n8n processes receiving webhooks)', () => {
+		const [, helpActive] = both(panel.executionsHelp);
+		for (const text of [helpActive, description.activationMessage as string]) {
+			expect(text).toMatch(/queue mode with webhook processes, or multi-main/);
+			expect(text).toMatch(/GST Compliance Dedupe Redis/);
+		}
+	});
+
 	it('has no notice parameter; a saved workflow that still carries one loads without it', () => {
 		expect(description.properties.filter((p) => p.type === 'notice')).toEqual([]);
 		const saved = {

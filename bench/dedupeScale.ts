@@ -1,0 +1,165 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/**
+ * Item 7: does a full dedupe memory slow the trigger down? Events/s through the trigger's delivery
+ * path (`handleDelivery` + the store's second step) with 100,000 ids already remembered ÷ the same
+ * with an empty memory, for each store. The memory is filled directly (claims for the built-in
+ * store, SETs for Redis), not by sending 100,000 events.
+ *
+ * - Built-in store: after each new id n8n serialises the node's static data to save it; the bench
+ *   does the same `JSON.stringify` per accepted event (the write to the database itself is left
+ *   out: it is the same bytes either way, measured in item 4).
+ * - Redis store: a redis-server of its own on a free port (Debian's redis-server, as the tests
+ *   use); claim (`SET NX PX`) and confirm (`SET PX`) are two round trips on loopback.
+ */
+import Redis from 'ioredis';
+
+import { handleDelivery } from '../nodes/GstComplianceTrigger/delivery';
+import { MemoryDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { eventKey, RedisDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/redisStore';
+import { formatSignatureHeader, sign } from '../nodes/GstComplianceTrigger/signature';
+import { startRedis } from '../test/harness/queue/services';
+import { ratios, type Row, type Section } from './result';
+
+const SECRET = 'whsec_bench_0123456789abcdef0123456789abcdef';
+const DAY_MS = 24 * 3_600_000;
+const WINDOW_MS = DAY_MS + 300_000;
+const OPTIONS = { windowMs: WINDOW_MS, capacity: 125_000 };
+const FILLED = 100_000;
+const SCOPE = 'bench-workflow:bench-node:production';
+
+function delivery(seq: number, t: number) {
+	const body = Buffer.from(
+		JSON.stringify({
+			id: `evt_scale_${seq}`,
+			type: 'einvoice.generated',
+			createdAt: '2025-01-15T04:30:00.000Z',
+			data: { id: `einv_${seq}`, object: 'einvoice', status: 'generated', note: 'x'.repeat(3800) },
+		}),
+	);
+	return { body, header: formatSignatureHeader(t, [sign(SECRET, t, body)]) };
+}
+
+interface Store {
+	claim(eventId: string, nowMs: number): Promise<boolean>;
+	started(eventId: string): Promise<void> | void;
+}
+
+/** Events/s of `events` new-id deliveries, one after another, each signed before the clock runs. */
+async function rate(store: Store, events: number, seq: { next: number }): Promise<number> {
+	const nowMs = Date.now();
+	const t = Math.floor(nowMs / 1000);
+	const batch = Array.from({ length: events }, () => delivery(seq.next++, t));
+	const start = process.hrtime.bigint();
+	for (const { body, header } of batch) {
+		const outcome = await handleDelivery(
+			{
+				body,
+				signatureHeader: header,
+				secrets: [SECRET, ''],
+				nowMs,
+				toleranceSeconds: 300,
+				selectedEvents: ['*'],
+			},
+			store,
+		);
+		if (outcome.kind !== 'accepted') throw new Error(`bench delivery was ${outcome.kind}`);
+		await store.started(outcome.event.id);
+	}
+	const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+	return events / seconds;
+}
+
+function memoryStore(filled: number): Store {
+	const store = new MemoryDedupeStore(OPTIONS);
+	const now = Date.now();
+	for (let i = 0; i < filled; i++)
+		store.claimNow(`evt_fill_${i}`, now - WINDOW_MS + 60_000 + Math.floor((i * DAY_MS) / filled));
+	const staticData: Record<string, unknown> = {};
+	return {
+		claim: async (eventId, nowMs) => store.claimNow(eventId, nowMs),
+		started: () => {
+			staticData.dedupe = store.snapshot();
+			if (JSON.stringify(staticData).length === 0) throw new Error('unreachable');
+		},
+	};
+}
+
+async function fillRedis(client: Redis, filled: number): Promise<void> {
+	for (let done = 0; done < filled; done += 1_000) {
+		const pipeline = client.pipeline();
+		for (let i = done; i < Math.min(filled, done + 1_000); i++)
+			pipeline.set(eventKey(SCOPE, `evt_fill_${i}`), 'd', 'PX', WINDOW_MS);
+		await pipeline.exec();
+	}
+}
+
+export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Section> {
+	const events = quick ? 1_000 : 3_000;
+	const seq = { next: 0 };
+	const memory = { empty: [] as number[], full: [] as number[] };
+	await rate(memoryStore(0), 500, seq); // warm-up
+	for (let run = 0; run < runs; run++) {
+		const full = memoryStore(FILLED);
+		const empty = memoryStore(0);
+		// Alternate which side goes first.
+		if (run % 2 === 0) {
+			memory.empty.push(await rate(empty, events, seq));
+			memory.full.push(await rate(full, events, seq));
+		} else {
+			memory.full.push(await rate(full, events, seq));
+			memory.empty.push(await rate(empty, events, seq));
+		}
+	}
+
+	const redis = await startRedis('bench-redis');
+	const client = new Redis({ host: redis.host, port: redis.port, db: 0 });
+	const connection = { host: redis.host, port: redis.port, database: 0 };
+	const redisStore = (): Store => {
+		const store = new RedisDedupeStore(client, connection, { scope: SCOPE, windowMs: WINDOW_MS });
+		return { claim: (id) => store.claim(id), started: (id) => store.confirm(id) };
+	};
+	const shared = { empty: [] as number[], full: [] as number[] };
+	try {
+		await rate(redisStore(), 500, seq); // warm-up
+		for (let run = 0; run < runs; run++) {
+			await client.flushdb();
+			shared.empty.push(await rate(redisStore(), events, seq));
+			await client.flushdb();
+			await fillRedis(client, FILLED);
+			if ((await client.dbsize()) < FILLED) throw new Error('Redis was not filled');
+			shared.full.push(await rate(redisStore(), events, seq));
+		}
+	} finally {
+		client.disconnect();
+		await redis.dispose();
+	}
+
+	const row = (store: string, values: { empty: number[]; full: number[] }, note?: string): Row => ({
+		item: '7',
+		what: `${store}: events/s with ${FILLED.toLocaleString('en')} ids remembered (${events} new events per run, one at a time)`,
+		unit: 'events/s',
+		ours: values.full,
+		baseline: { label: `${store}, empty memory`, values: values.empty },
+		ratio: ratios(values.full, values.empty),
+		// The goal is judged in n8n (bench/n8n/queue.ts), where a delivery costs what n8n adds; here
+		// only the store's own share shows.
+		goal: '— (context)',
+		note,
+	});
+	return {
+		title: 'Dedupe memory at 100,000 ids (in process)',
+		rows: [
+			row(
+				'Built-in store',
+				memory,
+				'Built-in store: handleDelivery + the snapshot written into static data and JSON-serialised per new id, as n8n does before saving it (the database write is left out). Filled with claims spread over the last day.',
+			),
+			row(
+				'Redis store',
+				shared,
+				'Redis store: handleDelivery (SET NX PX) + confirm (SET PX) against a local redis-server; filled with 100,000 keys of the same scope by pipelined SETs.',
+			),
+		],
+	};
+}

@@ -1,0 +1,305 @@
+/**
+ * Items 7–8 in n8n 2.41 queue mode (test/harness/queue: Postgres, the queue's Redis, a main, a
+ * worker, two webhook processes). Six active workflows in the same deployment, each measured by
+ * events/s from the first POST until n8n reports a finished execution for every event:
+ *
+ * - the bare Webhook node;
+ * - our trigger with the Redis store (the queue's Redis, database 1), empty, and with 100,000 ids
+ *   already in Redis (SETs straight into its key scope);
+ * - our trigger with the built-in store, empty, and with 100,000 ids in its static data (written
+ *   into Postgres before its first delivery, as n8n would have saved them);
+ * - our trigger with the Redis store through a round-robin balancer over both webhook processes.
+ *
+ * All but the last go to webhook process 1 only. Sides rotate order per run; a warm-up of 20 events
+ * each is not counted.
+ */
+import Redis from 'ioredis';
+
+import { eventKey } from '../../nodes/GstComplianceTrigger/dedupe/redisStore';
+import { MemoryDedupeStore } from '../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import {
+	CRED,
+	envelope,
+	request,
+	runBounded,
+	signatureHeader,
+	triggerNode,
+	uuid,
+	waitFor,
+	waitForFinished,
+	type N8n,
+} from '../../test/harness';
+import { startBalancer } from '../../test/harness/queue/balancer';
+import { startQueueCluster } from '../../test/harness/queue/cluster';
+import { ratios, type Row, type Section } from '../result';
+
+const CONCURRENCY = 10;
+const DEADLINE_MS = 180_000;
+const FILLED = 100_000;
+const WINDOW_MS = (24 * 3600 + 300) * 1000;
+const REDIS_CRED = 'gstComplianceRedisApi';
+
+type SideName = 'bare' | 'redis' | 'redisFull' | 'memory' | 'memoryFull' | 'redisBalanced';
+
+interface Side {
+	label: string;
+	url: string;
+	workflowId: string;
+	signed: boolean;
+	done: number;
+}
+
+function body(seq: number): string {
+	return JSON.stringify(
+		envelope('einvoice.generated', {
+			id: `einv_qbench_${seq}`,
+			object: 'einvoice',
+			status: 'generated',
+			irn: 'a'.repeat(64),
+			notes: 'x'.repeat(3600),
+		}),
+	);
+}
+
+async function runSide(
+	n8n: N8n,
+	side: Side,
+	events: number,
+	secret: string,
+	seq: { next: number },
+): Promise<number> {
+	const bodies = Array.from({ length: events }, () => body(seq.next++));
+	const started = Date.now();
+	const load = await runBounded(
+		events,
+		CONCURRENCY,
+		async (index) => {
+			const payload = bodies[index];
+			const response = await request(side.url, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					...(side.signed ? { 'service-signature': signatureHeader(secret, payload) } : {}),
+				},
+				body: payload,
+			});
+			if (response.status !== 200)
+				throw new Error(
+					`${side.label} answered ${response.status}: ${response.text.slice(0, 200)}`,
+				);
+		},
+		DEADLINE_MS,
+	);
+	const failed = load.results.find((result) => result.error);
+	if (failed || load.notStarted > 0)
+		throw new Error(`${side.label}: ${failed?.error?.message ?? `${load.notStarted} not sent`}`);
+	side.done = await waitForFinished(n8n, side.workflowId, side.done + events, DEADLINE_MS);
+	if (side.done < events) throw new Error(`${side.label}: executions missing`);
+	return (events * 1000) / (Date.now() - started);
+}
+
+export async function queueBench(runs: number, quick: boolean): Promise<Section> {
+	const title = 'n8n 2.41 queue mode (Postgres, Redis, main, worker, 2 webhook processes)';
+	const events = quick ? 100 : 200;
+	const cluster = await startQueueCluster({ webhookProcesses: 2, env: { N8N_LOG_LEVEL: 'warn' } });
+	const balancer = await startBalancer(cluster.webhooks.map((p) => () => p.baseUrl));
+	const redis = new Redis({ host: cluster.queueRedis.host, port: cluster.queueRedis.port, db: 1 });
+	try {
+		const { main } = cluster;
+		const secret = `whsec_${uuid()}`;
+		const webhookCredential = await main.createCredential('bench webhook', CRED.webhook, {
+			signingSecret: secret,
+			previousSigningSecret: '',
+		});
+		const redisCredential = await main.createCredential('bench redis', REDIS_CRED, {
+			host: cluster.queueRedis.host,
+			port: cluster.queueRedis.port,
+			database: 1,
+		});
+		const trigger = async (
+			label: string,
+			opts: { redis?: boolean; balanced?: boolean; fill?: boolean },
+		): Promise<Side> => {
+			const node = triggerNode({ events: ['*'], webhookCredential });
+			if (opts.redis) node.credentials[REDIS_CRED] = redisCredential;
+			const wf = await main.createWorkflow({ name: `bench: ${label}`, nodes: [node] });
+			const scope = `${wf.id}:${node.id}:production`;
+			if (opts.fill && opts.redis) await fillRedis(redis, scope);
+			if (opts.fill && !opts.redis) fillStaticData(cluster.postgres, wf.id, node.name as string);
+			await main.activateWorkflow(wf.id);
+			const path = `${node.webhookId}/webhook`;
+			return {
+				label,
+				url: opts.balanced
+					? `${balancer.url}/webhook/${path}`
+					: cluster.webhooks[0].webhookUrl(path),
+				workflowId: wf.id,
+				signed: true,
+				done: 0,
+			};
+		};
+		const bare = await bareWebhook(main, cluster.webhooks[0].webhookUrl.bind(cluster.webhooks[0]));
+		const sides: Record<SideName, Side> = {
+			bare,
+			redis: await trigger('trigger + Redis', { redis: true }),
+			redisFull: await trigger('trigger + Redis, 100,000 ids', { redis: true, fill: true }),
+			memory: await trigger('trigger, built-in store', {}),
+			memoryFull: await trigger('trigger, built-in store, 100,000 ids', { fill: true }),
+			redisBalanced: await trigger('trigger + Redis, 2 webhook processes', {
+				redis: true,
+				balanced: true,
+			}),
+		};
+		// Webhook processes find new workflows through the database: wait until each trigger answers
+		// (an unsigned request is refused before anything is read or started).
+		for (const side of Object.values(sides).filter((s) => s.signed))
+			await waitFor(
+				async () => (await request(side.url, { method: 'POST', body: '{}' })).status !== 404,
+				`${side.label} to be live`,
+				60_000,
+				250,
+			);
+		const names = Object.keys(sides) as SideName[];
+		const seq = { next: 0 };
+		for (const name of names) await runSide(main, sides[name], 20, secret, seq);
+		const rates = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<
+			SideName,
+			number[]
+		>;
+		for (let run = 0; run < runs; run++) {
+			const order = names.map((_, i) => names[(i + run) % names.length]);
+			for (const name of order)
+				rates[name].push(await runSide(main, sides[name], events, secret, seq));
+		}
+		const row = (
+			item: string,
+			what: string,
+			ours: SideName,
+			base: SideName,
+			baseLabel: string,
+			goal: string,
+			met?: (ratio: { median: number }) => boolean,
+			note?: string,
+		): Row => ({
+			item,
+			what,
+			unit: 'events/s',
+			ours: rates[ours],
+			baseline: { label: baseLabel, values: rates[base] },
+			ratio: ratios(rates[ours], rates[base]),
+			goal,
+			met,
+			note,
+		});
+		const at = `${events} events at ${CONCURRENCY} in flight to webhook process 1, until every execution finished`;
+		return {
+			title,
+			rows: [
+				row(
+					'8',
+					`Trigger with the Redis store: ${at}`,
+					'redis',
+					'bare',
+					'bare Webhook node, same deployment',
+					'≥ 0.9×',
+					(r) => r.median >= 0.9,
+					'Queue mode: the webhook process creates the execution in Postgres and queues it in Redis; the worker runs it. Ratio = our events/s ÷ the bare Webhook node’s.',
+				),
+				row(
+					'8',
+					'Same runs, trigger with the built-in store',
+					'memory',
+					'bare',
+					'bare Webhook node, same deployment',
+					'— (context)',
+				),
+				row(
+					'7',
+					`Same runs, Redis store with ${FILLED.toLocaleString('en')} ids in Redis`,
+					'redisFull',
+					'redis',
+					'Redis store, empty',
+					'≥ 0.9×',
+					(r) => r.median >= 0.9,
+				),
+				row(
+					'7',
+					`Same runs, built-in store with ${FILLED.toLocaleString('en')} ids in static data`,
+					'memoryFull',
+					'memory',
+					'built-in store, empty',
+					'≥ 0.9×',
+					(r) => r.median >= 0.9,
+					'Filled directly: the snapshot of 100,000 ids (claimed over the last day) written into the workflow row in Postgres before its first delivery. Each new id makes n8n save the whole static data (~1.4 MB).',
+				),
+				row(
+					'8',
+					'Same runs, trigger with the Redis store through a round-robin balancer over 2 webhook processes',
+					'redisBalanced',
+					'redis',
+					'the same trigger, webhook process 1 only',
+					'— (context)',
+					undefined,
+					'Two webhook processes ÷ one on the same 2 cores: the main, the worker, both webhook processes, Postgres, both Redis and the load generator share them.',
+				),
+			],
+		};
+	} finally {
+		redis.disconnect();
+		await balancer.stop();
+		await cluster.stop();
+	}
+}
+
+async function bareWebhook(main: N8n, urlOf: (path: string) => string): Promise<Side> {
+	const path = `qbench-bare-${Date.now()}`;
+	const node = {
+		id: 'qbench-bare',
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: `${path}-id`,
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	};
+	const wf = await main.createWorkflow({ name: 'bench: bare webhook', nodes: [node] });
+	await main.activateWorkflow(wf.id);
+	return {
+		label: 'bare Webhook node',
+		url: urlOf(path),
+		workflowId: wf.id,
+		signed: false,
+		done: 0,
+	};
+}
+
+async function fillRedis(client: Redis, scope: string): Promise<void> {
+	for (let done = 0; done < FILLED; done += 1_000) {
+		const pipeline = client.pipeline();
+		for (let i = done; i < done + 1_000; i++)
+			pipeline.set(eventKey(scope, `evt_fill_${i}`), 'd', 'PX', WINDOW_MS);
+		await pipeline.exec();
+	}
+}
+
+/** The node's static data as n8n saves it (`node:<name>`), with 100,000 ids from the last day. */
+function fillStaticData(
+	postgres: { query(sql: string): string },
+	workflowId: string,
+	nodeName: string,
+): void {
+	const store = new MemoryDedupeStore({ windowMs: WINDOW_MS, capacity: 125_000 });
+	const now = Date.now();
+	const day = 24 * 3_600_000;
+	for (let i = 0; i < FILLED; i++)
+		store.claimNow(`evt_fill_${i}`, now - day + Math.floor((i * day) / FILLED));
+	const staticData = JSON.stringify({ [`node:${nodeName}`]: { dedupe: store.snapshot() } });
+	if (/'/.test(staticData)) throw new Error('unexpected quote in the snapshot');
+	postgres.query(
+		`UPDATE workflow_entity SET "staticData" = '${staticData}'::json WHERE id = '${workflowId}';`,
+	);
+	const length = postgres.query(
+		`SELECT length("staticData"::text) FROM workflow_entity WHERE id = '${workflowId}';`,
+	);
+	if (Number(length) < 1_000_000) throw new Error(`static data not written (${length.trim()})`);
+}

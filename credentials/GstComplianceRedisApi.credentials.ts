@@ -1,0 +1,74 @@
+import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
+
+/**
+ * A Redis server the GST Compliance Trigger remembers event ids in, shared by every n8n process
+ * (queue mode with webhook processes, multi-main). Same fields as n8n's built-in Redis credential,
+ * so the values of the queue's Redis (QUEUE_BULL_REDIS_*) or any other Redis fit as they are; the
+ * built-in type itself cannot be attached: n8n's community-package rules let a node use only its
+ * own package's credential types. Tested by the trigger node (a PING with these settings).
+ */
+export class GstComplianceRedisApi implements ICredentialType {
+	name = 'gstComplianceRedisApi';
+
+	displayName = 'GST Compliance Dedupe Redis';
+
+	icon: Icon = {
+		light: 'file:../icons/gstCompliance.svg',
+		dark: 'file:../icons/gstCompliance.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance/blob/main/docs/deployments.md#attaching-redis';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+		},
+		{
+			displayName: 'User',
+			name: 'user',
+			type: 'string',
+			default: '',
+			hint: 'Leave blank for password-only auth',
+		},
+		{
+			displayName: 'Host',
+			name: 'host',
+			type: 'string',
+			default: 'localhost',
+		},
+		{
+			displayName: 'Port',
+			name: 'port',
+			type: 'number',
+			default: 6379,
+		},
+		{
+			displayName: 'Database Number',
+			name: 'database',
+			type: 'number',
+			default: 0,
+			description:
+				"Redis database the event ids go in; with the queue's Redis, a number the queue does not use (it uses 0 unless QUEUE_BULL_REDIS_DB is set)",
+		},
+		{
+			displayName: 'SSL',
+			name: 'ssl',
+			type: 'boolean',
+			default: false,
+		},
+		{
+			displayName: 'Disable TLS Verification (insecure)',
+			name: 'disableTlsVerification',
+			type: 'boolean',
+			displayOptions: { show: { ssl: [true] } },
+			default: false,
+			description:
+				'Whether to accept a certificate that does not verify (e.g. self-signed). The connection is then open to interception.',
+		},
+	];
+}

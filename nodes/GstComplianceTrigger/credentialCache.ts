@@ -1,0 +1,42 @@
+/**
+ * Decrypted credentials kept for a few seconds per credential id, so that a burst of deliveries
+ * reads and decrypts each credential once, not once per delivery (n8n reads it from the database
+ * every time). A rotated signing secret is therefore used within SECRET_CACHE_MS of being saved;
+ * the previous-secret field covers that overlap (deliveries signed with either secret verify).
+ * Test-URL deliveries always read afresh: the user may just have edited the credential.
+ */
+import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
+
+export const SECRET_CACHE_MS = 5_000;
+
+interface Entry {
+	data: Promise<ICredentialDataDecryptedObject>;
+	expiresAt: number;
+}
+
+const cache = new Map<string, Entry>();
+
+export async function cachedCredentials(
+	context: IWebhookFunctions,
+	type: string,
+	nowMs = Date.now(),
+): Promise<ICredentialDataDecryptedObject> {
+	const id = context.getNode().credentials?.[type]?.id;
+	if (!id || context.getMode() === 'manual') return await context.getCredentials(type);
+	const key = `${type}:${id}`;
+	const hit = cache.get(key);
+	if (hit && hit.expiresAt > nowMs) return await hit.data;
+	// The promise is cached, so concurrent deliveries share one read; a failed read is not kept.
+	const data = context.getCredentials(type);
+	const entry: Entry = { data, expiresAt: nowMs + SECRET_CACHE_MS };
+	cache.set(key, entry);
+	data.catch(() => {
+		if (cache.get(key) === entry) cache.delete(key);
+	});
+	return await data;
+}
+
+/** Forgets every cached credential (tests). */
+export function clearCredentialCache(): void {
+	cache.clear();
+}

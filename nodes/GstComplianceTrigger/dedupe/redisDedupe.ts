@@ -1,0 +1,53 @@
+/**
+ * The trigger's side of the Redis store: whether a Redis credential is attached, the client for
+ * it (cached per process), and the credential test. Kept apart from the single-process store's
+ * static-data handling, which the Redis store does not use: Redis is the only record of the ids.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	INodeCredentialTestResult,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { cachedCredentials } from '../credentialCache';
+import { connectionFromCredential, describeConnection, pingOnce, redisClient } from './redisClient';
+import { RedisDedupeStore } from './redisStore';
+
+export const REDIS_CREDENTIAL = 'gstComplianceRedisApi';
+
+export function hasRedisCredential(context: IWebhookFunctions): boolean {
+	return !!context.getNode().credentials?.[REDIS_CREDENTIAL];
+}
+
+/** The shared store for this trigger; throws DedupeUnavailableError when Redis does not answer. */
+export async function redisDedupeStore(
+	context: IWebhookFunctions,
+	scope: string,
+	windowMs: number,
+): Promise<RedisDedupeStore> {
+	const connection = connectionFromCredential(await cachedCredentials(context, REDIS_CREDENTIAL));
+	const client = await redisClient(connection, (message) =>
+		context.logger.warn(
+			`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
+		),
+	);
+	return new RedisDedupeStore(client, connection, { scope, windowMs });
+}
+
+/** The credential's Test button: connect and PING with exactly these settings. */
+export async function testRedisCredential(
+	data: ICredentialDataDecryptedObject | undefined,
+): Promise<INodeCredentialTestResult> {
+	const connection = connectionFromCredential(data ?? {});
+	try {
+		const pong = await pingOnce(connection);
+		return pong === 'PONG'
+			? { status: 'OK', message: `Connected to Redis at ${describeConnection(connection)}` }
+			: {
+					status: 'Error',
+					message: `Unexpected answer to PING from ${describeConnection(connection)}`,
+				};
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+}

@@ -1,0 +1,347 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n */
+/**
+ * Throw-away Postgres and Redis servers on free loopback ports, for n8n's queue mode and for the
+ * trigger's Redis dedupe store. Each runs as a child process group of the test (stopped with it),
+ * with its data in a fresh temp folder. Binaries come from Debian's `postgresql` and
+ * `redis-server` packages (installed by installServices.js); when they are missing, starting one
+ * throws with the command that installs them.
+ */
+import { ChildProcess, spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+
+import { FatalError, freePort, waitFor } from '../http';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer, shared with CI before TypeScript is available
+const installer = require('./installServices.js') as {
+	postgresBinDir(): string | undefined;
+	redisServer(): string | undefined;
+	missingPackages(): string[];
+	missingMessage(missing: string[]): string;
+};
+
+/** Throws what to install when Postgres or Redis is missing. */
+export function assertServicesInstalled(): void {
+	const missing = installer.missingPackages();
+	if (missing.length > 0) throw new Error(installer.missingMessage(missing));
+}
+
+const groups = new Set<number>();
+let hookInstalled = false;
+function killOnExit(pid: number): void {
+	groups.add(pid);
+	if (hookInstalled) return;
+	hookInstalled = true;
+	process.on('exit', () => {
+		for (const group of groups) {
+			try {
+				process.kill(-group, 'SIGKILL');
+			} catch {
+				/* gone */
+			}
+		}
+	});
+}
+
+/** A child process in its own group, with its output appended to `logFile`. */
+class Daemon {
+	private child?: ChildProcess;
+	private exited?: Promise<void>;
+
+	constructor(
+		private readonly label: string,
+		readonly logFile: string,
+	) {}
+
+	get running(): boolean {
+		return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+	}
+
+	spawn(cmd: string, args: string[], opts: { cwd?: string } = {}): void {
+		const out = fs.openSync(this.logFile, 'a');
+		fs.writeSync(out, `\n===== ${this.label} start ${new Date().toISOString()} =====\n`);
+		const child = spawn(cmd, args, {
+			cwd: opts.cwd,
+			detached: true,
+			stdio: ['ignore', out, out],
+		});
+		fs.closeSync(out);
+		this.child = child;
+		killOnExit(child.pid!);
+		this.exited = new Promise((resolve) => child.on('exit', () => resolve()));
+		void this.exited.then(() => groups.delete(child.pid!));
+	}
+
+	/** `signal` to the group, SIGKILL after `graceMs`. */
+	async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<void> {
+		const child = this.child;
+		if (!child || !this.running) return;
+		try {
+			process.kill(-child.pid!, signal);
+		} catch {
+			/* gone */
+		}
+		let timer: NodeJS.Timeout | undefined;
+		await Promise.race([
+			this.exited,
+			new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+		]);
+		clearTimeout(timer);
+		try {
+			process.kill(-child.pid!, 'SIGKILL');
+		} catch {
+			/* gone */
+		}
+		await this.exited;
+		this.child = undefined;
+	}
+
+	tail(lines = 30): string {
+		return fs.existsSync(this.logFile)
+			? fs.readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n')
+			: '';
+	}
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+// ------------------------------------------------------------------ Postgres
+
+export interface RunningPostgres {
+	host: string;
+	port: number;
+	user: string;
+	database: string;
+	/** DB_* environment for n8n. */
+	n8nEnv(): Record<string, string>;
+	/** Runs SQL (read from stdin, so statements of any size) with psql; returns its output. */
+	query(sql: string): string;
+	stop(): Promise<void>;
+}
+
+/**
+ * initdb + postgres on a free port, trust authentication on loopback only, durability settings
+ * off (a test database). Postgres refuses to run as root: as root, the cluster belongs to the
+ * `postgres` user the Debian package creates, and both commands run through `runuser`.
+ */
+export async function startPostgres(): Promise<RunningPostgres> {
+	assertServicesInstalled();
+	const bin = installer.postgresBinDir()!;
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gst-e2e-pg-'));
+	const dataDir = path.join(dir, 'data');
+	const asPostgres = isRoot();
+	const wrap = (cmd: string, args: string[]): [string, string[]] =>
+		asPostgres ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
+	if (asPostgres) {
+		fs.mkdirSync(dataDir);
+		const chown = spawnSync('chown', ['-R', 'postgres:postgres', dir]);
+		if (chown.status !== 0) throw new Error(`chown ${dir} to postgres failed`);
+	}
+	const user = 'n8n';
+	const [initCmd, initArgs] = wrap(path.join(bin, 'initdb'), [
+		'-D',
+		dataDir,
+		'-U',
+		user,
+		'--auth=trust',
+		'--no-sync',
+		'-E',
+		'UTF8',
+		'--locale=C',
+	]);
+	const init = spawnSync(initCmd, initArgs, { encoding: 'utf8', cwd: dir });
+	if (init.status !== 0)
+		throw new Error(`initdb failed (exit ${init.status}): ${init.stderr || init.stdout}`);
+
+	const port = await freePort();
+	const daemon = new Daemon('postgres', path.join(dir, 'postgres.log'));
+	if (asPostgres) spawnSync('chown', ['postgres:postgres', dir]);
+	const [cmd, args] = wrap(path.join(bin, 'postgres'), [
+		'-D',
+		dataDir,
+		'-p',
+		String(port),
+		'-k',
+		dir,
+		'-c',
+		'listen_addresses=127.0.0.1',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
+	]);
+	daemon.spawn(cmd, args, { cwd: dir });
+	const isReady = path.join(bin, 'pg_isready');
+	try {
+		await waitFor(
+			async () => {
+				if (!daemon.running) throw new FatalError('postgres exited during start-up');
+				const r = spawnSync(isReady, ['-h', '127.0.0.1', '-p', String(port), '-U', user]);
+				return r.status === 0;
+			},
+			'postgres to accept connections',
+			60_000,
+			200,
+		);
+	} catch (error) {
+		const tail = daemon.tail();
+		await daemon.stop('SIGINT');
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
+		throw new Error(`${(error as Error).message}\n--- postgres log ---\n${tail}`);
+	}
+	const database = 'postgres';
+	return {
+		host: '127.0.0.1',
+		port,
+		user,
+		database,
+		n8nEnv: () => ({
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(port),
+			DB_POSTGRESDB_DATABASE: database,
+			DB_POSTGRESDB_USER: user,
+			DB_POSTGRESDB_PASSWORD: '',
+			DB_POSTGRESDB_POOL_SIZE: '4',
+		}),
+		query: (sql: string) => {
+			const r = spawnSync(
+				path.join(bin, 'psql'),
+				[
+					'-h',
+					'127.0.0.1',
+					'-p',
+					String(port),
+					'-U',
+					user,
+					'-d',
+					database,
+					'-v',
+					'ON_ERROR_STOP=1',
+					'-qAt',
+					'-f',
+					'-',
+				],
+				{ input: sql, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+			);
+			if (r.status !== 0) throw new Error(`psql failed (exit ${r.status}): ${r.stderr}`);
+			return r.stdout;
+		},
+		stop: async () => {
+			// SIGINT is Postgres' "fast" shutdown.
+			await daemon.stop('SIGINT');
+			if (process.env.E2E_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+// ------------------------------------------------------------------ Redis
+
+export interface RunningRedis {
+	host: string;
+	port: number;
+	logFile: string;
+	readonly running: boolean;
+	/** Stops the server (SIGTERM: it writes its append-only file first). Its data stays. */
+	stop(): Promise<void>;
+	/** Starts it again on the same port with the same data. */
+	start(): Promise<void>;
+	/** Stops it for good and deletes its data. */
+	dispose(): Promise<void>;
+}
+
+/**
+ * redis-server on a free port, loopback only, append-only file on (every write synced), so a
+ * stop and a start keep what it held, as a production Redis does.
+ */
+export async function startRedis(
+	label = 'redis',
+	opts: { password?: string } = {},
+): Promise<RunningRedis> {
+	assertServicesInstalled();
+	const server = installer.redisServer()!;
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), `gst-e2e-${label}-`));
+	const port = await freePort();
+	const daemon = new Daemon(label, path.join(dir, 'redis.log'));
+	const start = async () => {
+		daemon.spawn(
+			server,
+			[
+				'--port',
+				String(port),
+				'--bind',
+				'127.0.0.1',
+				'--dir',
+				dir,
+				'--save',
+				'',
+				'--appendonly',
+				'yes',
+				'--appendfsync',
+				'always',
+				'--protected-mode',
+				'no',
+				...(opts.password ? ['--requirepass', opts.password] : []),
+			],
+			{ cwd: dir },
+		);
+		try {
+			await waitFor(
+				async () => {
+					if (!daemon.running) throw new FatalError(`${label} exited during start-up`);
+					// With a password, an unauthenticated PING is refused: that still means it is up.
+					const reply = await redisPing('127.0.0.1', port);
+					return reply === '+PONG' || reply.startsWith('-NOAUTH');
+				},
+				`${label} to answer PING`,
+				30_000,
+				100,
+			);
+		} catch (error) {
+			const tail = daemon.tail();
+			await daemon.stop('SIGKILL');
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test tooling outside any node: there is no node to attach a NodeApiError to
+			throw new Error(`${(error as Error).message}\n--- ${label} log ---\n${tail}`);
+		}
+	};
+	await start();
+	return {
+		host: '127.0.0.1',
+		port,
+		logFile: daemon.logFile,
+		get running() {
+			return daemon.running;
+		},
+		stop: () => daemon.stop('SIGTERM'),
+		start,
+		dispose: async () => {
+			await daemon.stop('SIGTERM');
+			if (process.env.E2E_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+/** One inline PING; resolves the first reply line (or '' on a connection error). */
+export function redisPing(host: string, port: number): Promise<string> {
+	return new Promise((resolve) => {
+		const socket = net.connect({ host, port });
+		let reply = '';
+		const done = (value: string) => {
+			socket.destroy();
+			resolve(value);
+		};
+		socket.setTimeout(2000, () => done(''));
+		socket.on('error', () => done(''));
+		socket.on('connect', () => socket.write('PING\r\n'));
+		socket.on('data', (chunk) => {
+			reply += chunk.toString('utf8');
+			if (reply.includes('\r\n')) done(reply.split('\r\n')[0]);
+		});
+	});
+}

@@ -1,0 +1,366 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The Redis dedupe store against a real redis-server (Debian's `redis-server`, started here on a
+ * free port with a password; missing, the suite fails with the command that installs it), and the
+ * trigger's webhook() with a Redis credential attached. Separate store objects with separate
+ * clients stand for separate n8n processes.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import Redis from 'ioredis';
+
+import { clearCredentialCache } from '../../../../../nodes/GstComplianceTrigger/credentialCache';
+import {
+	closeRedisClients,
+	connectionFromCredential,
+	DedupeUnavailableError,
+	loadRedisClient,
+	redisClient,
+	type RedisConnection,
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/redisClient';
+import { testRedisCredential } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisDedupe';
+import {
+	DedupeInProgressError,
+	eventKey,
+	RedisDedupeStore,
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/redisStore';
+import { freePort, sleep, waitFor } from '../../../../harness/http';
+import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
+import { deliver, envelope, newWorkflow, NOW_MS, signed } from '../../../helpers/deliverToTrigger';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'redis-unit-Pa55word';
+let redis: RunningRedis;
+let connection: RedisConnection;
+/** Direct client for looking at keys. */
+let inspect: Redis;
+const direct: Redis[] = [];
+
+beforeAll(async () => {
+	redis = await startRedis('unit-redis', { password: PASSWORD });
+	connection = { host: redis.host, port: redis.port, database: 3, password: PASSWORD };
+	inspect = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
+});
+
+afterAll(async () => {
+	await closeRedisClients();
+	for (const client of [inspect, ...direct]) client?.disconnect();
+	await redis?.dispose();
+});
+
+beforeEach(async () => {
+	await inspect.flushdb();
+	clearCredentialCache();
+});
+
+/** A "process": its own client and store over the same Redis. */
+function processStore(scope = 'wf1:node-1:production', windowMs = 60_000, pendingMs?: number) {
+	const client = new Redis({
+		host: redis.host,
+		port: redis.port,
+		password: PASSWORD,
+		db: 3,
+		enableOfflineQueue: true,
+	});
+	direct.push(client);
+	return new RedisDedupeStore(client, connection, { scope, windowMs, pendingMs });
+}
+
+describe('RedisDedupeStore', () => {
+	it('claims a new id once; after confirm, every later claim is a duplicate', async () => {
+		const a = processStore();
+		const b = processStore();
+		expect(await a.claim('evt_1')).toBe(true);
+		await a.confirm('evt_1');
+		expect(await b.claim('evt_1')).toBe(false);
+		expect(await a.claim('evt_1')).toBe(false);
+		expect(await b.claim('evt_2')).toBe(true);
+	});
+
+	it('20 concurrent claims of one id over 4 processes: exactly one wins, the rest are told to retry', async () => {
+		const stores = Array.from({ length: 4 }, () => processStore());
+		const results = await Promise.allSettled(
+			Array.from({ length: 20 }, (_, i) => stores[i % 4].claim('evt_burst')),
+		);
+		const won = results.filter((r) => r.status === 'fulfilled' && r.value === true);
+		const inProgress = results.filter(
+			(r) => r.status === 'rejected' && r.reason instanceof DedupeInProgressError,
+		);
+		expect({ won: won.length, inProgress: inProgress.length }).toEqual({ won: 1, inProgress: 19 });
+	});
+
+	it('a claim never confirmed (process lost) expires after the pending time; the retry starts it', async () => {
+		const lost = processStore(undefined, 60_000, 300);
+		expect(await lost.claim('evt_lost')).toBe(true);
+		await expect(processStore().claim('evt_lost')).rejects.toBeInstanceOf(DedupeInProgressError);
+		await sleep(600);
+		expect(await processStore().claim('evt_lost')).toBe(true);
+	});
+
+	it('keeps a confirmed id for the window: inside it a duplicate, after it a new start', async () => {
+		const store = processStore(undefined, 1_000);
+		expect(await store.claim('evt_window')).toBe(true);
+		await store.confirm('evt_window');
+		const ttl = await inspect.pttl(eventKey('wf1:node-1:production', 'evt_window'));
+		expect(ttl).toBeGreaterThan(0);
+		expect(ttl).toBeLessThanOrEqual(1_000);
+		expect(await store.claim('evt_window')).toBe(false); // just inside
+		await waitFor(
+			async () => (await inspect.exists(eventKey('wf1:node-1:production', 'evt_window'))) === 0,
+			'the key to expire',
+			5_000,
+			50,
+		);
+		expect(await store.claim('evt_window')).toBe(true); // just after
+	});
+
+	it('keeps workflows, nodes and the test namespace apart', async () => {
+		const production = processStore('wf1:node-1:production');
+		expect(await production.claim('evt_ns')).toBe(true);
+		await production.confirm('evt_ns');
+		expect(await processStore('wf1:node-1:test').claim('evt_ns')).toBe(true);
+		expect(await processStore('wf2:node-1:production').claim('evt_ns')).toBe(true);
+		expect(await processStore('wf1:node-2:production').claim('evt_ns')).toBe(true);
+	});
+
+	it('stores one fixed-size key per id (no id in clear) with no cap', async () => {
+		const store = processStore();
+		const ids = Array.from({ length: 2_000 }, (_, i) => `evt_${'x'.repeat(i % 300)}_${i}`);
+		for (const id of ids) expect(await store.claim(id)).toBe(true);
+		const keys = await inspect.keys('*');
+		expect(keys).toHaveLength(ids.length);
+		expect(new Set(keys.map((k) => k.length)).size).toBe(1);
+		expect(keys.some((k) => k.includes('evt_'))).toBe(false);
+	});
+});
+
+describe('the shared client', () => {
+	it('reaches Redis with the credential fields (user, password, database)', async () => {
+		const data = {
+			host: redis.host,
+			port: String(redis.port),
+			database: 3,
+			user: '',
+			password: PASSWORD,
+			ssl: false,
+		};
+		const parsed = connectionFromCredential(data);
+		expect(parsed).toEqual({
+			host: redis.host,
+			port: redis.port,
+			database: 3,
+			user: undefined,
+			password: PASSWORD,
+			ssl: false,
+			disableTlsVerification: false,
+		});
+		const client = await redisClient(parsed);
+		expect(await client.ping()).toBe('PONG');
+		expect(await redisClient(parsed)).toBe(client); // one client per process and settings
+	});
+
+	it('Redis unreachable: a DedupeUnavailableError naming host and port, never the password', async () => {
+		const port = await freePort();
+		const offline = { host: '127.0.0.1', port, database: 0, password: 'nobody-Kn0ws-this' };
+		const error = await redisClient(offline).then(
+			() => undefined,
+			(e: Error) => e,
+		);
+		expect(error).toBeInstanceOf(DedupeUnavailableError);
+		expect(error?.message).toContain(`127.0.0.1:${port}`);
+		expect(error?.message).not.toContain('nobody-Kn0ws-this');
+	});
+
+	it('a wrong password is an error naming the host, without the password', async () => {
+		const result = await testRedisCredential({
+			host: redis.host,
+			port: redis.port,
+			password: 'wrong-Pa55word-xyz',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(`${redis.host}:${redis.port}`);
+		expect(result.message).not.toContain('wrong-Pa55word-xyz');
+		expect(
+			await testRedisCredential({ host: redis.host, port: redis.port, password: PASSWORD }),
+		).toEqual({
+			status: 'OK',
+			message: `Connected to Redis at ${redis.host}:${redis.port} (db 0)`,
+		});
+	});
+
+	it('without ioredis in the n8n process, the error says what is missing', async () => {
+		let fresh: { loadRedisClient: typeof loadRedisClient } | undefined;
+		jest.isolateModules(() => {
+			fresh = jest.requireActual<{ loadRedisClient: typeof loadRedisClient }>(
+				'../../../../../nodes/GstComplianceTrigger/dedupe/redisClient',
+			);
+		});
+		const missing = Object.assign(new Error("Cannot find module 'ioredis'"), {
+			code: 'MODULE_NOT_FOUND',
+		});
+		await expect(fresh!.loadRedisClient(async () => await Promise.reject(missing))).rejects.toThrow(
+			/needs the 'ioredis' module.*MODULE_NOT_FOUND.*detach the Redis credential/,
+		);
+	});
+});
+
+describe('the trigger with a Redis credential', () => {
+	let now = NOW_MS;
+	beforeEach(() => {
+		now = NOW_MS;
+		jest.spyOn(Date, 'now').mockImplementation(() => now);
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	const redisCredential = () => ({
+		host: redis.host,
+		port: redis.port,
+		database: 3,
+		password: PASSWORD,
+	});
+	const body = (id: string) => JSON.stringify(envelope({ id }));
+	const key = (id: string) => eventKey('wf1:node-1:production', id);
+
+	it('starts an event once across processes; the id is kept for the window in Redis', async () => {
+		const first = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
+		expect(first.status).toBe(200);
+		expect(first.started).toHaveLength(1);
+		// n8n's read of webhookResponse (after the execution exists) confirms the claim.
+		await waitFor(async () => (await inspect.get(key('evt_n1'))) === 'd', 'confirm', 5_000, 20);
+		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
+		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
+		expect(again).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+	});
+
+	it('a redelivery while the first is still being started is answered 409 and starts nothing', async () => {
+		await inspect.set(key('evt_busy'), 'p', 'PX', 30_000);
+		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
+		expect(result.status).toBe(409);
+		expect(result.started).toBeUndefined();
+	});
+
+	it('Redis down: 503, nothing starts, the log names the host and never the password', async () => {
+		const port = await freePort();
+		const logs: Array<[string, string]> = [];
+		const logger = Container.get(Logger);
+		for (const level of ['error', 'warn'] as const)
+			jest
+				.spyOn(logger, level)
+				.mockImplementation((...args: unknown[]) => void logs.push([level, String(args[0])]));
+		const result = await deliver({
+			...signed(body('evt_down')),
+			redis: { host: '127.0.0.1', port, password: 'n0t-in-any-log' },
+		});
+		expect(result.status).toBe(503);
+		expect(result.started).toBeUndefined();
+		expect(JSON.stringify(result.body)).not.toContain('127.0.0.1');
+		const errors = logs.filter(([level]) => level === 'error').map(([, m]) => m);
+		expect(errors.some((m) => m.includes(`127.0.0.1:${port}`))).toBe(true);
+		expect(JSON.stringify(logs)).not.toContain('n0t-in-any-log');
+	});
+
+	it('a forged or unselected delivery never reaches Redis: 401 / 200 even while it is down', async () => {
+		const port = await freePort();
+		const down = { host: '127.0.0.1', port, password: 'x-Pa55-x' };
+		const forged = signed(body('evt_forged'), undefined, 'whsec_not_the_secret_0123456789');
+		expect((await deliver({ ...forged, redis: down })).status).toBe(401);
+		const unselected = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_unsel', type: 'ewaybill.expired' }))),
+			events: ['einvoice.generated'],
+			redis: down,
+		});
+		expect(unselected).toMatchObject({ status: 200, started: undefined });
+	});
+
+	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
+		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
+		expect(first.started).toHaveLength(1);
+		await waitFor(
+			async () => (await inspect.get(key('evt_restart'))) === 'd',
+			'confirm',
+			5_000,
+			20,
+		);
+		await redis.stop();
+		const down = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
+		expect(down.status).toBe(503);
+		await redis.start();
+		const result = await waitFor(
+			async () => {
+				const r = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
+				return r.status === 503 ? undefined : r;
+			},
+			'the client to reconnect',
+			15_000,
+			200,
+		);
+		expect(result.body).toEqual({ received: true, duplicate: true });
+		const next = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
+		expect(next.started).toHaveLength(1);
+	});
+});
+
+describe('before any credential is read', () => {
+	it('a missing or malformed Service-Signature header is refused with 401 and no credential read', async () => {
+		for (const headers of [
+			{},
+			{ 'service-signature': 'garbage' },
+			{ 'service-signature': 't=1' },
+		]) {
+			const reads: Record<string, number> = {};
+			const result = await deliver({ body: body('evt_h'), headers, reads, redis: { host: 'x' } });
+			expect(result).toEqual({
+				status: 401,
+				body: { error: 'Signature verification failed' },
+				started: undefined,
+			});
+			expect(reads).toEqual({});
+		}
+	});
+
+	function body(id: string) {
+		return JSON.stringify(envelope({ id }));
+	}
+});
+
+describe('the signing-secret cache', () => {
+	let now = NOW_MS;
+	beforeEach(() => {
+		now = NOW_MS;
+		jest.spyOn(Date, 'now').mockImplementation(() => now);
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('reads a saved credential once per 5 s, whatever the number of deliveries', async () => {
+		const reads: Record<string, number> = {};
+		const workflow = newWorkflow('wf-cache');
+		for (let i = 0; i < 10; i++) {
+			const request = signed(JSON.stringify(envelope({ id: `evt_c${i}` })), Math.floor(now / 1000));
+			const result = await deliver({ ...request, workflow, reads, keepCredentialCache: true });
+			expect(result.status).toBe(200);
+		}
+		expect(reads.gstComplianceWebhookApi).toBe(1);
+		now += 5_001;
+		const later = signed(JSON.stringify(envelope({ id: 'evt_c_late' })), Math.floor(now / 1000));
+		await deliver({ ...later, workflow, reads, keepCredentialCache: true });
+		expect(reads.gstComplianceWebhookApi).toBe(2);
+	});
+
+	it('test-URL deliveries always read the credential afresh', async () => {
+		const reads: Record<string, number> = {};
+		for (let i = 0; i < 3; i++)
+			await deliver({
+				...signed(JSON.stringify(envelope({ id: `evt_t${i}` }))),
+				mode: 'manual',
+				reads,
+				keepCredentialCache: true,
+			});
+		expect(reads.gstComplianceWebhookApi).toBe(3);
+	});
+});
