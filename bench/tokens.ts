@@ -40,7 +40,9 @@ async function callApi(target: Target): Promise<number> {
 const mints = (target: Target): number =>
 	target.emulator.control.counters().tokenMints[target.client.clientId] ?? 0;
 
-/** Steady calls 1–20 s apart (seeded) over the simulated period; the clock only moves by `advance`. */
+/**
+ * Steady calls 1–20 s apart (seeded) over the simulated period; the clock only moves by `advance`.
+ */
 async function steadyRun(
 	target: Target,
 	seed: number,

@@ -30,7 +30,10 @@ interface Side {
 
 type SideName = 'ours' | 'bare' | 'headerAuth';
 
-/** n8n's Webhook node, bare or with its Header Auth (which, like our trigger, reads a credential per request). */
+/**
+ * n8n's Webhook node, bare or with its Header Auth (which, like our trigger, reads a credential per
+ * request).
+ */
 async function webhookSide(
 	n8n: N8n,
 	label: string,
@@ -148,7 +151,8 @@ export async function eventsBench(
 	const seq = { next: 0 };
 	const secret = session.signingSecret;
 	const names: SideName[] = ['ours', 'bare', 'headerAuth'];
-	for (const name of names) await runSide(session.n8n, sides[name], 20, secret, seq); // warm-up, not counted
+	// warm-up, not counted
+	for (const name of names) await runSide(session.n8n, sides[name], 20, secret, seq);
 	const rates: Record<SideName, Rates[]> = { ours: [], bare: [], headerAuth: [] };
 	for (let run = 0; run < runs; run++) {
 		const order = names.map((_, i) => names[(i + run) % names.length]);

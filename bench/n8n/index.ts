@@ -1,4 +1,6 @@
-/** Items 5–6 in a real n8n started by the e2e harness (needs `npm run build` and the e2e runtime). */
+/**
+ * Items 5–6 in a real n8n started by the e2e harness (needs `npm run build` and the e2e runtime).
+ */
 import { runtimeInstalled, startSession } from '../../test/harness';
 import type { Section } from '../result';
 import { eventsBench } from './events';

@@ -119,7 +119,8 @@ async function main() {
 		};
 		fs.writeFileSync(files.sheet, '"event","type","id","status","createdAt"\n');
 
-		// Workflow 1: the "einvoice.failed → Slack + e-mail" template; Slack and e-mail write files here.
+		// Workflow 1: the "einvoice.failed → Slack + e-mail" template; Slack and e-mail write files
+		// here.
 		const template = gst.loadTemplate('einvoice-failed-alert.json');
 		const slack = template.nodes.find((n) => n.name === 'Slack #finance');
 		const mail = template.nodes.find((n) => n.name === 'E-mail finance');

@@ -2,10 +2,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- the service emulator is a Node server for tests, never loaded by n8n */
 /**
  * `npm run emulator [-- --json] [--host=…] [--auth-port=…] [--production-port=…] [--sandbox-port=…]
- * [--control-port=…] [--elsewhere-port=…] [--clock=real|manual] [--token-ttl=…] [--retry-base-ms=…]`
- * Every flag also reads an env var: EMULATOR_HOST, EMULATOR_AUTH_PORT, EMULATOR_PRODUCTION_PORT,
- * EMULATOR_SANDBOX_PORT, EMULATOR_CONTROL_PORT, EMULATOR_ELSEWHERE_PORT, EMULATOR_CLOCK, EMULATOR_TOKEN_TTL, EMULATOR_RETRY_BASE_MS.
- * Runs until SIGINT/SIGTERM. Port 0 picks a free port.
+ * [--control-port=…] [--elsewhere-port=…] [--clock=real|manual] [--token-ttl=…]
+ * [--retry-base-ms=…]` Every flag also reads an env var: EMULATOR_HOST, EMULATOR_AUTH_PORT,
+ * EMULATOR_PRODUCTION_PORT, EMULATOR_SANDBOX_PORT, EMULATOR_CONTROL_PORT, EMULATOR_ELSEWHERE_PORT,
+ * EMULATOR_CLOCK, EMULATOR_TOKEN_TTL, EMULATOR_RETRY_BASE_MS. Runs until SIGINT/SIGTERM. Port 0
+ * picks a free port.
  */
 import { SEED } from './seed';
 import { startEmulator } from './index';

@@ -48,8 +48,9 @@ export function createControl(
 }
 
 /**
- * `POST /control/<method>` with a JSON array of arguments → `{ result }` (200) or `{ error }` (400/404).
- * `GET /control/info` → the emulator's URLs and seeded clients, for processes that did not start it.
+ * `POST /control/<method>` with a JSON array of arguments → `{ result }` (200) or `{ error }`
+ * (400/404). `GET /control/info` → the emulator's URLs and seeded clients, for processes that did
+ * not start it.
  */
 export function createControlServer(control: EmulatorControl, info: () => unknown): Server {
 	return createServer(

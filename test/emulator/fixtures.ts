@@ -4,7 +4,9 @@ import type { Einvoice, Ewaybill } from './types';
 export const randomHex = (bytes: number): string => randomBytes(bytes).toString('hex');
 const digits = (n: number): string => Array.from({ length: n }, () => randomInt(10)).join('');
 
-/** `YYYY-MM-DD HH:mm:ss` in IST, the format of the government portals (an assumption, see README). */
+/**
+ * `YYYY-MM-DD HH:mm:ss` in IST, the format of the government portals (an assumption, see README).
+ */
 export function istDateTime(epochMs: number): string {
 	return new Date(epochMs + 5.5 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 }

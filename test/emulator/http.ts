@@ -30,7 +30,10 @@ export function sendError(
 	sendJson(res, status, { error: { code, message, ...extra.fields } }, extra.headers);
 }
 
-/** Answers an injected status fault: its status, optional Retry-After, its body or a default JSON one. */
+/**
+ * Answers an injected status fault: its status, optional Retry-After, its body or a default JSON
+ * one.
+ */
 export function sendFault(
 	res: ServerResponse,
 	fault: { status: number; body?: string; retryAfterSeconds?: number },

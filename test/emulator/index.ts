@@ -30,7 +30,9 @@ function resolve(options: EmulatorOptions): Resolved {
 	};
 }
 
-/** Starts the token host, both API hosts and the control host; every port is ephemeral unless given. */
+/**
+ * Starts the token host, both API hosts and the control host; every port is ephemeral unless given.
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 	const opts = resolve(options);
 	const clock = new Scheduler(options.clock ?? 'real', options.manualClockStart);

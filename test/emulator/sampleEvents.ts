@@ -6,7 +6,8 @@
  * map fields in the editor before the first real delivery arrives. `sampleEnvelopes` keeps only
  * the documented resource fields.
  *
- *   npx ts-node --transpile-only test/emulator/sampleEvents.ts   # rewrites pinData in examples/*.json
+ *   npx ts-node --transpile-only test/emulator/sampleEvents.ts   # rewrites pinData in
+ * examples/*.json
  *
  * test/unit/examples/pinData.test.ts checks the pinned items against fresh emulator events.
  */

@@ -201,7 +201,9 @@ export class EmulatorState {
 		return this.emitResourceEvent(resource);
 	}
 
-	/** What GET returns for this tenant, or null: other tenants' ids look exactly like missing ones. */
+	/**
+	 * What GET returns for this tenant, or null: other tenants' ids look exactly like missing ones.
+	 */
 	find(
 		kind: ResourceKind,
 		id: string,

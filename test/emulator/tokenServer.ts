@@ -7,7 +7,9 @@ import { bump, type EmulatorState } from './state';
 
 export const AUDIENCE = 'service.api';
 
-/** Token-endpoint errors use the OAuth 2.0 shape (RFC 6749 §5.2), as a Keycloak-style realm would. */
+/**
+ * Token-endpoint errors use the OAuth 2.0 shape (RFC 6749 §5.2), as a Keycloak-style realm would.
+ */
 function oauthError(
 	res: ServerResponse,
 	status: number,

@@ -47,22 +47,33 @@ export interface EmulatorOptions {
 	tokenTtlSeconds?: number;
 	/** Token requests per client per minute before 429 + Retry-After. Default 30. */
 	tokenRateLimitPerMinute?: number;
-	/** API requests per client per minute, across all endpoints, before 429 + Retry-After. Default 6000. */
+	/**
+	 * API requests per client per minute, across all endpoints, before 429 + Retry-After. Default
+	 * 6000.
+	 */
 	apiRateLimitPerMinute?: number;
 	/** Reject a token request that carries `scope` with 400. Default true. */
 	rejectScope?: boolean;
 	/** Clock used for token expiry, rate-limit windows, signatures and delivery schedules. */
 	clock?: 'real' | 'manual' | Clock;
 	/**
-	 * Start of the manual clock, epoch ms. Default 2025-01-15T04:30:00Z. Pass Date.now() when a receiver
-	 * checks the signature timestamp against real time (5-minute tolerance) but retries must be stepped.
+	 * Start of the manual clock, epoch ms. Default 2025-01-15T04:30:00Z. Pass Date.now() when a
+	 * receiver checks the signature timestamp against real time (5-minute tolerance) but retries must
+	 * be stepped.
 	 */
 	manualClockStart?: number;
-	/** Seed demo clients, organizations and resources (printed by `npm run emulator`). Default true. */
+	/**
+	 * Seed demo clients, organizations and resources (printed by `npm run emulator`). Default true.
+	 */
 	seed?: boolean;
-	/** Base delay of webhook retry backoff, ms (doubles per attempt, capped, jittered). Default 1000. */
+	/**
+	 * Base delay of webhook retry backoff, ms (doubles per attempt, capped, jittered). Default 1000.
+	 */
 	retryBaseMs?: number;
-	/** Real-time limit for one webhook POST before it counts as a failed (timed-out) attempt. Default 10000. */
+	/**
+	 * Real-time limit for one webhook POST before it counts as a failed (timed-out) attempt. Default
+	 * 10000.
+	 */
 	deliveryTimeoutMs?: number;
 }
 
@@ -231,7 +242,9 @@ export interface EmulatorControl {
 	 * `elsewhereUrl`, another origin; switching it on clears `elsewhereRequests()`.
 	 */
 	setRedirect(on: boolean): void;
-	/** Requests that reached `elsewhereUrl`, oldest first, and whether each carried `Authorization`. */
+	/**
+	 * Requests that reached `elsewhereUrl`, oldest first, and whether each carried `Authorization`.
+	 */
 	elsewhereRequests(): ElsewhereRequest[];
 
 	counters(): Counters;
@@ -244,17 +257,26 @@ export interface EmulatorControl {
 }
 
 export interface RunningEmulator {
-	/** Base of the token endpoint host, e.g. http://127.0.0.1:40001 (token: {authUrl}/realms/{realm}/protocol/openid-connect/token). */
+	/**
+	 * Base of the token endpoint host, e.g. http://127.0.0.1:40001 (token:
+	 * {authUrl}/realms/{realm}/protocol/openid-connect/token).
+	 */
 	authUrl: string;
 	realm: string;
 	tokenUrl: string;
 	productionUrl: string;
 	sandboxUrl: string;
 	controlUrl: string;
-	/** Another origin the emulator controls: the target of `setRedirect`; answers 200 `{ elsewhere: true, path }` and records each request. */
+	/**
+	 * Another origin the emulator controls: the target of `setRedirect`; answers 200 `{ elsewhere:
+	 * true, path }` and records each request.
+	 */
 	elsewhereUrl: string;
 	control: EmulatorControl;
-	/** Clients seeded when `seed` is on: one sandbox and one production client, each with its own organization. */
+	/**
+	 * Clients seeded when `seed` is on: one sandbox and one production client, each with its own
+	 * organization.
+	 */
 	seeded: { sandbox: ClientInfo; production: ClientInfo } | null;
 	stop(): Promise<void>;
 }

@@ -44,7 +44,9 @@ export function sign(secret: string, timestamp: number, body: string): string {
 	return createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
 }
 
-/** The "dashboard" side of webhooks: subscriptions, signed at-least-once delivery, log and replay. */
+/**
+ * The "dashboard" side of webhooks: subscriptions, signed at-least-once delivery, log and replay.
+ */
 export class Webhooks {
 	private readonly subs = new Map<string, Subscription>();
 	private readonly log = new Map<string, Delivery>();
@@ -208,7 +210,8 @@ export class Webhooks {
 			return;
 		}
 		if (++sub.consecutiveFailures >= DEACTIVATE_AFTER) sub.active = false;
-		if (delivery.state !== 'pending') return; // a failed replay of a delivered/dead delivery changes nothing else
+		// a failed replay of a delivered/dead delivery changes nothing else
+		if (delivery.state !== 'pending') return;
 		const next = this.clock.now() + this.backoff(delivery.attempts);
 		if (next > delivery.deadline) this.deadLetter(delivery, delivery.lastError);
 		else this.scheduleAttempt(delivery, next);

@@ -201,8 +201,8 @@ export function bindCredentials(
 /**
  * Replaces an external-service node (Slack, e-mail, Google Sheets) by n8n's own nodes: a Set node
  * that renders `fields` (expressions of the original node's parameters), a Set node that joins them
- * into one quoted CSV line, Convert to File (text) and Read/Write Files from Disk appending the line
- * to `filePath`. Incoming and outgoing connections of the replaced node are kept.
+ * into one quoted CSV line, Convert to File (text) and Read/Write Files from Disk appending the
+ * line to `filePath`. Incoming and outgoing connections of the replaced node are kept.
  */
 export function swapForFileWrite(
 	wf: WorkflowJson,

@@ -1,4 +1,6 @@
-/** Types of install.js, a plain Node script because it also runs as a CLI (`npm run e2e:install`). */
+/**
+ * Types of install.js, a plain Node script because it also runs as a CLI (`npm run e2e:install`).
+ */
 export const RUNTIME_DIR: string;
 export const NODE_MODULES: string;
 export const NODE24_BIN: string;

@@ -11,8 +11,8 @@
  * then `npm rebuild sqlite3` against the Node 24 headers (n8n runs on Node 24, not the Node 20 of
  * the package toolchain).
  *
- * Usage: node test/harness/install.js [--no-browser] [--no-services] [--force]  (npm run e2e:install)
- * Plain Node (no TypeScript), so CI can run it on a clean clone before anything else.
+ * Usage: node test/harness/install.js [--no-browser] [--no-services] [--force]  (npm run
+ * e2e:install) Plain Node (no TypeScript), so CI can run it on a clean clone before anything else.
  */
 'use strict';
 
@@ -137,7 +137,8 @@ function main() {
 	const started = Date.now();
 	installRuntime(args.includes('--force'));
 	if (!args.includes('--no-browser')) installBrowser();
-	// Postgres and Redis for the queue-mode project (apt-get when missing; fails with what to install).
+	// Postgres and Redis for the queue-mode project (apt-get when missing; fails with what to
+	// install).
 	if (!args.includes('--no-services')) require('./queue/installServices.js').install();
 	log(`ready in ${Math.round((Date.now() - started) / 1000)} s`);
 }

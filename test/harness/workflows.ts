@@ -1,4 +1,6 @@
-/** Workflows the reliability suite and the bench run in n8n, built from the harness's node builders. */
+/**
+ * Workflows the reliability suite and the bench run in n8n, built from the harness's node builders.
+ */
 import { chain, triggerNode, triggerUrl, webhookNode } from './gst';
 import { request } from './http';
 import type { ExecutionDetail, N8n } from './n8n';

@@ -23,7 +23,8 @@ jest.setTimeout(300_000);
 /**
  * Events emitted after the kill fail until n8n is back (connection refused, then 404 until its
  * webhooks are registered: up to ~40 s on a loaded 2-core machine). 8 of them, retried at ~10 s,
- * 30 s and 70 s, make at most ~32 consecutive failures, below the 50 that deactivate a subscription.
+ * 30 s and 70 s, make at most ~32 consecutive failures, below the 50 that deactivate a
+ * subscription.
  */
 const EVENTS = 16;
 const EMIT_EVERY_MS = 500;

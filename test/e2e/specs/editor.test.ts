@@ -210,7 +210,9 @@ it('shows the workflow with both of our nodes on the canvas', async () => {
 	await shot('workflow-canvas.png');
 });
 
-/** An HTML string from the node description as the browser shows it (tags gone, spaces collapsed). */
+/**
+ * An HTML string from the node description as the browser shows it (tags gone, spaces collapsed).
+ */
 function asShown(html: string): string {
 	return html
 		.replace(/<br\s*\/?>/g, ' ')

@@ -78,10 +78,12 @@ describe('emulator: API hosts', () => {
 				capability: 'ewaybill',
 			},
 		});
-		expect((await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`)).status).toBe(401); // authentication first
+		// authentication first
+		expect((await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`)).status).toBe(401);
 		expect((await apiGet(emu.sandboxUrl, `/v1/einvoices/${invoice.id}`, token)).status).toBe(200);
 		emu.control.setPlan(client.organizationId, 'einvoice+ewaybill');
-		expect((await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`, token)).status).toBe(200); // same token
+		// same token
+		expect((await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`, token)).status).toBe(200);
 		emu.control.setPlan(client.organizationId, 'einvoice');
 		expect((await apiGet(emu.sandboxUrl, `/v1/ewaybills/${bill.id}`, token)).status).toBe(403);
 	});
@@ -114,7 +116,8 @@ describe('emulator: API hosts', () => {
 		const limited = await apiGet(emu.sandboxUrl, paths[0], token);
 		expect(limited.body.error?.code).toBe('rate_limited');
 		expect(Number(limited.headers.get('retry-after'))).toBe(60);
-		expect((await apiGet(emu.sandboxUrl, paths[0], neighbour.token)).status).toBe(404); // own budget
+		// own budget
+		expect((await apiGet(emu.sandboxUrl, paths[0], neighbour.token)).status).toBe(404);
 		await emu.control.advance(30_000);
 		expect(Number((await apiGet(emu.sandboxUrl, paths[0], token)).headers.get('retry-after'))).toBe(
 			30,
@@ -188,7 +191,8 @@ describe('emulator: API hosts', () => {
 		const counters = emu.control.counters();
 		expect(counters.maxConcurrentApiSockets).toBeGreaterThanOrEqual(3);
 		expect(counters.apiRequestsTotal).toBe(3);
-		expect(counters.apiCalls).toEqual({}); // sandbox client on the production host: 401, not counted
+		// sandbox client on the production host: 401, not counted
+		expect(counters.apiCalls).toEqual({});
 		sockets.forEach((close) => close());
 		await apiGet(emu.sandboxUrl, `/v1/einvoices/${invoice.id}`, token);
 		expect(emu.control.counters().apiCalls).toEqual({ [client.clientId]: 1 });

@@ -14,7 +14,10 @@ interface CliInfo {
 	resources: { sandbox: { einvoices: string[] } };
 }
 
-/** The CLI as `npm run emulator` runs it, on free ports: token, GET and a signed delivery, then SIGTERM. */
+/**
+ * The CLI as `npm run emulator` runs it, on free ports: token, GET and a signed delivery, then
+ * SIGTERM.
+ */
 describe('emulator: npm run emulator', () => {
 	let child: ChildProcess;
 	let info: CliInfo;

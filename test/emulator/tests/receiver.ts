@@ -40,7 +40,9 @@ export async function startReceiver(respond: (r: Received, index: number) => num
 	};
 }
 
-/** Independent verification per the spec: HMAC-SHA256 of "<t>.<raw body>", constant-time compare. */
+/**
+ * Independent verification per the spec: HMAC-SHA256 of "<t>.<raw body>", constant-time compare.
+ */
 export function verifySignature(
 	header: string,
 	raw: Buffer,

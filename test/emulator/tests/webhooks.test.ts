@@ -136,7 +136,8 @@ describe('emulator: webhook delivery', () => {
 		expect(pending.nextAttemptAt! - clockAt(emu)).toBeGreaterThanOrEqual(1000);
 		await emu.control.advance(10_000);
 		expect(receiver.received).toHaveLength(4);
-		expect(new Set(receiver.received.map((r) => r.body.id)).size).toBe(1); // same event id each time
+		// same event id each time
+		expect(new Set(receiver.received.map((r) => r.body.id)).size).toBe(1);
 		const gaps = times.slice(1).map((t, i) => t - times[i]);
 		[1000, 2000, 4000].forEach((base, i) => {
 			expect(gaps[i]).toBeGreaterThanOrEqual(base);

@@ -23,7 +23,10 @@ function log(msg) {
 	process.stdout.write(`[queue:install] ${msg}\n`);
 }
 
-/** The newest Debian Postgres bin folder (`/usr/lib/postgresql/<major>/bin`) with initdb and postgres. */
+/**
+ * The newest Debian Postgres bin folder (`/usr/lib/postgresql/<major>/bin`) with initdb and
+ * postgres.
+ */
 function postgresBinDir() {
 	if (!fs.existsSync(POSTGRES_ROOT)) return undefined;
 	const majors = fs

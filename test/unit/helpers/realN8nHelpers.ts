@@ -40,7 +40,10 @@ export function realN8nHelpers(): RealHelpers {
 	};
 }
 
-/** The context n8n gives a credential test (`testedBy`): its `helpers.request` is n8n's legacy helper. */
+/**
+ * The context n8n gives a credential test (`testedBy`): its `helpers.request` is n8n's legacy
+ * helper.
+ */
 export function realCredentialTestContext(): ICredentialTestFunctions {
 	return new CredentialTestContext(
 		{} as IWorkflowExecuteAdditionalData,

@@ -1,9 +1,9 @@
 /**
- * Property: parseSignatureHeader never throws, and accepts exactly the grammar of docs/service-api.md
- * "Signature verification": comma-separated `key=value` parts (spaces around a part allowed), `t`
- * once as 1..12 digits, `v1` one to 16 times as 64 hex digits, other keys ignored; at most 4096
- * characters. Checked against an independent reading of the grammar, on arbitrary strings up to the
- * size limit and on strings built from near-grammar parts.
+ * Property: parseSignatureHeader never throws, and accepts exactly the grammar of
+ * docs/service-api.md "Signature verification": comma-separated `key=value` parts (spaces around a
+ * part allowed), `t` once as 1..12 digits, `v1` one to 16 times as 64 hex digits, other keys
+ * ignored; at most 4096 characters. Checked against an independent reading of the grammar, on
+ * arbitrary strings up to the size limit and on strings built from near-grammar parts.
  */
 import fc from 'fast-check';
 

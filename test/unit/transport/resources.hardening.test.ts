@@ -1,4 +1,6 @@
-/** A resource id is one path segment, never a dot segment or anything a server could read as one. */
+/**
+ * A resource id is one path segment, never a dot segment or anything a server could read as one.
+ */
 import { eventResourcePath } from '../../../nodes/GstComplianceTrigger/events';
 import { checkResourceId, resourcePath } from '../../../transport/resources';
 

@@ -1,4 +1,6 @@
-/** Retry policy: Retry-After parsing, exponential backoff with jitter, bounded attempts and waits. */
+/**
+ * Retry policy: Retry-After parsing, exponential backoff with jitter, bounded attempts and waits.
+ */
 import {
 	backoffDelay,
 	parseRetryAfter,

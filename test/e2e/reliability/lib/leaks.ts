@@ -1,6 +1,8 @@
 /** Finds secrets and bearer tokens in texts the user or an operator could see. */
 
-/** A JWT (what the service's access tokens are): three base64url parts, the first two JSON objects. */
+/**
+ * A JWT (what the service's access tokens are): three base64url parts, the first two JSON objects.
+ */
 const JWT = /eyJ[\w-]{5,}\.eyJ[\w-]{5,}\.[\w-]{10,}/;
 
 /** Where a secret or a token appears, as "<source>: <what>" (never the secret itself). */

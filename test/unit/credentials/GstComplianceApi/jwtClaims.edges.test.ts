@@ -1,4 +1,7 @@
-/** The JWT claim reading at its edges: what counts as claims, and which exp/iat shapes cap the lifetime. */
+/**
+ * The JWT claim reading at its edges: what counts as claims, and which exp/iat shapes cap the
+ * lifetime.
+ */
 import {
 	decodeJwtClaims,
 	tokenLifetimeMs,

@@ -4,8 +4,9 @@
  * Token requests from the nodes go through n8n's request helpers, so n8n's outbound request policy
  * (N8N_SSRF_PROTECTION_ENABLED and its lists) applies to them as it does to the API requests. The
  * credential test has only the deprecated `helpers.request`, which n8n's verification rejects: it
- * uses `fetch`, outside the policy, as the README's Security section says. Runs n8n-core 2.41.1's real helpers with protection on: loopback IPs
- * are in its default blocked ranges, `localhost` is allowed by name.
+ * uses `fetch`, outside the policy, as the README's Security section says. Runs n8n-core 2.41.1's
+ * real helpers with protection on: loopback IPs are in its default blocked ranges, `localhost` is
+ * allowed by name.
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 

@@ -1,8 +1,8 @@
 /**
- * "Refetch Latest State" over the real path: n8n-core's WebhookContext runs the trigger's webhook(),
- * which verifies a signed delivery, then GETs the resource through the `gstComplianceApi`
- * credential's own authenticate (token from the emulator's token endpoint) and n8n's request
- * helper over real HTTP to the emulator's API host.
+ * "Refetch Latest State" over the real path: n8n-core's WebhookContext runs the trigger's
+ * webhook(), which verifies a signed delivery, then GETs the resource through the
+ * `gstComplianceApi` credential's own authenticate (token from the emulator's token endpoint) and
+ * n8n's request helper over real HTTP to the emulator's API host.
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
@@ -16,7 +16,8 @@ import {
 } from '../../helpers/emulatorForPackage';
 
 describe('Refetch Latest State against the emulator', () => {
-	// The shipped timeouts: on a loaded machine a 300 ms token timeout would re-mint and skew the counts.
+	// The shipped timeouts: on a loaded machine a 300 ms token timeout would re-mint and skew the
+	// counts.
 	const emulator = useEmulatorForPackage(
 		{},
 		{ tokenRequestTimeoutMs: 10_000, apiRequestTimeoutMs: 30_000 },

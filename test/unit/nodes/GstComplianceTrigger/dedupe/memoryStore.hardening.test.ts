@@ -93,7 +93,8 @@ describe('MemoryDedupeStore at the cap', () => {
 
 describe('MemoryDedupeStore snapshot compatibility', () => {
 	it('loads static data written by the previous store', () => {
-		// Written by the store as released: evt_old_1 at T0, evt_old_2 at T0 + 1 min, evt_old_3 at T0 + 3 h.
+		// Written by the store as released: evt_old_1 at T0, evt_old_2 at T0 + 1 min, evt_old_3 at T0 +
+		// 3 h.
 		const persisted = { v: 1, base: 28948590, d: 'K5hVUXUkaUnAAALzDifohGncOAABco3spflI43RAC0' };
 		const options = { windowMs: 24 * HOUR, capacity: 100 };
 		const store = MemoryDedupeStore.fromSnapshot(persisted, options);
