@@ -22,7 +22,8 @@ function codeOf(error: unknown): string | undefined {
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const { code, name } = current as { code?: unknown; name?: unknown };
 		if (name === 'TimeoutError' || name === 'AbortError') return 'ECONNABORTED';
-		if (typeof code === 'string' && code in PHRASES) return code;
+		if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(PHRASES, code))
+			return code;
 		if (typeof code === 'string' && /CERT|TLS|SSL/i.test(code)) return 'TLS';
 		current = (current as { cause?: unknown }).cause;
 	}

@@ -71,4 +71,13 @@ describe('describeNetworkFailure', () => {
 			expect(describeNetworkFailure(error)).toBe('a network error occurred');
 		}
 	});
+
+	it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])(
+		'a code named like an object property (%s) is not a network failure',
+		(code) => {
+			const error = Object.assign(new Error('boom'), { code });
+			expect(isNetworkFailure(error)).toBe(false);
+			expect(describeNetworkFailure(error)).toBe('a network error occurred');
+		},
+	);
 });
