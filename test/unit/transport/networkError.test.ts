@@ -80,4 +80,10 @@ describe('describeNetworkFailure', () => {
 			expect(describeNetworkFailure(error)).toBe('a network error occurred');
 		},
 	);
+
+	it('reads codes only off objects, not off a function that carries one', () => {
+		const fn = Object.assign(() => undefined, { code: 'ECONNREFUSED' });
+		expect(isNetworkFailure(fn)).toBe(false);
+		expect(describeNetworkFailure(fn)).toBe('a network error occurred');
+	});
 });
