@@ -22,7 +22,13 @@ import {
 	WORK_DIR,
 	assertRuntimeInstalled,
 } from '../n8n';
-import { startPostgres, startRedis, type RunningPostgres, type RunningRedis } from './services';
+import {
+	startPostgres,
+	startRedis,
+	stopProcessGroup,
+	type RunningPostgres,
+	type RunningRedis,
+} from './services';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer, shared with CI before TypeScript is available
 const installer = require('../install.js') as {
@@ -158,23 +164,7 @@ export class N8nProcess {
 	async stop(graceMs = 15_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
 		const child = this.child;
 		if (!child || child.exitCode !== null || child.signalCode !== null) return;
-		try {
-			process.kill(-child.pid!, signal);
-		} catch {
-			/* gone */
-		}
-		let timer: NodeJS.Timeout | undefined;
-		await Promise.race([
-			this.exited,
-			new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-		]);
-		clearTimeout(timer);
-		try {
-			process.kill(-child.pid!, 'SIGKILL');
-		} catch {
-			/* gone */
-		}
-		await this.exited;
+		await stopProcessGroup(child, this.exited, signal, graceMs);
 		this.child = undefined;
 	}
 

@@ -78,23 +78,7 @@ class Daemon {
 	async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 10_000): Promise<void> {
 		const child = this.child;
 		if (!child || !this.running) return;
-		try {
-			process.kill(-child.pid!, signal);
-		} catch {
-			/* gone */
-		}
-		let timer: NodeJS.Timeout | undefined;
-		await Promise.race([
-			this.exited,
-			new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-		]);
-		clearTimeout(timer);
-		try {
-			process.kill(-child.pid!, 'SIGKILL');
-		} catch {
-			/* gone */
-		}
-		await this.exited;
+		await stopProcessGroup(child, this.exited, signal, graceMs);
 		this.child = undefined;
 	}
 
@@ -344,4 +328,32 @@ export function redisPing(host: string, port: number): Promise<string> {
 			if (reply.includes('\r\n')) done(reply.split('\r\n')[0]);
 		});
 	});
+}
+
+/**
+ * Sends `signal` to the child's process group, waits up to `graceMs` for it to exit, then SIGKILLs
+ * what is left: the way the queue harness stops Postgres, Redis and each n8n process.
+ */
+export async function stopProcessGroup(
+	child: ChildProcess,
+	exited: Promise<void> | undefined,
+	signal: NodeJS.Signals,
+	graceMs: number,
+): Promise<void> {
+	const signalGroup = (which: NodeJS.Signals) => {
+		try {
+			process.kill(-child.pid!, which);
+		} catch {
+			/* gone */
+		}
+	};
+	signalGroup(signal);
+	let timer: NodeJS.Timeout | undefined;
+	await Promise.race([
+		exited,
+		new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+	]);
+	clearTimeout(timer);
+	signalGroup('SIGKILL');
+	await exited;
 }
