@@ -229,11 +229,11 @@ describe('excerpt', () => {
 		expect(excerpt(text)).toBe('error [redacted token] tail');
 	});
 
-	it('a long secret whose encoding runs past a few KB is read whole', () => {
-		// 2,000 characters (a private key, say), JSON \u-escaped: 12,000 characters in the text.
-		const long = Array.from({ length: 2000 }, (_, index) => 'Kq7Zx9'[index % 6]).join('');
-		const text = `error ${jsonUnicode(long, (hex) => hex)} tail`;
-		expect(excerpt(text, [long])).toBe('error [redacted] tail');
+	it('reads 8 KB plus 24 characters per character of the longest secret before it may cut', () => {
+		// A 24-character secret stretches the head to 8,192 + 576 characters past max: an 8.7 KB
+		// token is redacted whole, where a head of 8 KB and a bit would show its first characters.
+		const longest = 'Kq7Zx9Kq7Zx9Kq7Zx9Kq7Zx9';
+		expect(excerpt(`error ${jwt(8700)} tail`, [longest])).toBe('error [redacted token] tail');
 	});
 });
 
