@@ -43,13 +43,19 @@ export function redact(text: string, secrets: string[] = []): string {
 /** A short, redacted, single-line excerpt of a server's text for an error description. */
 export function excerpt(text: string, secrets: string[] = [], max = 300): string {
 	// Redacted before it is cut, so the cut never leaves the first characters of a secret behind.
-	// Only the head is read: anything starting before the cut ends within it in every encoding
-	// (at most 24 characters per character of a secret, a few KB for a token).
+	// Only a head is read. A head that ends inside a secret or a token leaves their first characters
+	// unredacted at its end: at most 24 characters per character of a secret (its longest encoding),
+	// a few KB for a token. A head counts only when its tidied text still runs that far past `max`;
+	// whitespace runs and redactions shrink it, and then a head twice as long is read.
 	const longest = Math.max(0, ...secrets.map((secret) => secret.length));
-	const reach = max + 24 * longest + 8192;
-	const head = text.length > reach ? text.slice(0, reach) : text;
-	const line = redact(head, secrets).replace(/\s+/g, ' ').trim();
-	return line.length > max ? `${line.slice(0, max)}…` : line;
+	const margin = 24 * longest + 8192;
+	for (let reach = max + margin; ; reach *= 2) {
+		const head = text.slice(0, reach);
+		const line = redact(head, secrets).replace(/\s+/g, ' ').trim();
+		if (head.length === text.length || line.length >= max + margin) {
+			return line.length > max ? `${line.slice(0, max)}…` : line;
+		}
+	}
 }
 
 const patternCache = new Map<string, RegExp>();
@@ -98,12 +104,14 @@ const HTML_NAMED: Record<string, string> = {
 /** Every form one character (a code point) of a secret may take in transit or in an echo. */
 function characterForms(character: string): string {
 	const forms = new Set<string>([escapeRegex(character)]);
-	const bytes = [...Buffer.from(character, 'utf8')].map((byte) =>
-		byte.toString(16).padStart(2, '0'),
-	);
+	const bytes = [...Buffer.from(character)].map((byte) => byte.toString(16).padStart(2, '0'));
 	forms.add(bytes.map((hex) => `%${anyCaseHex(hex)}`).join(''));
 	forms.add(bytes.map((hex) => `%25${anyCaseHex(hex)}`).join(''));
-	if (character === ' ') forms.add('\\+');
+	// A space is `+` in a form body, and `%2B` when that body is form-encoded again.
+	if (character === ' ') {
+		forms.add('\\+');
+		forms.add('%2[bB]');
+	}
 	// A form decoder reads an unencoded `+` as a space.
 	if (character === '+') forms.add(' ');
 	const units = [...Array(character.length).keys()].map((index) =>
@@ -120,20 +128,24 @@ function characterForms(character: string): string {
 
 /**
  * The part of base64(…secret…) that depends on the secret alone, for each of the three byte
- * alignments the secret can start at, in base64 and base64url. Groups of four characters that mix
- * in bytes before or after the secret are left out.
+ * alignments the secret can start at, in base64 and base64url, of the secret itself and of its
+ * form encoding (HTTP Basic form-encodes client id and secret first, RFC 6749 section 2.3.1).
+ * Groups of four characters that mix in bytes before or after the secret are left out.
  */
 function base64Cores(secret: string): string[] {
-	const bytes = Buffer.from(secret, 'utf8');
+	const formEncoded = new URLSearchParams({ secret }).toString().slice('secret='.length);
 	const cores = new Set<string>();
-	for (let offset = 0; offset < 3; offset++) {
-		const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
-		const completeGroups = Math.floor(padded.length / 3);
-		const start = offset === 0 ? 0 : 4;
-		const core = padded.toString('base64').slice(start, completeGroups * 4);
-		if (core.length >= MIN_BASE64_CORE) {
-			cores.add(core);
-			cores.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+	for (const value of [secret, formEncoded]) {
+		const bytes = Buffer.from(value);
+		for (const offset of [0, 1, 2]) {
+			const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+			const completeGroups = Math.floor(padded.length / 3);
+			const start = offset === 0 ? 0 : 4;
+			const core = padded.toString('base64').slice(start, completeGroups * 4);
+			if (core.length >= MIN_BASE64_CORE) {
+				cores.add(core);
+				cores.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+			}
 		}
 	}
 	return [...cores];

@@ -1,0 +1,255 @@
+/**
+ * Each form a secret is sent or echoed in, on its own and away from any `client_secret=` name (the
+ * named-parameter rule would hide a missing form): percent-encodings, JSON escapes, HTML entities,
+ * base64 at each byte alignment; the length limits at their edges; what stays untouched; and the
+ * excerpt's cut and head bound.
+ */
+import { excerpt, redact } from '../../../transport/redact';
+
+/** Space, plus, slash, quote, backslash and the HTML specials, each with hex letters in its code. */
+const PUNCTUATED = `Qz8 Kp+Wm/"Xv\\Ly&<Nb>'Rt`;
+/** Every control character JSON has a short escape for. */
+const CONTROL = 'tab\there\nnew\rret\bbs\fff';
+/** Two-, three- and four-byte UTF-8, the last one outside the BMP (a surrogate pair in UTF-16). */
+const UNICODE = 'pässwörd-€-😀-x';
+const SECRETS = { PUNCTUATED, CONTROL, UNICODE };
+/** Nothing to encode: only the named-parameter rule and the excerpt's cut apply. */
+const ALPHANUMERIC = 'Zx9kQ2mP7rT4vW8yB3nH';
+
+const form = (text: string) => new URLSearchParams({ s: text }).toString().slice('s='.length);
+const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+const jsonString = (text: string) => JSON.stringify(text).slice(1, -1);
+const jsonUnicode = (text: string, hexCase: (hex: string) => string) =>
+	[...text.split('')]
+		.map((unit) => `\\u${hexCase(unit.charCodeAt(0).toString(16).padStart(4, '0'))}`)
+		.join('');
+const codePoints = (text: string, entity: (codePoint: number) => string) =>
+	[...text].map((character) => entity(character.codePointAt(0) ?? 0)).join('');
+const htmlNamed = (text: string, apostrophe: string) =>
+	text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, apostrophe);
+
+const FORMS: Array<[string, (secret: string) => string]> = [
+	['raw', (secret) => secret],
+	['form body (space as +, upper-case hex)', form],
+	['form body, lower-case hex', (secret) => lowerHex(form(secret))],
+	['form body encoded twice (space as %2B)', (secret) => form(form(secret))],
+	['form body, then encodeURIComponent', (secret) => encodeURIComponent(form(secret))],
+	['percent-encoded twice', (secret) => encodeURIComponent(encodeURIComponent(secret))],
+	[
+		'percent-encoded twice, lower-case hex',
+		(secret) => lowerHex(encodeURIComponent(encodeURIComponent(secret))),
+	],
+	['echoed by a form decoder (+ read as space)', (secret) => secret.replace(/\+/g, ' ')],
+	['JSON string (short escapes)', jsonString],
+	['JSON string with escaped slashes', (secret) => jsonString(secret).replace(/\//g, '\\/')],
+	['JSON \\u escapes, lower-case hex', (secret) => jsonUnicode(secret, (hex) => hex)],
+	['JSON \\u escapes, upper-case hex', (secret) => jsonUnicode(secret, (hex) => hex.toUpperCase())],
+	['HTML named entities, &#39;', (secret) => htmlNamed(secret, '&#39;')],
+	['HTML named entities, &apos;', (secret) => htmlNamed(secret, '&apos;')],
+	['HTML decimal entities', (secret) => codePoints(secret, (code) => `&#${code};`)],
+	['HTML decimal entities with leading zeros', (secret) => codePoints(secret, (c) => `&#000${c};`)],
+	['HTML hex entities &#x…;', (secret) => codePoints(secret, (code) => `&#x${code.toString(16)};`)],
+	[
+		'HTML hex entities &#X…; in upper case',
+		(secret) => codePoints(secret, (code) => `&#X${code.toString(16).toUpperCase()};`),
+	],
+];
+
+// redact keeps the patterns it builds for a secret; each test below uses a secret of its own, so
+// that it builds (and checks) them itself rather than reuse another test's.
+describe('a secret is redacted in each form on its own', () => {
+	describe.each(FORMS.map(([name, encode], row) => [name, encode, row] as const))(
+		'%s',
+		(_name, encode, row) => {
+			it.each(Object.entries(SECRETS))('%s secret', (_label, base) => {
+				const secret = `${base}${row}`;
+				const text = `echo: ${encode(secret)} (end)`;
+				expect(redact(text, [secret])).toBe('echo: [redacted] (end)');
+			});
+		},
+	);
+
+	it('every occurrence, not just the first', () => {
+		expect(redact(`${form(PUNCTUATED)} and ${PUNCTUATED}`, [PUNCTUATED])).toBe(
+			'[redacted] and [redacted]',
+		);
+	});
+});
+
+describe('text that only resembles the secret is kept', () => {
+	const RESEMBLING: Array<[string, (secret: string) => string]> = [
+		['the space left out', (secret) => secret.replace(' ', '')],
+		['the plus left out', (secret) => secret.replace('+', '')],
+		['a plus where the secret has a letter', (secret) => secret.replace('tt', 't+')],
+		['a space where the secret has a letter', (secret) => secret.replace('tt', 't ')],
+		['a percent escape of another character', (secret) => secret.replace('+', '%2C')],
+	];
+	it.each(RESEMBLING.map(([name, resembling], row) => [name, resembling, row] as const))(
+		'%s',
+		(_name, resembling, row) => {
+			const secret = `correct horse+battery ${row}`;
+			const text = resembling(secret);
+			expect(redact(`echo: ${text}`, [secret])).toBe(`echo: ${text}`);
+		},
+	);
+});
+
+/** base64 and base64url of `prefix + value + suffix`, and the part that encodes `value` alone. */
+const encodedWithin = (prefix: string, value: string, encoding: 'base64' | 'base64url') => {
+	const encoded = Buffer.from(`${prefix}${value}!?`).toString(encoding);
+	// Groups of four characters encode three bytes; those mixing in prefix or suffix bytes stay.
+	const from = Math.ceil(Buffer.byteLength(prefix) / 3) * 4;
+	const to = Math.floor(Buffer.byteLength(prefix + value) / 3) * 4;
+	return { encoded, kept: `${encoded.slice(0, from)}[redacted]${encoded.slice(to)}` };
+};
+
+describe('a secret inside base64 of a longer value (HTTP Basic id:secret)', () => {
+	// Its base64 holds `+` and `/` at every alignment, and it is not a whole number of groups.
+	const secret = 'Wm~>>>???Kp8Zq';
+	const alignments: Array<[string, string]> = [
+		['starting a group (alignment 0)', 'id:'],
+		['one byte into a group (alignment 1)', 'id:x'],
+		['two bytes into a group (alignment 2)', 'id:xy'],
+	];
+
+	describe.each(alignments)('%s', (_name, prefix) => {
+		it.each(['base64', 'base64url'] as const)('%s: every group of the secret alone', (encoding) => {
+			const { encoded, kept } = encodedWithin(prefix, secret, encoding);
+			expect(redact(`Authorization: Basic ${encoded}`, [secret])).toBe(
+				`Authorization: Basic ${kept}`,
+			);
+		});
+
+		it('form-encoded before base64 (RFC 6749 section 2.3.1)', () => {
+			const punctuated = 'Wm~>>> ???Kp+8/Zq';
+			const { encoded, kept } = encodedWithin(prefix, form(punctuated), 'base64');
+			expect(redact(`Authorization: Basic ${encoded}`, [punctuated])).toBe(
+				`Authorization: Basic ${kept}`,
+			);
+		});
+	});
+
+	it('percent-encoded base64', () => {
+		const { encoded, kept } = encodedWithin('id:', secret, 'base64');
+		expect(redact(`auth=${encodeURIComponent(encoded)}`, [secret])).toBe(
+			`auth=${encodeURIComponent(kept).replace('%5Bredacted%5D', '[redacted]')}`,
+		);
+	});
+
+	it('six bytes (two groups, the shortest base64 run taken for the secret) are redacted', () => {
+		const { encoded, kept } = encodedWithin('id:', 'Sx9kQ2', 'base64');
+		expect(redact(`Basic ${encoded}`, ['Sx9kQ2'])).toBe(`Basic ${kept}`);
+	});
+
+	it('five bytes (at most one group of four, too likely by chance) are not looked for', () => {
+		for (const prefix of ['id:', 'id:x', 'id:xy']) {
+			const { encoded } = encodedWithin(prefix, 'Sx9kQ', 'base64');
+			expect(redact(`Basic ${encoded}`, ['Sx9kQ'])).toBe(`Basic ${encoded}`);
+		}
+	});
+});
+
+describe('secret length limits', () => {
+	it('a 4-character secret is redacted, and nothing else in the text is', () => {
+		expect(redact('code ab9Z here, base64 YWI5Wg', ['ab9Z'])).toBe(
+			'code [redacted] here, base64 YWI5Wg',
+		);
+	});
+
+	it('a 3-character secret is not used: it would blank out ordinary words', () => {
+		expect(redact('code ab9 here, password=hunter2', ['ab9'])).toBe(
+			'code ab9 here, password=hunter2',
+		);
+	});
+
+	it('with no secret to protect, only JWT-shaped tokens go; a password field named by the API stays', () => {
+		const text = 'password: too short, client_secret=abc123 eyJhbGciOiJIUzI1NiJ9.e30.sig';
+		const kept = 'password: too short, client_secret=abc123 [redacted token]';
+		expect(redact(text)).toBe(kept);
+		expect(excerpt(text)).toBe(kept);
+	});
+});
+
+describe('parameters named like a secret', () => {
+	const secret = ALPHANUMERIC;
+
+	it('a value the server cut short is still redacted, the name and the rest kept', () => {
+		expect(redact(`body: client_secret=${secret.slice(0, 7)}&grant_type=x`, [secret])).toBe(
+			'body: client_secret=[redacted]&grant_type=x',
+		);
+	});
+
+	it('names in any case, every occurrence', () => {
+		expect(
+			redact('Client-Secret: a1b2c3d4e5, PASSWORD=hunter22; "clientSecret":"q9w8e7"', [secret]),
+		).toBe('Client-Secret: [redacted], PASSWORD=[redacted]; "clientSecret":"[redacted]"');
+	});
+});
+
+describe('excerpt', () => {
+	const secret = ALPHANUMERIC;
+
+	it('keeps a text of exactly max characters whole', () => {
+		expect(excerpt('0123456789', [], 10)).toBe('0123456789');
+	});
+
+	it('cuts a text one character over max to max characters and marks the cut', () => {
+		expect(excerpt('0123456789A', [], 10)).toBe('0123456789…');
+	});
+
+	it('collapses whitespace runs to one space and trims the ends', () => {
+		expect(excerpt('\n\t error:\r\n  bad \t request \n', [secret])).toBe('error: bad request');
+	});
+
+	it('redacts before cutting: a secret straddling the cut leaves none of its characters', () => {
+		const text = `${'x'.repeat(8)}${secret} tail`;
+		expect(excerpt(text, [secret], 10)).toBe('xxxxxxxx[r…');
+	});
+
+	it('a long text is cut at max with no part of a secret far beyond the cut', () => {
+		const text = `${'a'.repeat(50_000)} ${secret}`;
+		expect(excerpt(text, [secret], 20)).toBe(`${'a'.repeat(20)}…`);
+	});
+
+	// The head read is bounded: a whitespace run or redactions before a secret shorten the excerpt
+	// text, so the secret can come out within max even though it starts far into the raw text.
+	it.each([
+		['a whitespace run', (length: number) => ' '.repeat(length), 'error [redacted] tail'],
+		[
+			'a redacted token',
+			(length: number) => `${jwt(length - 1)} `,
+			'error [redacted token] [redacted] tail',
+		],
+	])('after %s as long as the head read, a secret is still redacted', (_name, filler, shown) => {
+		const head = 300 + 24 * secret.length + 8192;
+		// A head of that length ends six characters into the secret.
+		const text = `error ${filler(head - 12)}${secret} tail`;
+		expect(text.indexOf(secret)).toBe(head - 6);
+		expect(excerpt(text, [secret])).toBe(shown);
+	});
+
+	it('a token cut by the head bound after a whitespace run is not shown in part', () => {
+		const head = 300 + 8192;
+		const token = jwt(200);
+		const text = `error ${' '.repeat(head - 6 - 50)}${token} tail`;
+		expect(excerpt(text)).toBe('error [redacted token] tail');
+	});
+
+	it('reads 8 KB plus 24 characters per character of the longest secret before it may cut', () => {
+		// A 24-character secret stretches the head to 8,192 + 576 characters past max: an 8.7 KB
+		// token is redacted whole, where a head of 8 KB and a bit would show its first characters.
+		const longest = 'Kq7Zx9Kq7Zx9Kq7Zx9Kq7Zx9';
+		expect(excerpt(`error ${jwt(8700)} tail`, [longest])).toBe('error [redacted token] tail');
+	});
+});
+
+/** A JWT-shaped token of `length` characters. */
+function jwt(length: number): string {
+	const header = 'eyJhbGciOiJIUzI1NiJ9';
+	return `${header}.${'a'.repeat(length - header.length - '..sig'.length)}.sig`;
+}
