@@ -71,6 +71,8 @@ export class MemoryDedupeStore implements DedupeStore {
 	private base = 0;
 	/** Records copied by folds and rewrites; for tests and the bench (the amortized cost). */
 	copiedRecords = 0;
+	/** Ids looked at by the full expiry scans after a clock step back; for tests and the bench. */
+	scannedRecords = 0;
 	/** Ids dropped while still inside the window because the cap was reached. */
 	evictedInWindow = 0;
 
@@ -148,6 +150,7 @@ export class MemoryDedupeStore implements DedupeStore {
 		let previous = -Infinity;
 		let ordered = true;
 		for (const [digest, minute] of this.seen) {
+			this.scannedRecords++;
 			if (minute + windowMinutes < nowMinute) {
 				this.seen.delete(digest);
 				if (digest === this.front) this.front = undefined;
@@ -165,8 +168,8 @@ export class MemoryDedupeStore implements DedupeStore {
 
 	/** The id that arrived first among those remembered. */
 	private peekFront(): string | undefined {
-		if (this.front !== undefined && this.seen.has(this.front)) return this.front;
-		this.front = undefined;
+		// Every deletion from `seen` clears `front` when it deletes that id.
+		if (this.front !== undefined) return this.front;
 		if (this.seen.size === 0) return undefined;
 		for (;;) {
 			this.cursor ??= this.seen.keys();
@@ -282,5 +285,5 @@ function decodeOffset(text: string): number | undefined {
 function isSnapshot(value: unknown): value is DedupeSnapshot {
 	if (typeof value !== 'object' || value === null) return false;
 	const { v, base, d } = value as Record<string, unknown>;
-	return v === 1 && typeof base === 'number' && Number.isSafeInteger(base) && typeof d === 'string';
+	return v === 1 && Number.isSafeInteger(base) && typeof d === 'string';
 }
