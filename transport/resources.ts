@@ -47,10 +47,8 @@ export function describePath(path: string): { resource: GstResource; id: string 
  */
 export function capabilityName(named: unknown, fallback: string): string {
 	if (typeof named !== 'string' || named.trim() === '') return fallback;
-	const key = named
-		.trim()
-		.toLowerCase()
-		.replace(/[^a-z]/g, '');
+	// Dropping every non-letter also drops surrounding whitespace.
+	const key = named.toLowerCase().replace(/[^a-z]/g, '');
 	const known = (Object.keys(RESOURCES) as GstResource[]).find((resource) =>
 		key.startsWith(resource),
 	);
