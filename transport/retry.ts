@@ -72,7 +72,7 @@ export function parseRetryAfter(value: unknown, nowMs: number): number | undefin
 	}
 	if (typeof raw !== 'string') return undefined;
 	const text = raw.trim();
-	if (text === '' || text.length > MAX_RETRY_AFTER_LENGTH) return undefined;
+	if (text.length > MAX_RETRY_AFTER_LENGTH) return undefined;
 	// Fractions are not in the grammar but harmless; some servers send them.
 	if (/^\d+(\.\d+)?$/.test(text)) return boundedWait(Number(text) * 1000);
 	const date = parseHttpDate(text, nowMs);
@@ -111,7 +111,8 @@ export function parseHttpDate(text: string, nowMs: number): number | undefined {
 		if (year > thisYear + 50) year -= 100;
 		time = match.slice(4, 7);
 	} else if ((match = ASCTIME.exec(text))) {
-		[month, day] = [match[1], match[2].trim()];
+		// The day is space-padded (' 6'), which Number reads as 6.
+		[month, day] = [match[1], match[2]];
 		time = match.slice(3, 6);
 		year = Number(match[6]);
 	} else {
@@ -122,9 +123,8 @@ export function parseHttpDate(text: string, nowMs: number): number | undefined {
 	const date = Number(day);
 	if (hours > 23 || minutes > 59 || secs > 60) return undefined;
 	const ms = Date.UTC(year, monthIndex, date, hours, minutes, Math.min(secs, 59));
-	const check = new Date(ms);
-	// Date.UTC rolls 31 Feb over into March; the grammar's date must exist.
-	if (check.getUTCMonth() !== monthIndex || check.getUTCDate() !== date) return undefined;
+	// Date.UTC rolls 31 Feb over into 3 Mar and 00 Mar back into February; the date must exist.
+	if (new Date(ms).getUTCDate() !== date) return undefined;
 	return ms;
 }
 

@@ -29,11 +29,15 @@ export const EXPIRES_IN_RANGE_SECONDS = { min: 60, max: 86_400 } as const;
  * is the documented 900 s.
  */
 export function readExpiresIn(value: unknown): number {
-	let seconds: number | undefined;
-	if (typeof value === 'number') seconds = value;
-	else if (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value)) seconds = Number(value);
+	// Number() alone would also read '0x100', '1e3' and ' ' (as 256, 1000 and 0).
+	const seconds =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value)
+				? Number(value)
+				: NaN;
 	const { min, max } = EXPIRES_IN_RANGE_SECONDS;
-	if (seconds === undefined || !Number.isInteger(seconds) || seconds < min || seconds > max) {
+	if (!Number.isInteger(seconds) || seconds < min || seconds > max) {
 		return DEFAULT_EXPIRES_IN_SECONDS;
 	}
 	return seconds;

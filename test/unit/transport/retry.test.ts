@@ -35,10 +35,13 @@ describe('retry', () => {
 		expect(parseRetryAfter(undefined, 0)).toBeUndefined();
 	});
 
-	it('backs off exponentially within the cap, with bounded jitter', () => {
-		expect(backoffDelay(policy, 1, () => 0)).toBe(50);
-		expect(backoffDelay(policy, 1, () => 0.999)).toBeLessThanOrEqual(100);
-		expect(backoffDelay(policy, 3, () => 0.999)).toBeLessThanOrEqual(300);
+	it('backs off exponentially up to the cap, half of each wait fixed and half random', () => {
+		const waits = (random: number) =>
+			[1, 2, 3, 4].map((retry) => backoffDelay(policy, retry, () => random));
+		// 100 ms doubling, capped at 300 ms.
+		expect(waits(0)).toEqual([50, 100, 150, 150]);
+		expect(waits(0.5)).toEqual([75, 150, 225, 225]);
+		expect(waits(1)).toEqual([100, 200, 300, 300]);
 	});
 
 	it('stops after maxAttempts and reports the count', async () => {

@@ -4,6 +4,7 @@
  */
 import {
 	decodeJwtClaims,
+	readExpiresIn,
 	tokenLifetimeMs,
 } from '../../../../credentials/GstComplianceApi/jwtClaims';
 
@@ -52,5 +53,36 @@ describe('tokenLifetimeMs', () => {
 	it('ignores an exp that is not a number', () => {
 		expect(tokenLifetimeMs(900, { exp: '1300', iat: 1000 }, 0)).toBe(900_000);
 		expect(tokenLifetimeMs(60, { exp: null }, 0)).toBe(60_000);
+	});
+});
+
+describe('readExpiresIn', () => {
+	it.each([
+		['the shortest accepted number', 60, 60],
+		['the longest accepted number', 86_400, 86_400],
+		['a numeric string', '120', 120],
+		['a numeric string with spaces around it', ' 120 ', 120],
+	])('takes %s', (_name, value, seconds) => {
+		expect(readExpiresIn(value)).toBe(seconds);
+	});
+
+	it.each([
+		['below the range', 59],
+		['above the range', 86_401],
+		['a fraction', 120.5],
+		['a string below the range', '59'],
+		['a hexadecimal string', '0x100'],
+		['an exponent', '1e3'],
+		['a decimal string', '120.5'],
+		['text after the digits', '120s'],
+		['text before the digits', 'PT120'],
+		['ten digits', '1234567890'],
+		['an empty string', ''],
+		['spaces only', '   '],
+		['a boolean', true],
+		['missing', undefined],
+		['null', null],
+	])('is the documented 900 s for %s', (_name, value) => {
+		expect(readExpiresIn(value)).toBe(900);
 	});
 });

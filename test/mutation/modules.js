@@ -1,0 +1,59 @@
+/**
+ * Which unit tests judge which core under mutation testing (docs/testing.md, "Mutation testing").
+ * Each module is mutated against the tests named after it (paths under test/unit) plus the few
+ * suites that exercise a branch of it through a caller; `ci: true` marks the modules `.ci/run`
+ * mutates. An explicit list, rather than jest's related-test search, keeps each mutant's run to the
+ * files that can judge it: every file jest loads costs its imports (n8n-core for the node suites)
+ * once per mutant, and the webhook suites alone made a dedupe-store mutant cost seconds.
+ */
+module.exports = [
+	{ file: 'transport/retry.ts', tests: ['transport/retry*'] },
+	{ file: 'transport/redact.ts', tests: ['transport/redact*'] },
+	{ file: 'transport/resources.ts', tests: ['transport/resources*'] },
+	{ file: 'transport/httpStatus.ts', tests: ['transport/httpStatus*'] },
+	{ file: 'transport/networkError.ts', tests: ['transport/networkError*'] },
+	{
+		file: 'credentials/GstComplianceApi/environment.ts',
+		tests: ['credentials/GstComplianceApi/environment*'],
+	},
+	{
+		file: 'credentials/GstComplianceApi/jwtClaims.ts',
+		tests: ['credentials/GstComplianceApi/jwtClaims*'],
+	},
+	{
+		file: 'credentials/GstComplianceApi/tokenCache.ts',
+		tests: ['credentials/GstComplianceApi/tokenCache*', 'properties/tokenCache*'],
+		ci: true,
+	},
+	{
+		file: 'credentials/GstComplianceApi/tokenClient.ts',
+		tests: ['credentials/GstComplianceApi/tokenClient*'],
+	},
+	{
+		file: 'nodes/GstComplianceTrigger/signature.ts',
+		tests: ['nodes/GstComplianceTrigger/signature*', 'properties/signature*'],
+		ci: true,
+	},
+	{
+		file: 'nodes/GstComplianceTrigger/delivery.ts',
+		tests: ['nodes/GstComplianceTrigger/delivery*'],
+	},
+	{
+		file: 'nodes/GstComplianceTrigger/dedupe/memoryStore.ts',
+		tests: [
+			'nodes/GstComplianceTrigger/dedupe/memoryStore*',
+			'nodes/GstComplianceTrigger/dedupe/capacity*',
+			'properties/dedupeStore*',
+		],
+		ci: true,
+	},
+	{
+		file: 'nodes/GstComplianceTrigger/dedupe/persistence.ts',
+		// The Redis branch (store choice, confirm after start) runs only through the trigger.
+		tests: [
+			'nodes/GstComplianceTrigger/dedupe/persistence*',
+			'nodes/GstComplianceTrigger/dedupe/redisStore*',
+		],
+		ci: true,
+	},
+];

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/**
+ * `npm run test:mutation [-- --ci] [-- <module path> ...]`: mutation testing of the cores
+ * (docs/testing.md, "Mutation testing"). One Stryker run per module of test/mutation/modules.js,
+ * each against that module's own tests; `--ci` runs the modules marked `ci`, paths pick modules.
+ * Prints each module's score and exits 1 when any is below the goal: a mean over all modules would
+ * let a weak one hide behind strong ones, so Stryker's own break threshold is not used.
+ * Reports: reports/mutation/<module>.json (mutation-testing-report-schema) and .html.
+ */
+import { Stryker } from '@stryker-mutator/core';
+import path from 'node:path';
+
+import modules from './modules.js';
+
+const GOAL = 90;
+
+/** Stryker's score: killed and timed-out mutants over all but those that do not compile or run. */
+export function score(mutants) {
+	const count = (status) => mutants.filter((mutant) => mutant.status === status).length;
+	const detected = count('Killed') + count('Timeout');
+	const valid = detected + count('Survived') + count('NoCoverage');
+	return { detected, valid, percent: valid === 0 ? 100 : (100 * detected) / valid };
+}
+
+function selectModules(args) {
+	const paths = args.filter((arg) => !arg.startsWith('--'));
+	const unknown = paths.filter((file) => !modules.some((module) => module.file === file));
+	if (unknown.length > 0) {
+		throw new Error(
+			`Not a module of test/mutation/modules.js: ${unknown.join(', ')}. Known: ${modules.map((m) => m.file).join(', ')}`,
+		);
+	}
+	if (paths.length > 0) return modules.filter((module) => paths.includes(module.file));
+	return args.includes('--ci') ? modules.filter((module) => module.ci) : modules;
+}
+
+async function mutate({ file, tests }) {
+	const name = path.basename(file, '.ts');
+	const started = Date.now();
+	const results = await new Stryker({
+		mutate: [file],
+		jest: {
+			projectType: 'custom',
+			configFile: 'jest.mutation.config.js',
+			// The list below is the selection; jest's related-test search would add every suite
+			// that imports the module through the nodes.
+			enableFindRelatedTests: false,
+			config: { testMatch: tests.map((glob) => `<rootDir>/test/unit/${glob}.test.ts`) },
+		},
+		jsonReporter: { fileName: `reports/mutation/${name}.json` },
+		htmlReporter: { fileName: `reports/mutation/${name}.html` },
+	}).runMutationTest();
+	return { file, minutes: (Date.now() - started) / 60_000, ...score(results) };
+}
+
+const selected = selectModules(process.argv.slice(2));
+const rows = [];
+for (const module of selected) rows.push(await mutate(module));
+
+console.log(`\nMutation scores (goal ${GOAL} % per module):`);
+for (const { file, detected, valid, percent, minutes } of rows) {
+	const mark = percent < GOAL ? 'BELOW' : 'ok   ';
+	console.log(
+		`${mark} ${percent.toFixed(2).padStart(6)} %  ${file} (${detected} of ${valid} detected, ${minutes.toFixed(1)} min)`,
+	);
+}
+if (rows.some((row) => row.percent < GOAL)) {
+	console.error(`A module scores below ${GOAL} %: see docs/testing.md, "Mutation testing".`);
+	process.exitCode = 1;
+}
