@@ -37,11 +37,7 @@ export interface VerifyInput {
 
 /** Hex HMAC-SHA256 over `<timestamp>.<body>`. */
 export function sign(secret: string, timestamp: string | number, body: Buffer | string): string {
-	return signatureBytes(
-		secret,
-		String(timestamp),
-		typeof body === 'string' ? Buffer.from(body) : body,
-	).toString('hex');
+	return signatureBytes(secret, String(timestamp), body).toString('hex');
 }
 
 /** The header value a sender would produce, e.g. for tests and local tools. */
@@ -111,6 +107,7 @@ export function verify(input: VerifyInput): VerifyResult {
 	return { ok: true, timestamp, secretIndex };
 }
 
-function signatureBytes(secret: string, timestamp: string, body: Buffer): Buffer {
+/** A string body is hashed as its UTF-8 bytes, the bytes a sender puts on the wire. */
+function signatureBytes(secret: string, timestamp: string, body: Buffer | string): Buffer {
 	return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
 }

@@ -31,7 +31,12 @@ module.exports = [
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/signature.ts',
-		tests: ['nodes/GstComplianceTrigger/signature*', 'properties/signature*'],
+		// The trigger reads the header the module names.
+		tests: [
+			'nodes/GstComplianceTrigger/signature*',
+			'properties/signature*',
+			'nodes/GstComplianceTrigger/webhook',
+		],
 		ci: true,
 	},
 	{

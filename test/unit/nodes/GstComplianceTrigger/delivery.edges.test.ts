@@ -75,6 +75,16 @@ describe('handleDelivery', () => {
 		});
 	});
 
+	it('accepts a body of exactly the size limit', async () => {
+		const { store } = recordingStore();
+		const body = Buffer.alloc(MAX_BODY_BYTES, 0x20);
+		body.write(event());
+		expect(await handleDelivery(input(body), store)).toMatchObject({
+			kind: 'accepted',
+			event: { id: 'evt_1' },
+		});
+	});
+
 	it('refuses an oversized body before reading its signature', async () => {
 		const { store, claims } = recordingStore();
 		const body = Buffer.alloc(MAX_BODY_BYTES + 1, 0x20);
