@@ -80,6 +80,7 @@ describe('readExpiresIn', () => {
 		['an empty string', ''],
 		['spaces only', '   '],
 		['a boolean', true],
+		['an array holding a number', [120]],
 		['missing', undefined],
 		['null', null],
 	])('is the documented 900 s for %s', (_name, value) => {

@@ -21,6 +21,7 @@ import {
 	type DedupeOptions,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 import {
+	acceptedResponse,
 	DedupeRegistry,
 	dedupeRegistry,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
@@ -41,6 +42,18 @@ describe('DedupeRegistry', () => {
 		expect(registry.get('wf:node:test', DAY_OPTIONS, create)).not.toBe(a);
 		registry.clear();
 		expect(registry.get('wf:node:production', DAY_OPTIONS, create)).not.toBe(a);
+	});
+});
+
+describe('acceptedResponse', () => {
+	it('starts the workflow with the item, and persists when n8n reads the answer', () => {
+		const persist = jest.fn();
+		const item = { id: 'evt_1', type: 'einvoice.generated' };
+		const response = acceptedResponse(item, persist);
+		expect(response.workflowData).toEqual([[{ json: item }]]);
+		expect(persist).not.toHaveBeenCalled();
+		expect(response.webhookResponse).toEqual({ received: true });
+		expect(persist).toHaveBeenCalledTimes(1);
 	});
 });
 

@@ -238,6 +238,25 @@ describe('the trigger with a Redis credential', () => {
 		});
 	});
 
+	it('a confirm that fails is logged; the delivery still gets its 200 and starts once', async () => {
+		const warnings: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((message: unknown) => void warnings.push(String(message)));
+		jest
+			.spyOn(RedisDedupeStore.prototype, 'confirm')
+			.mockRejectedValueOnce(new Error('Connection is closed.'));
+		const result = await deliver({ ...signed(body('evt_unconfirmed')), redis: redisCredential() });
+		expect(result.status).toBe(200);
+		expect(result.started).toHaveLength(1);
+		// The confirm is not awaited (n8n reads the answer synchronously); its rejection is handled
+		// within the microtasks that run before the next macrotask.
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(warnings).toEqual([
+			'GST Compliance Trigger: Connection is closed. (confirming a started event)',
+		]);
+	});
+
 	it('a redelivery while the first is still being started is answered 409 and starts nothing', async () => {
 		await inspect.set(key('evt_busy'), 'p', 'PX', 30_000);
 		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
