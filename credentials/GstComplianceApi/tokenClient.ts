@@ -30,7 +30,11 @@ export interface TokenHttpRequest {
 
 export interface TokenHttpResponse {
 	status: number;
-	retryAfter?: string;
+	/**
+	 * The `Retry-After` header as the transport has it (a string, a number, a list, or nothing);
+	 * `parseRetryAfter` reads every such form.
+	 */
+	retryAfter?: unknown;
 	body: string;
 }
 
@@ -56,7 +60,7 @@ export const fetchPost: TokenPost = async (request) => {
 	});
 	return {
 		status: response.status,
-		retryAfter: response.headers.get('retry-after') ?? undefined,
+		retryAfter: response.headers.get('retry-after'),
 		body: await response.text(),
 	};
 };
@@ -88,15 +92,9 @@ function fromN8nResponse(response: {
 	body?: unknown;
 }): TokenHttpResponse {
 	const headers = (response.headers ?? {}) as Record<string, unknown>;
-	const retryAfterKey = Object.keys(headers).find((name) => name.toLowerCase() === 'retry-after');
-	const retryAfter = retryAfterKey ? headers[retryAfterKey] : undefined;
 	return {
 		status: response.statusCode,
-		retryAfter: Array.isArray(retryAfter)
-			? String(retryAfter[0])
-			: retryAfter === undefined
-				? undefined
-				: String(retryAfter),
+		retryAfter: Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1],
 		body: bodyText(response.body),
 	};
 }
@@ -133,7 +131,7 @@ async function requestToken(
 	const requestedAt = settings.now();
 	let status: number;
 	let body: string;
-	let retryAfter: string | undefined;
+	let retryAfter: unknown;
 	try {
 		const response = await post({
 			url,
@@ -184,16 +182,14 @@ async function requestToken(
 			return fatal(
 				new GstCredentialError('rejected', messages.tokenRejected(status, serverSays), details),
 			);
-		case 'rateLimited': {
-			const retryAfterMs = parseRetryAfter(retryAfter, settings.now());
-			const message = messages.rateLimited({ party: 'token endpoint', host, retryAfterMs });
+		case 'rateLimited':
+			// finalError words the message: every 429 ends in a retry or there, never as it is.
 			return {
 				ok: false,
 				retryable: true,
-				retryAfterMs,
-				error: new GstCredentialError('rateLimited', message, { ...details, retryAfterMs }),
+				retryAfterMs: parseRetryAfter(retryAfter, settings.now()),
+				error: new GstCredentialError('rateLimited', 'HTTP 429', details),
 			};
-		}
 		case 'serverError':
 			return retryable(
 				new GstCredentialError(
@@ -213,15 +209,20 @@ async function requestToken(
 	}
 }
 
-function parseTokenResponse(body: string, requestedAt: number): IssuedToken | undefined {
-	let json: unknown;
+/**
+ * The fields of a JSON body; none when it is not JSON or is `null`. A primitive or an array has none
+ * of the fields read here, so it needs no check of its own.
+ */
+function jsonFields(body: string): Record<string, unknown> {
 	try {
-		json = JSON.parse(body);
+		return (JSON.parse(body) ?? {}) as Record<string, unknown>;
 	} catch {
-		return undefined;
+		return {};
 	}
-	if (!json || typeof json !== 'object') return undefined;
-	const { access_token: accessToken, expires_in: expiresIn } = json as Record<string, unknown>;
+}
+
+function parseTokenResponse(body: string, requestedAt: number): IssuedToken | undefined {
+	const { access_token: accessToken, expires_in: expiresIn } = jsonFields(body);
 	if (typeof accessToken !== 'string' || accessToken === '') return undefined;
 	const claims = decodeJwtClaims(accessToken);
 	const organizationId = claims?.organization_id;
@@ -238,15 +239,11 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
  * none.
  */
 function oauthErrorText(body: string, secrets: string[]): string {
-	try {
-		const json = JSON.parse(body) as Record<string, unknown>;
-		const parts = [json.error, json.error_description].filter(
-			(part) => typeof part === 'string' && part !== '',
-		);
-		return parts.length > 0 ? `: ${excerpt(parts.join(' - '), secrets, 160)}` : '';
-	} catch {
-		return '';
-	}
+	const json = jsonFields(body);
+	const parts = [json.error, json.error_description].filter(
+		(part) => typeof part === 'string' && part !== '',
+	);
+	return parts.length > 0 ? `: ${excerpt(parts.join(' - '), secrets, 160)}` : '';
 }
 
 const retryable = (error: GstCredentialError): AttemptResult<IssuedToken> => ({
