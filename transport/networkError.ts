@@ -15,6 +15,10 @@ const PHRASES: Record<string, string> = {
 	UND_ERR_HEADERS_TIMEOUT: 'no answer within the time limit',
 	EHOSTUNREACH: 'the host is unreachable',
 	ENETUNREACH: 'the network is unreachable',
+	// Families, read off the code's form below: certificate and TLS codes vary by Node version, and
+	// Node's HTTP parser names each way an answer is not HTTP (HPE_INVALID_CONSTANT, …).
+	TLS: 'the TLS certificate was not accepted',
+	HPE: 'the answer was not valid HTTP',
 };
 
 function codeOf(error: unknown): string | undefined {
@@ -25,6 +29,7 @@ function codeOf(error: unknown): string | undefined {
 		if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(PHRASES, code))
 			return code;
 		if (typeof code === 'string' && /CERT|TLS|SSL/i.test(code)) return 'TLS';
+		if (typeof code === 'string' && code.startsWith('HPE_')) return 'HPE';
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
@@ -37,6 +42,5 @@ export function isNetworkFailure(error: unknown): boolean {
 
 export function describeNetworkFailure(error: unknown): string {
 	const code = codeOf(error);
-	if (code === 'TLS') return 'the TLS certificate was not accepted';
 	return code ? PHRASES[code] : 'a network error occurred';
 }

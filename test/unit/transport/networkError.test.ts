@@ -47,6 +47,14 @@ describe('describeNetworkFailure', () => {
 		}
 	});
 
+	it("reads the HTTP parser's codes as an answer that is not HTTP", () => {
+		for (const code of ['HPE_INVALID_CONSTANT', 'HPE_INVALID_HEADER_TOKEN']) {
+			expect(describeNetworkFailure(withCode(code))).toBe('the answer was not valid HTTP');
+			expect(isNetworkFailure(withCode(code))).toBe(true);
+		}
+		expect(isNetworkFailure(withCode('XHPE_INVALID_CONSTANT'))).toBe(false);
+	});
+
 	it('finds the code up to three causes deep, not four', () => {
 		expect(describeNetworkFailure(nested(3, withCode('ECONNREFUSED')))).toBe(
 			'the connection was refused',

@@ -10,7 +10,6 @@ import { createServer, type AddressInfo, type Server } from 'net';
 import type { GstCredentialError } from '../../../../credentials/GstComplianceApi/credentialError';
 import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
 import {
-	fetchPost,
 	mintToken,
 	n8nHttpRequestPost,
 	type TokenPost,
@@ -299,16 +298,19 @@ describe('an answer that is not HTTP', () => {
 	});
 	afterEach(async () => await new Promise<void>((resolve) => raw.close(() => resolve())));
 
-	it('through fetch: an unreachable endpoint, retried (the request was sent, so n8n is not blamed)', async () => {
-		const error = await failure(fetchPost, origin);
-		expect(error.kind).toBe('unreachable');
-		expect(error.tokenEndpointStatus).toBeUndefined();
-		expect(error.message).toBe(
-			`Could not reach the token endpoint at ${new URL(origin).host}: a network error occurred. ` +
-				'Check the Auth URL and that n8n can reach it. (gave up after 3 attempts)',
-		);
-		expect(waits).toEqual([50, 100]);
-	});
+	it.each(transports)(
+		'through %s: an unreachable endpoint, retried, said plainly (the request was sent, so n8n is not blamed)',
+		async (_name, post) => {
+			const error = await failure(post(), origin);
+			expect(error.kind).toBe('unreachable');
+			expect(error.tokenEndpointStatus).toBeUndefined();
+			expect(error.message).toBe(
+				`Could not reach the token endpoint at ${new URL(origin).host}: the answer was not ` +
+					'valid HTTP. Check the Auth URL and that n8n can reach it. (gave up after 3 attempts)',
+			);
+			expect(waits).toEqual([50, 100]);
+		},
+	);
 });
 
 describe("n8n's request helper, whatever form it hands the answer over in", () => {
