@@ -168,39 +168,31 @@ describe('isLoopbackHost', () => {
 });
 
 describe('assertClientMatchesEnvironment', () => {
-	it('points a Production credential with a sandbox client at the Live tab', () => {
-		const error = thrown(() =>
-			assertClientMatchesEnvironment(parseCredentials({ ...production, clientId: 'svc_test_1' })),
-		);
-		expect(error.kind).toBe('environmentMismatch');
-		expect(error.message).toBe(
+	it.each([
+		[
+			'points a Production credential with a sandbox client at the Live tab',
+			{ ...production, clientId: 'svc_test_1' },
 			'Client ID starts with "svc_test_", which is a Sandbox client, but the credential\'s ' +
 				'Environment is Production. Set Environment to Sandbox, or use a Production client ' +
 				'(Client ID starting with "svc_live_") from the Live tab of the Developer hub.',
-		);
-	});
-
-	it('points a Sandbox credential with a live client at the Sandbox tab', () => {
-		const error = thrown(() =>
-			assertClientMatchesEnvironment(parseCredentials({ ...sandbox, clientId: 'svc_live_1' })),
-		);
-		expect(error.kind).toBe('environmentMismatch');
-		expect(error.message).toBe(
+		],
+		[
+			'points a Sandbox credential with a live client at the Sandbox tab',
+			{ ...sandbox, clientId: 'svc_live_1' },
 			'Client ID starts with "svc_live_", which is a Production client, but the credential\'s ' +
 				'Environment is Sandbox. Set Environment to Production, or use a Sandbox client ' +
 				'(Client ID starting with "svc_test_") from the Sandbox tab of the Developer hub.',
-		);
-	});
-
-	it('shows the first 9 characters of an id that is no client id, and both prefixes', () => {
-		const error = thrown(() =>
-			assertClientMatchesEnvironment(parseCredentials({ ...production, clientId: 'key_abcdefgh' })),
-		);
-		expect(error.kind).toBe('environmentMismatch');
-		expect(error.message).toBe(
+		],
+		[
+			'shows the first 9 characters of an id that is no client id, and both prefixes',
+			{ ...production, clientId: 'key_abcdefgh' },
 			'Client ID prefix "key_abcde" is not a GST Compliance client id: Production clients start ' +
 				'with "svc_live_" (Production: "svc_live_", Sandbox: "svc_test_"). Copy the Client ID ' +
 				'from the Developer hub again.',
-		);
+		],
+	])('%s', (_name, data, message) => {
+		const error = thrown(() => assertClientMatchesEnvironment(parseCredentials(data)));
+		expect(error.kind).toBe('environmentMismatch');
+		expect(error.message).toBe(message);
 	});
 });
