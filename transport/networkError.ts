@@ -15,10 +15,12 @@ const PHRASES: Record<string, string> = {
 	UND_ERR_HEADERS_TIMEOUT: 'no answer within the time limit',
 	EHOSTUNREACH: 'the host is unreachable',
 	ENETUNREACH: 'the network is unreachable',
-	// Families, read off the code's form below: certificate and TLS codes vary by Node version, and
-	// Node's HTTP parser names each way an answer is not HTTP (HPE_INVALID_CONSTANT, …).
+	// Families, read off the code's form below: certificate and TLS codes vary by Node version,
+	// Node's HTTP parser names each way an answer is not HTTP (HPE_INVALID_CONSTANT, …), and zlib
+	// each way a compressed body is broken (Z_DATA_ERROR, …).
 	TLS: 'the TLS certificate was not accepted',
 	HPE: 'the answer was not valid HTTP',
+	Z: 'the answer could not be decompressed',
 };
 
 function codeOf(error: unknown): string | undefined {
@@ -30,6 +32,7 @@ function codeOf(error: unknown): string | undefined {
 			return code;
 		if (typeof code === 'string' && /CERT|TLS|SSL/i.test(code)) return 'TLS';
 		if (typeof code === 'string' && code.startsWith('HPE_')) return 'HPE';
+		if (typeof code === 'string' && code.startsWith('Z_')) return 'Z';
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;

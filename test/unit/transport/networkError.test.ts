@@ -55,6 +55,14 @@ describe('describeNetworkFailure', () => {
 		expect(isNetworkFailure(withCode('XHPE_INVALID_CONSTANT'))).toBe(false);
 	});
 
+	it("reads zlib's codes as an answer that could not be decompressed", () => {
+		for (const code of ['Z_DATA_ERROR', 'Z_BUF_ERROR']) {
+			expect(describeNetworkFailure(withCode(code))).toBe('the answer could not be decompressed');
+			expect(isNetworkFailure(withCode(code))).toBe(true);
+		}
+		expect(isNetworkFailure(withCode('XZ_DATA_ERROR'))).toBe(false);
+	});
+
 	it('finds the code up to three causes deep, not four', () => {
 		expect(describeNetworkFailure(nested(3, withCode('ECONNREFUSED')))).toBe(
 			'the connection was refused',

@@ -313,6 +313,50 @@ describe('an answer that is not HTTP', () => {
 	);
 });
 
+describe('an answer that cannot be read', () => {
+	let raw: Server;
+	let origin: string;
+	const listen = async (answer: string) => {
+		raw = createServer((socket) => {
+			// The client may hang up mid-answer (the oversized headers).
+			socket.on('error', () => {});
+			socket.on('data', () => socket.end(answer));
+		});
+		await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+		origin = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+	};
+	afterEach(async () => await new Promise<void>((resolve) => raw.close(() => resolve())));
+
+	const unreadable = (headers: string, body: string) =>
+		`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n${headers}` +
+		`Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+	const notGzip = unreadable('Content-Encoding: gzip\r\n', 'not gzip at all');
+	const hugeHeader = unreadable(`X-Padding: ${'a'.repeat(64 * 1024)}\r\n`, '{}');
+
+	// Either way the request was sent, so the failure is the endpoint's, retried, never n8n's.
+	it.each([
+		['a body declared gzip that is not', 'fetch', notGzip, 'the answer could not be decompressed'],
+		[
+			'a body declared gzip that is not',
+			"n8n's request helper",
+			notGzip,
+			'the answer could not be decompressed',
+		],
+		['headers over 64 KiB', 'fetch', hugeHeader, 'a network error occurred'],
+		['headers over 64 KiB', "n8n's request helper", hugeHeader, 'the answer was not valid HTTP'],
+	])('%s, through %s: unreachable, retried', async (_case, transport, answer, words) => {
+		await listen(answer);
+		const post = transports.find(([name]) => name === transport)![1];
+		const error = await failure(post(), origin);
+		expect(error.kind).toBe('unreachable');
+		expect(error.message).toBe(
+			`Could not reach the token endpoint at ${new URL(origin).host}: ${words}. ` +
+				'Check the Auth URL and that n8n can reach it. (gave up after 3 attempts)',
+		);
+		expect(waits).toEqual([50, 100]);
+	});
+});
+
 describe("n8n's request helper, whatever form it hands the answer over in", () => {
 	/** n8n's real helper over real HTTP, with the response reshaped as another n8n version might. */
 	const reshaped = (reshape: (response: Record<string, unknown>) => Record<string, unknown>) =>
