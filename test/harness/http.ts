@@ -74,14 +74,17 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 /** Thrown inside a `waitFor` callback to stop polling at once. */
 export class FatalError extends Error {}
 
-/** Polls `fn` until it returns a truthy value or `timeoutMs` passes. */
+/**
+ * Polls `fn` until it returns a truthy value or `timeoutMs` passes. The deadline is read off the
+ * monotonic clock: tests that fake `Date.now` still get their timeout.
+ */
 export async function waitFor<T>(
 	fn: () => Promise<T | undefined | null | false>,
 	what: string,
 	timeoutMs = 60_000,
 	intervalMs = 250,
 ): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
+	const deadline = performance.now() + timeoutMs;
 	let lastErr: unknown;
 	for (;;) {
 		try {
@@ -92,7 +95,7 @@ export async function waitFor<T>(
 			if (err instanceof FatalError) throw err;
 			lastErr = err;
 		}
-		if (Date.now() > deadline) {
+		if (performance.now() > deadline) {
 			throw new Error(
 				`timed out after ${timeoutMs} ms waiting for ${what}${lastErr ? `: ${String(lastErr)}` : ''}`,
 			);
