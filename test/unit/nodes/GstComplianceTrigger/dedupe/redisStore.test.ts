@@ -238,6 +238,19 @@ describe('the trigger with a Redis credential', () => {
 		});
 	});
 
+	it('keeps Test-URL deliveries apart from production ones: each has its own keys', async () => {
+		const test = await deliver({
+			...signed(body('evt_modes')),
+			mode: 'manual',
+			redis: redisCredential(),
+		});
+		expect(test.started).toHaveLength(1);
+		expect(await inspect.get(eventKey('wf1:node-1:test', 'evt_modes'))).not.toBeNull();
+		expect(await inspect.get(key('evt_modes'))).toBeNull();
+		const production = await deliver({ ...signed(body('evt_modes')), redis: redisCredential() });
+		expect(production.started).toHaveLength(1);
+	});
+
 	it('a confirm that fails is logged; the delivery still gets its 200 and starts once', async () => {
 		const warnings: string[] = [];
 		jest
