@@ -23,16 +23,22 @@ const PHRASES: Record<string, string> = {
 	Z: 'the answer could not be decompressed',
 };
 
+/** The key of PHRASES that words `code`, if any. */
+function familyOf(code: string): string | undefined {
+	if (Object.prototype.hasOwnProperty.call(PHRASES, code)) return code;
+	if (/CERT|TLS|SSL/i.test(code)) return 'TLS';
+	if (code.startsWith('HPE_')) return 'HPE';
+	if (code.startsWith('Z_')) return 'Z';
+	return undefined;
+}
+
 function codeOf(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
 		const { code, name } = current as { code?: unknown; name?: unknown };
 		if (name === 'TimeoutError' || name === 'AbortError') return 'ECONNABORTED';
-		if (typeof code === 'string' && Object.prototype.hasOwnProperty.call(PHRASES, code))
-			return code;
-		if (typeof code === 'string' && /CERT|TLS|SSL/i.test(code)) return 'TLS';
-		if (typeof code === 'string' && code.startsWith('HPE_')) return 'HPE';
-		if (typeof code === 'string' && code.startsWith('Z_')) return 'Z';
+		const family = typeof code === 'string' ? familyOf(code) : undefined;
+		if (family) return family;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
