@@ -10,3 +10,18 @@ export function hasControlCharacter(text: string): boolean {
 	}
 	return false;
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `text` holds a UTF-16 surrogate without its pair: valid JSON, but no UTF-8 form. */
+export function hasLoneSurrogate(text: string): boolean {
+	return LONE_SURROGATE.test(text);
+}
+
+/**
+ * Whether `text` holds a character that renders as nothing (zero-width space, soft hyphen, word
+ * joiner, variation selectors…): Unicode's Default_Ignorable_Code_Point property.
+ */
+export function hasInvisibleCharacter(text: string): boolean {
+	return /\p{Default_Ignorable_Code_Point}/u.test(text);
+}

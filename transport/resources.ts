@@ -1,4 +1,4 @@
-import { hasControlCharacter } from './controlCharacters';
+import { hasControlCharacter, hasInvisibleCharacter, hasLoneSurrogate } from './controlCharacters';
 
 /** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
@@ -79,6 +79,15 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 		return {
 			ok: false,
 			message: `${label} ID "${shorten(id)}" is not valid: expected ${expected}`,
+		};
+	}
+	if (hasLoneSurrogate(id) || hasInvisibleCharacter(id)) {
+		return {
+			ok: false,
+			message:
+				`${label} ID ${shorten(JSON.stringify(id))} is not a valid id: it contains an invisible ` +
+				`character (such as a zero-width space or a soft hyphen) or an unpaired UTF-16 ` +
+				`surrogate, so it is not the id it looks like. Expected ${expected}`,
 		};
 	}
 	if (!isSinglePathSegment(id)) {

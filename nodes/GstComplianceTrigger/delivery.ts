@@ -1,17 +1,12 @@
 /**
- * One webhook delivery, decided on the exact bytes received, in the order the contract requires:
+ * One webhook delivery, judged on the exact bytes received, in the order the contract requires:
  * size → signature header → HMAC with each secret → timestamp → JSON envelope → event type
- * filter → dedupe claim. Nothing is recorded before the claim, so a rejected or ignored delivery
- * leaves no trace. No n8n types here: the node's `webhook()` turns the outcome into a response.
+ * filter. Nothing is recorded here, so a rejected or ignored delivery leaves no trace; a verified
+ * one goes on to the dedupe lifecycle (dedupe/lifecycle.ts). No n8n types here: the node's
+ * `webhook()` turns the outcome into a response.
  */
-import type { DedupeStore } from './dedupe/memoryStore';
 import { isEventSelected } from './events';
 import { verify, type VerifyFailure } from './signature';
-
-/**
- * docs/service-api.md: the service signs with a timestamp; older or newer deliveries are replays.
- */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Envelopes are a few KB; anything near this is not a delivery of this service. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,7 +23,7 @@ export interface DeliveryInput {
 	signatureHeader: string | string[] | undefined;
 	secrets: ReadonlyArray<string | undefined>;
 	nowMs: number;
-	toleranceSeconds: number;
+	toleranceMs: number;
 	selectedEvents: readonly string[];
 }
 
@@ -40,18 +35,14 @@ export type DeliveryOutcome =
 			reason: VerifyFailure | 'tooLarge' | 'notEnvelope';
 	  }
 	| { kind: 'ignored'; event: EventEnvelope }
-	| { kind: 'duplicate'; event: EventEnvelope }
-	| { kind: 'accepted'; event: EventEnvelope; secretIndex: number };
+	| { kind: 'verified'; event: EventEnvelope; secretIndex: number };
 
 /** Response texts are fixed: they never carry the secret, the expected signature or a stack. */
 export const SIGNATURE_ERROR = 'Signature verification failed';
 const ENVELOPE_ERROR = 'Body is not an event envelope';
 export const SIZE_ERROR = 'Payload too large';
 
-export async function handleDelivery(
-	input: DeliveryInput,
-	store: DedupeStore,
-): Promise<DeliveryOutcome> {
+export function judgeDelivery(input: DeliveryInput): DeliveryOutcome {
 	if (input.body.length > MAX_BODY_BYTES) {
 		return { kind: 'rejected', status: 413, error: SIZE_ERROR, reason: 'tooLarge' };
 	}
@@ -61,7 +52,7 @@ export async function handleDelivery(
 		header: input.signatureHeader,
 		secrets: input.secrets,
 		nowSeconds: Math.floor(input.nowMs / 1000),
-		toleranceSeconds: input.toleranceSeconds,
+		toleranceSeconds: input.toleranceMs / 1000,
 	});
 	if (!verified.ok)
 		return { kind: 'rejected', status: 401, error: SIGNATURE_ERROR, reason: verified.reason };
@@ -70,12 +61,10 @@ export async function handleDelivery(
 	if (!event)
 		return { kind: 'rejected', status: 400, error: ENVELOPE_ERROR, reason: 'notEnvelope' };
 
-	// Filtered before the claim, so unselected events take no room in the store: whether seen or
+	// Filtered before any claim, so unselected events take no room in the store: whether seen or
 	// not, they get the same 200 and start nothing.
 	if (!isEventSelected(input.selectedEvents, event.type)) return { kind: 'ignored', event };
-
-	if (!(await store.claim(event.id, input.nowMs))) return { kind: 'duplicate', event };
-	return { kind: 'accepted', event, secretIndex: verified.secretIndex };
+	return { kind: 'verified', event, secretIndex: verified.secretIndex };
 }
 
 /** A JSON object with a non-empty string `id` and `type`; `data` defaults to `{}` when absent. */

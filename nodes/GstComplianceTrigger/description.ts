@@ -1,8 +1,7 @@
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW_HOURS } from './dedupe/persistence';
-import { DEFAULT_TOLERANCE_SECONDS } from './delivery';
 import { ALL_EVENTS, EVENT_TYPES } from './events';
+import { TOLERANCE_SECONDS, WINDOW_HOURS } from './options';
 
 /**
  * What the editor's trigger panel (the left side of the node's window) says. Subscriptions are made
@@ -106,8 +105,8 @@ export const properties: INodeProperties[] = [
 				displayName: 'Dedupe Window (Hours)',
 				name: 'dedupeWindowHours',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 720 },
-				default: DEFAULT_WINDOW_HOURS,
+				typeOptions: { minValue: WINDOW_HOURS.min, maxValue: WINDOW_HOURS.max },
+				default: WINDOW_HOURS.default,
 				description:
 					'How long an event ID is remembered so a redelivery starts nothing; the timestamp tolerance is added. The service retries for 24 hours.',
 			},
@@ -129,8 +128,8 @@ export const properties: INodeProperties[] = [
 				displayName: 'Timestamp Tolerance (Seconds)',
 				name: 'toleranceSeconds',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 3600 },
-				default: DEFAULT_TOLERANCE_SECONDS,
+				typeOptions: { minValue: TOLERANCE_SECONDS.min, maxValue: TOLERANCE_SECONDS.max },
+				default: TOLERANCE_SECONDS.default,
 				description:
 					'Deliveries signed further than this from the current time are rejected (replay protection)',
 			},

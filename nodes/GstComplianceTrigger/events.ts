@@ -5,7 +5,7 @@
  */
 
 import type { GstResource } from '../../transport/resources';
-import { checkResourceId, RESOURCES, resourcePath } from '../../transport/resources';
+import { RESOURCES } from '../../transport/resources';
 
 export const ALL_EVENTS = '*';
 
@@ -54,15 +54,7 @@ export function isEventSelected(selection: readonly string[], type: string): boo
 	return selection.includes(ALL_EVENTS) || selection.includes(type);
 }
 
-/**
- * The GET path of the resource an event is about, or undefined for a type this package does not
- * know or an id that is not a valid id of that resource (the same check as the action node's).
- */
-export function eventResourcePath(type: string, resourceId: string): string | undefined {
-	const resource = (Object.keys(RESOURCES) as GstResource[]).find((name) =>
-		type.startsWith(`${name}.`),
-	);
-	if (!resource) return undefined;
-	const check = checkResourceId(resource, resourceId);
-	return check.ok ? resourcePath(resource, check.id) : undefined;
+/** The resource an event type is about (`einvoice.failed` → einvoice); undefined if unknown. */
+export function eventResource(type: string): GstResource | undefined {
+	return (Object.keys(RESOURCES) as GstResource[]).find((name) => type.startsWith(`${name}.`));
 }

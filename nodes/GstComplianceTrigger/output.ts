@@ -4,11 +4,18 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { eventResourcePath } from './events';
+import { checkResourceId, resourcePath } from '../../transport/resources';
 import { gstApiRequest } from '../../transport/apiRequest';
 import type { EventEnvelope } from './delivery';
+import { eventResource } from './events';
 
 export type OutputShape = 'envelope' | 'data';
+
+/**
+ * The longest the refetch is waited for. The dedupe lease covers it (dedupe/lifecycle.ts), so no
+ * redelivery starts the event meanwhile; past it the workflow starts with `refetchError`.
+ */
+export const REFETCH_BUDGET_MS = 60_000;
 
 export async function buildOutput(
 	context: IWebhookFunctions,
@@ -29,17 +36,30 @@ export async function buildOutput(
 }
 
 /**
- * The id is already claimed when this runs, so a failed GET must not fail the delivery (the
- * sender's retry would be a duplicate and the event lost): the workflow starts with the error.
+ * A failed, refused or overlong GET does not fail the delivery: the event is real, so the workflow
+ * starts with `refetched: null` and the reason in `refetchError`.
  */
 async function refetch(context: IWebhookFunctions, event: EventEnvelope): Promise<IDataObject> {
-	const resourceId = event.data.id;
-	const path =
-		typeof resourceId === 'string' ? eventResourcePath(event.type, resourceId) : undefined;
-	if (!path)
-		return { refetched: null, refetchError: 'The event names no resource this node can fetch' };
+	const resource = eventResource(event.type);
+	if (!resource)
+		return {
+			refetched: null,
+			refetchError: `Events of type ${event.type} name no resource this node can fetch`,
+		};
+	const check = checkResourceId(resource, event.data.id);
+	if (!check.ok) return { refetched: null, refetchError: check.message };
+	const deadline = AbortSignal.timeout(REFETCH_BUDGET_MS);
+	const timedOut = new Promise<never>((_, reject) =>
+		deadline.addEventListener('abort', () =>
+			reject(new Error(`The API did not answer within ${REFETCH_BUDGET_MS / 1000} s`)),
+		),
+	);
 	try {
-		return { refetched: (await gstApiRequest.call(context, 'GET', path)) as IDataObject };
+		const resourceNow = await Promise.race([
+			gstApiRequest.call(context, 'GET', resourcePath(resource, check.id)),
+			timedOut,
+		]);
+		return { refetched: resourceNow as IDataObject };
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		return { refetched: null, refetchError: message };

@@ -1,49 +1,42 @@
 /**
  * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets
- * the pure `handleDelivery` decide, and turns its outcome into n8n's webhook response.
+ * the pure `judgeDelivery` verify the delivery and the dedupe lifecycle (dedupe/lifecycle.ts)
+ * admit it, and turns the outcome into n8n's webhook response. It does not know which store it
+ * has: persistence.ts picks it.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { NodeOperationError } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { cachedCredentials } from './credentialCache';
-import {
-	acceptedResponse,
-	DEFAULT_WINDOW_HOURS,
-	dedupeOptions,
-	nodeDedupe,
-	type NodeDedupe,
-} from './dedupe/persistence';
-import type { DedupeStore } from './dedupe/memoryStore';
+import { admit, type Admission } from './dedupe/lifecycle';
+import { acceptedResponse, DEDUPE_CAPACITY, nodeDedupe } from './dedupe/persistence';
 import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redisClient';
-import { DedupeInProgressError } from './dedupe/redisStore';
 import {
-	DEFAULT_TOLERANCE_SECONDS,
-	handleDelivery,
+	judgeDelivery,
 	MAX_BODY_BYTES,
 	SIGNATURE_ERROR,
 	SIZE_ERROR,
-	type DeliveryOutcome,
+	type EventEnvelope,
 } from './delivery';
-import { buildOutput, type OutputShape } from './output';
+import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
+import { buildOutput, REFETCH_BUDGET_MS } from './output';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
-interface TriggerOptions {
-	toleranceSeconds?: number;
-	dedupeWindowHours?: number;
-	outputShape?: OutputShape;
-}
+/** Time n8n is given to create the execution once the item is ready (the lease's last part). */
+export const START_MS = 30_000;
+const PREPARE_MS_WITHOUT_REFETCH = 5_000;
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	// Refused before the credential is read: a request that cannot verify costs no database read
-	// or decryption. handleDelivery makes the same checks again, with the same answers.
+	// or decryption. judgeDelivery makes the same checks again, with the same answers.
 	const body = rawBody(this);
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
 	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
 	if (!parseSignatureHeader(signatureHeader)) return respond(this, 401, { error: SIGNATURE_ERROR });
 
-	const options = this.getNodeParameter('options', {}) as TriggerOptions;
-	const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
+	logOnce(this, options.notes);
 
 	let secrets: string[];
 	try {
@@ -56,56 +49,99 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		return respond(this, 500, { error: 'Trigger is not configured' });
 	}
 
-	const windowHours = options.dedupeWindowHours ?? DEFAULT_WINDOW_HOURS;
-	// The store is reached only for a verified, selected event: a forged or unselected delivery
-	// never touches Redis (and is answered 401/200 even while Redis is down).
-	let dedupe: NodeDedupe | undefined;
-	const store: DedupeStore = {
-		claim: async (eventId, nowMs) => {
-			dedupe = await nodeDedupe(this, dedupeOptions(windowHours, toleranceSeconds));
-			return await dedupe.store.claim(eventId, nowMs);
-		},
-	};
-	let outcome: DeliveryOutcome;
-	try {
-		outcome = await handleDelivery(
-			{
-				body,
-				signatureHeader,
-				secrets,
-				nowMs: Date.now(),
-				toleranceSeconds,
-				selectedEvents: this.getNodeParameter('events', []) as string[],
-			},
-			store,
-		);
-	} catch (error) {
-		// Nothing started and nothing marked: the service retries a non-2xx delivery later.
-		if (error instanceof DedupeInProgressError)
-			return respond(this, 409, { error: 'Delivery of this event in progress, retry later' });
-		if (error instanceof DedupeUnavailableError || error instanceof RedisClientMissingError) {
-			this.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
-			return respond(this, 503, { error: 'Dedupe store unavailable, retry later' });
-		}
-		throw new NodeOperationError(this.getNode(), error as Error);
-	}
-
+	const outcome = judgeDelivery({
+		body,
+		signatureHeader,
+		secrets,
+		nowMs: Date.now(),
+		toleranceMs: options.toleranceMs,
+		selectedEvents: this.getNodeParameter('events', []) as string[],
+	});
 	switch (outcome.kind) {
 		case 'rejected':
 			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
 			return respond(this, outcome.status, { error: outcome.error });
 		case 'ignored':
 			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
+		case 'verified':
+			return await start(this, outcome.event, options);
+	}
+}
+
+/**
+ * A verified event: claim its id, build the item, and start the workflow; the id is committed
+ * once n8n has created the execution. Anything that fails before then answers 5xx and leaves the
+ * id free, so the service's retry starts the event once.
+ */
+async function start(
+	context: IWebhookFunctions,
+	event: EventEnvelope,
+	options: TriggerOptions,
+): Promise<IWebhookResponseData> {
+	const refetch = context.getNodeParameter('refetch', false) as boolean;
+	let admission: Admission<IDataObject>;
+	try {
+		const store = await nodeDedupe(context, {
+			windowMs: options.dedupeWindowMs,
+			capacity: DEDUPE_CAPACITY,
+		});
+		admission = await admit(store, event.id, {
+			now: () => Date.now(),
+			sleep: async (ms) => await sleep(ms),
+			prepareMs: refetch ? REFETCH_BUDGET_MS : PREPARE_MS_WITHOUT_REFETCH,
+			startMs: START_MS,
+			windowMs: options.dedupeWindowMs,
+			prepare: async () =>
+				await buildOutput(context, event, { shape: options.outputShape, refetch }),
+			onReleaseFailure: (_, error) =>
+				context.logger.warn(
+					`GST Compliance Trigger: ${error.message} (releasing event ${JSON.stringify(event.id)}; ` +
+						`its claim lapses on its own)`,
+				),
+			onUnprotected: (eventId, untilMs, error) =>
+				context.logger.error(
+					`GST Compliance Trigger: event ${JSON.stringify(eventId)} started, but the dedupe ` +
+						`store could not remember it (${error.message}): a redelivery until ` +
+						`${new Date(untilMs).toISOString()} would start it again`,
+				),
+		});
+	} catch (error) {
+		if (error instanceof DedupeUnavailableError || error instanceof RedisClientMissingError) {
+			context.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
+			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
+		}
+		// The claim was released: the service's retry starts the event.
+		const message = error instanceof Error ? error.message : String(error);
+		context.logger.error(
+			`GST Compliance Trigger: event ${JSON.stringify(event.id)} could not be prepared ` +
+				`(${message}); delivery answered 500, the service retries it`,
+		);
+		return respond(context, 500, { error: 'Delivery could not be processed, retry later' });
+	}
+
+	switch (admission.kind) {
 		case 'duplicate':
 			return { webhookResponse: { received: true, duplicate: true } };
-		case 'accepted': {
-			const item = await buildOutput(this, outcome.event, {
-				shape: options.outputShape ?? 'envelope',
-				refetch: this.getNodeParameter('refetch', false) as boolean,
-			});
-			const eventId = outcome.event.id;
-			return acceptedResponse(item, () => dedupe?.persist(eventId));
-		}
+		case 'busy':
+			return respond(context, 409, { error: 'Delivery of this event in progress, retry later' });
+		case 'start':
+			return acceptedResponse(admission.item, () => void admission.commit());
+	}
+}
+
+/**
+ * Notes already logged in this process: a clamped option is said once, not on every delivery.
+ * Process-wide because n8n gives a webhook no state of its own between requests.
+ */
+const loggedNotes = new Set<string>();
+
+function logOnce(context: IWebhookFunctions, notes: string[]): void {
+	for (const note of notes) {
+		const key = `${context.getWorkflow().id}:${context.getNode().id}:${note}`;
+		if (loggedNotes.has(key)) continue;
+		if (loggedNotes.size > 1_000) loggedNotes.clear();
+		loggedNotes.add(key);
+		context.logger.warn(`GST Compliance Trigger "${context.getNode().name}": ${note}`);
 	}
 }
 

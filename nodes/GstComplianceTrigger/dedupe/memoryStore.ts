@@ -1,19 +1,19 @@
 /**
- * Which event ids were already seen, so that an at-least-once delivery starts one execution.
+ * Which event ids were already started, in one process, so that an at-least-once delivery starts
+ * one execution.
  *
- * The store keeps a compact digest of each id (66 bits of its SHA-256) with the minute it was
- * first seen, expires entries after the window and evicts the oldest beyond a cap. The check and
- * the mark happen with no `await` between them, so within one process concurrent deliveries of
- * one id cannot both win. `snapshot()` gives a small JSON value for workflow static data and
- * `fromSnapshot()` rebuilds the store from it after a restart. A store shared between processes
- * (e.g. Redis `SET NX PX`) fits the same `DedupeStore` interface.
+ * The store keeps a compact digest of each committed id (66 bits of its SHA-256, eventDigest.ts)
+ * with the minute it was committed, expires entries after the window and evicts the oldest beyond
+ * a cap. Claims are leases held in memory only (lifecycle.ts): a process that dies drops them, and
+ * the service's retry starts the event. Every check and mark happens with no `await` between
+ * them, so within one process concurrent deliveries of one id cannot both win. `snapshot()` gives
+ * a small JSON value of the committed ids for workflow static data and `fromSnapshot()` rebuilds
+ * the store from it after a restart.
  */
-import { createHash } from 'crypto';
+import { randomUUID } from 'crypto';
 
-export interface DedupeStore {
-	/** Marks `eventId` as seen at `nowMs`; resolves true when it was not seen within the window. */
-	claim(eventId: string, nowMs: number): Promise<boolean>;
-}
+import { eventDigest } from './eventDigest';
+import type { Claim, ClaimResult, ClaimStore } from './lifecycle';
 
 export interface DedupeOptions {
 	windowMs: number;
@@ -38,10 +38,15 @@ const MAX_OFFSET = 64 ** OFFSET_CHARS - 1;
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 export function digestEventId(eventId: string): string {
-	return createHash('sha256').update(eventId).digest('base64url').slice(0, DIGEST_CHARS);
+	return eventDigest(eventId).slice(0, DIGEST_CHARS);
 }
 
-export class MemoryDedupeStore implements DedupeStore {
+/** Leases are swept of lapsed ones when they outnumber this (abandoned claims are rare). */
+const LEASE_SWEEP_AT = 1_000;
+
+export class MemoryDedupeStore implements ClaimStore {
+	/** digest → the delivery holding it and until when; never persisted. */
+	private readonly leases = new Map<string, { token: string; untilMs: number }>();
 	/** digest → minute first seen; Map order is order of arrival, like the persisted records. */
 	private readonly seen = new Map<string, number>();
 	/**
@@ -104,11 +109,49 @@ export class MemoryDedupeStore implements DedupeStore {
 		return this.options.capacity;
 	}
 
-	async claim(eventId: string, nowMs: number): Promise<boolean> {
-		return this.claimNow(eventId, nowMs);
+	async claim(eventId: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
+		this.expire(Math.floor(nowMs / MINUTE_MS));
+		const digest = digestEventId(eventId);
+		if (this.seen.has(digest)) return { kind: 'duplicate' };
+		const lease = this.leases.get(digest);
+		if (lease && lease.untilMs > nowMs) return { kind: 'busy' };
+		if (this.leases.size >= LEASE_SWEEP_AT) this.sweepLeases(nowMs);
+		const token = randomUUID();
+		this.leases.set(digest, { token, untilMs: nowMs + leaseMs });
+		return { kind: 'claimed', claim: { eventId, token } };
 	}
 
-	/** Synchronous core of `claim`: no other delivery can run between the check and the mark. */
+	async renew(claim: Claim, nowMs: number, leaseMs: number): Promise<boolean> {
+		const digest = digestEventId(claim.eventId);
+		const lease = this.leases.get(digest);
+		if (this.seen.has(digest)) return false;
+		// A lapsed lease nobody else took is still this delivery's to extend.
+		if (lease && lease.token !== claim.token && lease.untilMs > nowMs) return false;
+		this.leases.set(digest, { token: claim.token, untilMs: nowMs + leaseMs });
+		return true;
+	}
+
+	/** Synchronous: the id is in `snapshot()` as soon as this is called. */
+	async commit(claim: Claim, nowMs: number): Promise<void> {
+		const digest = digestEventId(claim.eventId);
+		if (this.leases.get(digest)?.token === claim.token) this.leases.delete(digest);
+		this.claimNow(claim.eventId, nowMs);
+	}
+
+	async release(claim: Claim): Promise<void> {
+		const digest = digestEventId(claim.eventId);
+		if (this.leases.get(digest)?.token === claim.token) this.leases.delete(digest);
+	}
+
+	private sweepLeases(nowMs: number): void {
+		for (const [digest, lease] of this.leases)
+			if (lease.untilMs <= nowMs) this.leases.delete(digest);
+	}
+
+	/**
+	 * Remembers `eventId` as started at `nowMs` unless it already is; true when it was new. The
+	 * check and the mark in one synchronous step.
+	 */
 	claimNow(eventId: string, nowMs: number): boolean {
 		const minute = Math.floor(nowMs / MINUTE_MS);
 		this.expire(minute);

@@ -1,87 +1,123 @@
 /**
  * Which event ids were already started, in Redis, shared by every n8n process that runs the
  * trigger (webhook processes, several mains). One key per workflow + node + namespace + event-id
- * digest, so nothing grows without bound: Redis expires each key at the end of its window.
+ * digest, so nothing grows without bound: Redis expires each key at the end of its window. One
+ * claim touches one key only, so the store works the same on a Redis Cluster.
  *
- * A claim takes two steps, so that a process lost between the claim and the start of the
- * execution neither loses the event nor lets a redelivery start it meanwhile:
- *   1. `SET <key> p NX PX <pendingMs>`: only one delivery of an id wins, across all processes.
- *      A redelivery that finds `p` is answered 409 (the first one is still being started; the
- *      service retries later) and starts nothing.
- *   2. `confirm()` once n8n has created the execution: `SET <key> d PX <windowMs>`. Every later
- *      redelivery inside the window finds `d` and is acknowledged as a duplicate.
- * If the process dies between the two steps, `p` expires after `pendingMs` and the service's next
- * retry starts the event once. If it dies after the execution is created but before `d` is
- * written (the width of one Redis round trip), a redelivery after `pendingMs` starts it again.
+ * The lifecycle's steps (lifecycle.ts) are each one atomic script on that key:
+ * - claim: free (absent, or a lapsed lease) → `p:<token>:<until>` for the lease; `d:<until>` →
+ *   duplicate; a live `p:` of another delivery → busy (answered 409, the service retries).
+ * - renew: extends this delivery's own lease (or takes back a lapsed one nobody else took).
+ * - commit: `d:<until>` for the whole window, whoever holds a lease.
+ * - release: deletes the key if it is still this delivery's lease.
+ * Times are the delivering process's clock (passed in, so tests drive them); each value is also
+ * written with `PX` for the time it stays meaningful, so Redis drops it by itself. Keys written by
+ * earlier versions (`p` and `d` without a time) are read as a live lease and a started id.
  */
-import { createHash } from 'crypto';
+import { randomUUID } from 'crypto';
 import type { Redis } from 'ioredis';
 
-import type { DedupeStore } from './memoryStore';
+import { eventDigest } from './eventDigest';
+import type { Claim, ClaimResult, ClaimStore } from './lifecycle';
 import { command, type RedisConnection } from './redisClient';
 
-/** Longer than n8n takes to create and enqueue an execution, even under load. */
-export const PENDING_MS = 30_000;
-const PENDING = 'p';
-const DONE = 'd';
 export const KEY_PREFIX = 'n8n-gst-compliance:dedupe:v1';
-
-/** A redelivery arrived while the first delivery of the same id is still being started. */
-export class DedupeInProgressError extends Error {
-	constructor() {
-		super('A delivery of this event is being processed; retry later');
-		this.name = 'DedupeInProgressError';
-	}
-}
 
 export interface RedisStoreOptions {
 	/** `<workflow id>:<node id>:<production|test>`, as the single-process store keys its memory. */
 	scope: string;
 	windowMs: number;
-	pendingMs?: number;
 }
 
 /** 132 bits of SHA-256, base64url: ids of any length make keys of one size. */
 export function eventKey(scope: string, eventId: string): string {
-	const digest = createHash('sha256').update(eventId).digest('base64url').slice(0, 22);
-	return `${KEY_PREFIX}:${scope}:${digest}`;
+	return `${KEY_PREFIX}:${scope}:${eventDigest(eventId).slice(0, 22)}`;
 }
 
-export class RedisDedupeStore implements DedupeStore {
-	private readonly pendingMs: number;
+/** Reads a value: kind ('p', 'd' or false), the lease's token, and its end (math.huge if none). */
+const READ = `
+local function read(key)
+  local v = redis.call('GET', key)
+  if not v then return false, nil, 0 end
+  local kind, rest = string.match(v, '^([pd]):?(.*)$')
+  if not kind then return false, nil, 0 end
+  if rest == '' then return kind, nil, math.huge end
+  if kind == 'd' then return kind, nil, tonumber(rest) or math.huge end
+  local token, untilMs = string.match(rest, '^(.*):(%d+)$')
+  return kind, token, tonumber(untilMs) or math.huge
+end
+`;
 
+/** KEYS[1]; ARGV: now, leaseMs, token. Returns 'claimed', 'duplicate' or 'busy'. */
+const CLAIM = `${READ}
+local now, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
+local kind, _, untilMs = read(KEYS[1])
+if kind and untilMs > now then
+  if kind == 'd' then return 'duplicate' end
+  return 'busy'
+end
+redis.call('SET', KEYS[1], 'p:' .. ARGV[3] .. ':' .. (now + lease), 'PX', lease)
+return 'claimed'
+`;
+
+/** KEYS[1]; ARGV: now, leaseMs, token. Returns 1 when the lease is this delivery's now. */
+const RENEW = `${READ}
+local now, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
+local kind, token, untilMs = read(KEYS[1])
+if kind == 'd' then return 0 end
+if kind == 'p' and token ~= ARGV[3] and untilMs > now then return 0 end
+redis.call('SET', KEYS[1], 'p:' .. ARGV[3] .. ':' .. (now + lease), 'PX', lease)
+return 1
+`;
+
+/** KEYS[1]; ARGV: now, windowMs. */
+const COMMIT = `
+local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('SET', KEYS[1], 'd:' .. (now + window), 'PX', window)
+return 1
+`;
+
+/** KEYS[1]; ARGV: token. */
+const RELEASE = `${READ}
+local kind, token = read(KEYS[1])
+if kind == 'p' and token == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+`;
+
+export class RedisDedupeStore implements ClaimStore {
 	constructor(
-		private readonly client: Pick<Redis, 'set' | 'get'>,
+		private readonly client: Pick<Redis, 'eval'>,
 		private readonly connection: RedisConnection,
 		private readonly options: RedisStoreOptions,
-	) {
-		// A pending claim never outlives the window itself.
-		this.pendingMs = Math.min(options.pendingMs ?? PENDING_MS, options.windowMs);
+	) {}
+
+	async claim(eventId: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
+		const token = randomUUID();
+		const result = await this.run(CLAIM, eventId, nowMs, leaseMs, token);
+		if (result === 'claimed') return { kind: 'claimed', claim: { eventId, token } };
+		return { kind: result === 'duplicate' ? 'duplicate' : 'busy' };
 	}
 
-	/**
-	 * True: this delivery starts the event (confirm it once the execution exists). False: a
-	 * duplicate. Throws DedupeInProgressError (answer 409) or DedupeUnavailableError (answer 503).
-	 * The delivery's time is not needed: Redis' own clock expires the keys.
-	 */
-	async claim(eventId: string): Promise<boolean> {
-		const key = eventKey(this.options.scope, eventId);
-		// Twice at most: a key can expire between a refused SET and the GET that reads it.
-		for (let attempt = 0; attempt < 2; attempt++) {
-			const set = await command(this.connection, () =>
-				this.client.set(key, PENDING, 'PX', this.pendingMs, 'NX'),
-			);
-			if (set === 'OK') return true;
-			const state = await command(this.connection, () => this.client.get(key));
-			if (state === DONE) return false;
-			if (state === PENDING) throw new DedupeInProgressError();
-		}
-		throw new DedupeInProgressError();
+	async renew(claim: Claim, nowMs: number, leaseMs: number): Promise<boolean> {
+		return (await this.run(RENEW, claim.eventId, nowMs, leaseMs, claim.token)) === 1;
 	}
 
-	/** Step 2: the execution exists; remember the id for the whole window. */
-	async confirm(eventId: string): Promise<void> {
+	/** A retried commit passes its first attempt's time: the window is counted from then or later. */
+	async commit(claim: Claim, nowMs: number): Promise<void> {
+		await this.run(COMMIT, claim.eventId, nowMs, this.options.windowMs);
+	}
+
+	async release(claim: Claim): Promise<void> {
+		await this.run(RELEASE, claim.eventId, claim.token);
+	}
+
+	private async run(script: string, eventId: string, ...args: Array<string | number>) {
 		const key = eventKey(this.options.scope, eventId);
-		await command(this.connection, () => this.client.set(key, DONE, 'PX', this.options.windowMs));
+		// Redis takes whole milliseconds only (`PX 1.5` is an error).
+		const whole = args.map((arg) => (typeof arg === 'number' ? Math.max(1, Math.ceil(arg)) : arg));
+		return await command(
+			this.connection,
+			async () => await this.client.eval(script, 1, key, ...whole),
+		);
 	}
 }

@@ -41,6 +41,8 @@ type ExpressResponse = NonNullable<IWorkflowExecuteAdditionalData['httpResponse'
 export interface WorkflowRow {
 	id: string;
 	nodeId: string;
+	/** The trigger node's name (default TRIGGER_NAME); change it to rename the node. */
+	nodeName?: string;
 	/** The staticData column: loaded before each delivery, replaced when n8n saves it. */
 	staticData: IDataObject;
 }
@@ -66,6 +68,11 @@ export interface DeliveryRequest {
 	keepCredentialCache?: boolean;
 	/** Counts the credential reads (n8n's database reads) of this delivery by type. */
 	reads?: Record<string, number>;
+	/**
+	 * n8n fails to create the execution (a database error, a crash): `webhookResponse` is never
+	 * read, n8n answers 500 and saves nothing.
+	 */
+	executionFails?: boolean;
 }
 
 export interface DeliveryResult {
@@ -139,7 +146,7 @@ function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>):
 	const refetch = delivery.refetch ?? false;
 	return {
 		id: row.nodeId,
-		name: TRIGGER_NAME,
+		name: row.nodeName ?? TRIGGER_NAME,
 		type: NODE_TYPE.trigger,
 		typeVersion: 1,
 		position: [0, 0],
@@ -256,6 +263,8 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		answer = { status: sent.status, body: sent.body };
 	} else if (result.workflowData === undefined) {
 		answer = { status: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
+	} else if (delivery.executionFails) {
+		return { status: 500, body: { message: 'Error in workflow' }, started: undefined };
 	} else {
 		// WorkflowRunner.run(): the execution's Workflow over the same static-data object.
 		workflowOf();

@@ -1,0 +1,125 @@
+/**
+ * One lifecycle for every verified delivery, whichever store remembers the ids:
+ *
+ *   claim (a lease) → prepare the item → renew the lease → [n8n creates the execution] → commit
+ *
+ * - The claim is a lease, not a mark: while it runs, a redelivery of the same id is answered
+ *   "busy" (409, the service retries later); when it lapses unrenewed, the id is free again.
+ * - Anything that fails before the execution exists leaves the id free for the service's retry:
+ *   a failed preparation releases the claim at once; a process lost meanwhile, or an execution n8n
+ *   fails to create, lets the lease lapse (`startMs` after the preparation).
+ * - The lease covers the whole preparation (`prepareMs`, the refetch's own time budget) plus the
+ *   time n8n takes to create the execution (`startMs`), and is renewed for the latter once the
+ *   item is ready, so a slow preparation never lets a second delivery in.
+ * - `commit` runs once n8n has created the execution: the id is remembered for the whole window.
+ *   A commit that fails is retried; if it still fails, `onUnprotected` says which id a
+ *   redelivery could start again and until when.
+ *
+ * No n8n types: the trigger's webhook() is the glue (persistence.ts builds the store).
+ */
+
+/** A lease on one event id, held by one delivery. */
+export interface Claim {
+	readonly eventId: string;
+	/** Tells this delivery's lease from any other's on the same id. */
+	readonly token: string;
+}
+
+export type ClaimResult =
+	| { kind: 'claimed'; claim: Claim }
+	| { kind: 'duplicate' }
+	| { kind: 'busy' };
+
+/** What a dedupe store does for the lifecycle; each store keeps its own record of the ids. */
+export interface ClaimStore {
+	/**
+	 * `claimed`: this delivery holds the id until `nowMs + leaseMs`. `duplicate`: a delivery of it
+	 * started inside the window. `busy`: another delivery holds a lease on it.
+	 */
+	claim(eventId: string, nowMs: number, leaseMs: number): Promise<ClaimResult>;
+	/**
+	 * Extends the lease to `nowMs + leaseMs`; false when the lease was lost to another delivery or
+	 * the id was committed meanwhile.
+	 */
+	renew(claim: Claim, nowMs: number, leaseMs: number): Promise<boolean>;
+	/** Remembers the id for the window from `nowMs`, whoever holds a lease on it. */
+	commit(claim: Claim, nowMs: number): Promise<void>;
+	/** Gives the id back, if this claim still holds it. */
+	release(claim: Claim): Promise<void>;
+}
+
+export interface LifecycleOptions<T> {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+	/** The longest the preparation takes (its own deadline); the lease covers it. */
+	prepareMs: number;
+	/** Time n8n is given to create the execution once the item is ready. */
+	startMs: number;
+	/** How long a committed id is remembered; said in the log when a commit fails. */
+	windowMs: number;
+	/** Builds the item the workflow starts with (output shape, refetch). */
+	prepare(): Promise<T>;
+	/** Waits between commit attempts; the first attempt is made at once. */
+	commitRetryDelaysMs?: readonly number[];
+	/** A release after a failed preparation failed too; the lease then lapses on its own. */
+	onReleaseFailure?(eventId: string, error: Error): void;
+	/** Every commit attempt failed: a redelivery until `untilMs` would start the event again. */
+	onUnprotected?(eventId: string, untilMs: number, error: Error): void;
+}
+
+export type Admission<T> =
+	| { kind: 'duplicate' }
+	| { kind: 'busy' }
+	/**
+	 * Start the workflow with `item`, then call `commit` once the execution exists. `commit` makes
+	 * its first attempt synchronously (the single-process store writes static data before n8n
+	 * saves it) and resolves when the id is remembered or every attempt failed.
+	 */
+	| { kind: 'start'; item: T; commit(): Promise<void> };
+
+export const COMMIT_RETRY_DELAYS_MS: readonly number[] = [250, 1_000, 4_000];
+
+export async function admit<T>(
+	store: ClaimStore,
+	eventId: string,
+	options: LifecycleOptions<T>,
+): Promise<Admission<T>> {
+	const claimed = await store.claim(eventId, options.now(), options.prepareMs + options.startMs);
+	if (claimed.kind !== 'claimed') return claimed;
+	const { claim } = claimed;
+
+	let item: T;
+	try {
+		item = await options.prepare();
+	} catch (error) {
+		await store
+			.release(claim)
+			.catch((releaseError: Error) => options.onReleaseFailure?.(eventId, releaseError));
+		throw error;
+	}
+	// The lease lapsed during an overlong preparation and another delivery holds the id (or
+	// started it): that one starts the event, this one starts nothing.
+	if (!(await store.renew(claim, options.now(), options.startMs))) return { kind: 'busy' };
+
+	return { kind: 'start', item, commit: async () => await commitWithRetry(store, claim, options) };
+}
+
+async function commitWithRetry<T>(
+	store: ClaimStore,
+	claim: Claim,
+	options: LifecycleOptions<T>,
+): Promise<void> {
+	const committedAt = options.now();
+	const delays = options.commitRetryDelaysMs ?? COMMIT_RETRY_DELAYS_MS;
+	let lastError: Error | undefined;
+	for (let attempt = 0; attempt <= delays.length; attempt++) {
+		if (attempt > 0) await options.sleep(delays[attempt - 1]);
+		try {
+			await store.commit(claim, committedAt);
+			return;
+		} catch (error) {
+			lastError = error as Error;
+		}
+	}
+	options.onUnprotected?.(claim.eventId, committedAt + options.windowMs, lastError as Error);
+}

@@ -1,0 +1,63 @@
+/**
+ * The trigger's options as the webhook uses them: whole milliseconds inside the documented ranges,
+ * whatever their source. The editor enforces the ranges, but an expression or a workflow saved
+ * through the REST API does not, and a decimal (4.1 hours) is not a whole number of milliseconds
+ * that Redis accepts. A value that had to be changed is reported in `notes`, which the webhook
+ * logs once.
+ */
+import type { OutputShape } from './output';
+
+export const WINDOW_HOURS = { default: 24, min: 1, max: 720 } as const;
+/** docs/service-api.md: deliveries further than 5 minutes from now are replays. */
+export const TOLERANCE_SECONDS = { default: 300, min: 1, max: 3600 } as const;
+
+export interface RawTriggerOptions {
+	toleranceSeconds?: unknown;
+	dedupeWindowHours?: unknown;
+	outputShape?: unknown;
+}
+
+export interface TriggerOptions {
+	toleranceMs: number;
+	/** How long an id is remembered: the window plus the tolerance (a replay's reach). */
+	dedupeWindowMs: number;
+	outputShape: OutputShape;
+	/** What was changed to fit, one sentence each, naming the option and the value used. */
+	notes: string[];
+}
+
+export function normaliseOptions(raw: RawTriggerOptions): TriggerOptions {
+	const notes: string[] = [];
+	const toleranceSeconds = inRange(
+		'Timestamp Tolerance (Seconds)',
+		raw.toleranceSeconds,
+		TOLERANCE_SECONDS,
+		notes,
+	);
+	const windowHours = inRange('Dedupe Window (Hours)', raw.dedupeWindowHours, WINDOW_HOURS, notes);
+	const toleranceMs = Math.round(toleranceSeconds * 1000);
+	return {
+		toleranceMs,
+		dedupeWindowMs: Math.round(windowHours * 3_600_000) + toleranceMs,
+		outputShape: raw.outputShape === 'data' ? 'data' : 'envelope',
+		notes,
+	};
+}
+
+function inRange(
+	name: string,
+	value: unknown,
+	range: { default: number; min: number; max: number },
+	notes: string[],
+): number {
+	if (value === undefined || value === null || value === '') return range.default;
+	const number = typeof value === 'string' ? Number(value.trim()) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number)) {
+		notes.push(`${name} ${JSON.stringify(value)} is not a number; ${range.default} is used`);
+		return range.default;
+	}
+	const used = Math.min(range.max, Math.max(range.min, number));
+	if (used !== number)
+		notes.push(`${name} ${number} is outside ${range.min}–${range.max}; ${used} is used`);
+	return used;
+}
