@@ -73,7 +73,8 @@ export type Admission<T> =
 	/**
 	 * Start the workflow with `item`, then call `commit` once the execution exists. `commit` makes
 	 * its first attempt synchronously (the single-process store writes static data before n8n
-	 * saves it) and resolves when the id is remembered or every attempt failed.
+	 * saves it) and resolves when the id is remembered or every attempt failed; later calls share
+	 * the first one's work.
 	 */
 	| { kind: 'start'; item: T; commit(): Promise<void> };
 
@@ -101,7 +102,13 @@ export async function admit<T>(
 	// started it): that one starts the event, this one starts nothing.
 	if (!(await store.renew(claim, options.now(), options.startMs))) return { kind: 'busy' };
 
-	return { kind: 'start', item, commit: async () => await commitWithRetry(store, claim, options) };
+	// n8n may read the answer more than once; the id is committed once.
+	let committing: Promise<void> | undefined;
+	return {
+		kind: 'start',
+		item,
+		commit: async () => await (committing ??= commitWithRetry(store, claim, options)),
+	};
 }
 
 async function commitWithRetry<T>(

@@ -133,6 +133,15 @@ describe('admit', () => {
 		expect(committed).toBe(true);
 	});
 
+	it('commits once however often it is called (n8n may read the answer twice)', async () => {
+		const { store, calls } = scriptedStore();
+		const admission = await admit(store, 'evt_1', lifecycle());
+		if (admission.kind !== 'start') throw new Error('not started');
+		await Promise.all([admission.commit(), admission.commit()]);
+		await admission.commit();
+		expect(calls.filter((call) => call === 'commit')).toHaveLength(1);
+	});
+
 	it('retries a failed commit after each delay, counting the window from the first attempt', async () => {
 		const commitTimes: number[] = [];
 		let failures = 2;

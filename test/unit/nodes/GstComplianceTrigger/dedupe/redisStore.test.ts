@@ -8,6 +8,7 @@
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
+import { createHash } from 'crypto';
 import Redis from 'ioredis';
 
 import { clearCredentialCache } from '../../../../../nodes/GstComplianceTrigger/credentialCache';
@@ -21,11 +22,10 @@ import {
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisClient';
 import { testRedisCredential } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisDedupe';
 import {
-	DedupeInProgressError,
 	eventKey,
 	RedisDedupeStore,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisStore';
-import { freePort, sleep, waitFor } from '../../../../harness/http';
+import { freePort, waitFor } from '../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
 import { deliver, envelope, newWorkflow, NOW_MS, signed } from '../../../helpers/deliverToTrigger';
 
@@ -56,7 +56,7 @@ beforeEach(async () => {
 });
 
 /** A "process": its own client and store over the same Redis. */
-function processStore(scope = 'wf1:node-1:production', windowMs = 60_000, pendingMs?: number) {
+function processStore(scope = 'wf1:node-1:production', windowMs = 60_000) {
 	const client = new Redis({
 		host: redis.host,
 		port: redis.port,
@@ -65,70 +65,131 @@ function processStore(scope = 'wf1:node-1:production', windowMs = 60_000, pendin
 		enableOfflineQueue: true,
 	});
 	direct.push(client);
-	return new RedisDedupeStore(client, connection, { scope, windowMs, pendingMs });
+	return new RedisDedupeStore(client, connection, { scope, windowMs });
 }
 
-describe('RedisDedupeStore', () => {
-	it('claims a new id once; after confirm, every later claim is a duplicate', async () => {
+const T0 = NOW_MS;
+const LEASE = 90_000;
+
+/** Claims `id` and expects it to be this delivery's. */
+async function claimed(store: RedisDedupeStore, id: string, nowMs = T0, leaseMs = LEASE) {
+	const result = await store.claim(id, nowMs, leaseMs);
+	if (result.kind !== 'claimed') throw new Error(`expected claimed, got ${result.kind}`);
+	return result.claim;
+}
+
+describe('claim, renew, commit and release', () => {
+	it('claims a new id once; after commit, every later claim is a duplicate', async () => {
 		const a = processStore();
 		const b = processStore();
-		expect(await a.claim('evt_1')).toBe(true);
-		await a.confirm('evt_1');
-		expect(await b.claim('evt_1')).toBe(false);
-		expect(await a.claim('evt_1')).toBe(false);
-		expect(await b.claim('evt_2')).toBe(true);
+		await a.commit(await claimed(a, 'evt_1'), T0);
+		expect(await b.claim('evt_1', T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
+		expect(await a.claim('evt_1', T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
+		expect((await b.claim('evt_2', T0, LEASE)).kind).toBe('claimed');
 	});
 
-	it('20 concurrent claims of one id over 4 processes: exactly one wins, the rest are told to retry', async () => {
+	it('20 concurrent claims of one id over 4 processes: exactly one is claimed, the rest busy', async () => {
 		const stores = Array.from({ length: 4 }, () => processStore());
-		const results = await Promise.allSettled(
-			Array.from({ length: 20 }, (_, i) => stores[i % 4].claim('evt_burst')),
+		const results = await Promise.all(
+			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].claim('evt_burst', T0, LEASE)),
 		);
-		const won = results.filter((r) => r.status === 'fulfilled' && r.value === true);
-		const inProgress = results.filter(
-			(r) => r.status === 'rejected' && r.reason instanceof DedupeInProgressError,
-		);
-		expect({ won: won.length, inProgress: inProgress.length }).toEqual({ won: 1, inProgress: 19 });
+		const kinds = results.map((r) => r.kind);
+		expect(kinds.filter((k) => k === 'claimed')).toHaveLength(1);
+		expect(kinds.filter((k) => k === 'busy')).toHaveLength(19);
 	});
 
-	it('a claim never confirmed (process lost) expires after the pending time; the retry starts it', async () => {
-		const lost = processStore(undefined, 60_000, 300);
-		expect(await lost.claim('evt_lost')).toBe(true);
-		await expect(processStore().claim('evt_lost')).rejects.toBeInstanceOf(DedupeInProgressError);
-		await sleep(600);
-		expect(await processStore().claim('evt_lost')).toBe(true);
+	it('a lease never committed (process lost) lapses at its end; the retry claims it', async () => {
+		const lost = processStore();
+		await claimed(lost, 'evt_lost', T0, 30_000);
+		expect(await processStore().claim('evt_lost', T0 + 29_999, LEASE)).toEqual({ kind: 'busy' });
+		expect((await processStore().claim('evt_lost', T0 + 30_000, LEASE)).kind).toBe('claimed');
 	});
 
-	it('keeps a confirmed id for the window: inside it a duplicate, after it a new start', async () => {
+	it('renew extends the lease; a stale claim cannot renew after another delivery took it', async () => {
+		const store = processStore();
+		const first = await claimed(store, 'evt_renew', T0, 1_000);
+		expect(await store.renew(first, T0 + 500, 30_000)).toBe(true);
+		expect(await store.claim('evt_renew', T0 + 29_000, LEASE)).toEqual({ kind: 'busy' });
+		const second = await claimed(store, 'evt_renew', T0 + 30_500);
+		expect(await store.renew(first, T0 + 30_600, 30_000)).toBe(false);
+		expect(await store.renew(second, T0 + 30_600, 30_000)).toBe(true);
+		await store.commit(second, T0 + 31_000);
+		expect(await store.renew(second, T0 + 31_001, 30_000)).toBe(false);
+	});
+
+	it('a lapsed lease nobody took can still be renewed by its holder', async () => {
+		const store = processStore();
+		const claim = await claimed(store, 'evt_late', T0, 1_000);
+		expect(await store.renew(claim, T0 + 5_000, 30_000)).toBe(true);
+		expect(await store.claim('evt_late', T0 + 6_000, LEASE)).toEqual({ kind: 'busy' });
+	});
+
+	it('release frees the id at once, but only for the delivery that holds it', async () => {
+		const store = processStore();
+		const stale = await claimed(store, 'evt_release', T0, 1_000);
+		const holder = await claimed(store, 'evt_release', T0 + 2_000);
+		await store.release(stale);
+		expect(await store.claim('evt_release', T0 + 2_001, LEASE)).toEqual({ kind: 'busy' });
+		await store.release(holder);
+		expect((await store.claim('evt_release', T0 + 2_002, LEASE)).kind).toBe('claimed');
+	});
+
+	it('keeps a committed id for the window: inside it a duplicate, after it free, and Redis expires the key', async () => {
 		const store = processStore(undefined, 1_000);
-		expect(await store.claim('evt_window')).toBe(true);
-		await store.confirm('evt_window');
+		await store.commit(await claimed(store, 'evt_window'), T0);
 		const ttl = await inspect.pttl(eventKey('wf1:node-1:production', 'evt_window'));
 		expect(ttl).toBeGreaterThan(0);
 		expect(ttl).toBeLessThanOrEqual(1_000);
-		expect(await store.claim('evt_window')).toBe(false); // just inside
+		expect(await store.claim('evt_window', T0 + 999, LEASE)).toEqual({ kind: 'duplicate' });
 		await waitFor(
 			async () => (await inspect.exists(eventKey('wf1:node-1:production', 'evt_window'))) === 0,
 			'the key to expire',
 			5_000,
 			50,
 		);
-		expect(await store.claim('evt_window')).toBe(true); // just after
+		expect((await store.claim('evt_window', T0 + 1_000, LEASE)).kind).toBe('claimed');
+	});
+
+	it('takes decimal windows and leases as whole milliseconds (Redis refuses PX 1.5)', async () => {
+		const store = processStore(undefined, 4.1 * 3_600_000 + 0.4);
+		const claim = await claimed(store, 'evt_decimal', T0, 30_000.7);
+		expect(await store.renew(claim, T0 + 0.5, 10_000.2)).toBe(true);
+		await store.commit(claim, T0 + 1);
+		expect(await inspect.pttl(eventKey('wf1:node-1:production', 'evt_decimal'))).toBeGreaterThan(
+			4 * 3_600_000,
+		);
+	});
+
+	it('reads keys written by the previous version: p as a lease in progress, d as started', async () => {
+		await inspect.set(eventKey('wf1:node-1:production', 'evt_old_p'), 'p', 'PX', 30_000);
+		await inspect.set(eventKey('wf1:node-1:production', 'evt_old_d'), 'd', 'PX', 60_000);
+		const store = processStore();
+		expect(await store.claim('evt_old_p', T0, LEASE)).toEqual({ kind: 'busy' });
+		expect(await store.claim('evt_old_d', T0, LEASE)).toEqual({ kind: 'duplicate' });
+	});
+
+	it('gives distinct ids distinct keys, lone surrogates included', () => {
+		const ids = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd', 'evt_\ud800\udc00'];
+		expect(new Set(ids.map((id) => eventKey('s', id))).size).toBe(4);
+	});
+
+	it('keeps the key of a well-formed id as before (keys written by earlier versions still match)', () => {
+		expect(eventKey('s', 'evt_1')).toBe(
+			`n8n-gst-compliance:dedupe:v1:s:${createHash('sha256').update('evt_1').digest('base64url').slice(0, 22)}`,
+		);
 	});
 
 	it('keeps workflows, nodes and the test namespace apart', async () => {
 		const production = processStore('wf1:node-1:production');
-		expect(await production.claim('evt_ns')).toBe(true);
-		await production.confirm('evt_ns');
-		expect(await processStore('wf1:node-1:test').claim('evt_ns')).toBe(true);
-		expect(await processStore('wf2:node-1:production').claim('evt_ns')).toBe(true);
-		expect(await processStore('wf1:node-2:production').claim('evt_ns')).toBe(true);
+		await production.commit(await claimed(production, 'evt_ns'), T0);
+		for (const scope of ['wf1:node-1:test', 'wf2:node-1:production', 'wf1:node-2:production'])
+			expect((await processStore(scope).claim('evt_ns', T0, LEASE)).kind).toBe('claimed');
 	});
 
 	it('stores one fixed-size key per id (no id in clear) with no cap', async () => {
 		const store = processStore();
 		const ids = Array.from({ length: 2_000 }, (_, i) => `evt_${'x'.repeat(i % 300)}_${i}`);
-		for (const id of ids) expect(await store.claim(id)).toBe(true);
+		for (const id of ids) expect((await store.claim(id, T0, LEASE)).kind).toBe('claimed');
 		const keys = await inspect.keys('*');
 		expect(keys).toHaveLength(ids.length);
 		expect(new Set(keys.map((k) => k.length)).size).toBe(1);
@@ -227,8 +288,13 @@ describe('the trigger with a Redis credential', () => {
 		const first = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(first.status).toBe(200);
 		expect(first.started).toHaveLength(1);
-		// n8n's read of webhookResponse (after the execution exists) confirms the claim.
-		await waitFor(async () => (await inspect.get(key('evt_n1'))) === 'd', 'confirm', 5_000, 20);
+		// n8n's read of webhookResponse (after the execution exists) commits the claim.
+		await waitFor(
+			async () => (await inspect.get(key('evt_n1')))?.startsWith('d:'),
+			'commit',
+			5_000,
+			20,
+		);
 		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
 		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(again).toEqual({
@@ -251,27 +317,40 @@ describe('the trigger with a Redis credential', () => {
 		expect(production.started).toHaveLength(1);
 	});
 
-	it('a confirm that fails is logged; the delivery still gets its 200 and starts once', async () => {
-		const warnings: string[] = [];
+	it('a commit that fails once is retried, and the id is remembered for the whole window', async () => {
 		jest
-			.spyOn(Container.get(Logger), 'warn')
-			.mockImplementation((message: unknown) => void warnings.push(String(message)));
-		jest
-			.spyOn(RedisDedupeStore.prototype, 'confirm')
+			.spyOn(RedisDedupeStore.prototype, 'commit')
 			.mockRejectedValueOnce(new Error('Connection is closed.'));
-		const result = await deliver({ ...signed(body('evt_unconfirmed')), redis: redisCredential() });
-		expect(result.status).toBe(200);
-		expect(result.started).toHaveLength(1);
-		// The confirm is not awaited (n8n reads the answer synchronously); its rejection is handled
-		// within the microtasks that run before the next macrotask.
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(warnings).toEqual([
-			'GST Compliance Trigger: Connection is closed. (confirming a started event)',
+		const result = await deliver({ ...signed(body('evt_retried')), redis: redisCredential() });
+		expect(result).toMatchObject({ status: 200, started: [expect.anything()] });
+		await waitFor(
+			async () => (await inspect.get(key('evt_retried')))?.startsWith('d:'),
+			'commit',
+			5_000,
+			20,
+		);
+		expect(await inspect.pttl(key('evt_retried'))).toBeGreaterThan(24 * 3_600_000);
+	});
+
+	it('a commit that keeps failing logs which id is unprotected and until when', async () => {
+		const errors: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'error')
+			.mockImplementation((message: unknown) => void errors.push(String(message)));
+		jest
+			.spyOn(RedisDedupeStore.prototype, 'commit')
+			.mockRejectedValue(new Error('Connection is closed.'));
+		const result = await deliver({ ...signed(body('evt_unprotected')), redis: redisCredential() });
+		expect(result).toMatchObject({ status: 200, started: [expect.anything()] });
+		const until = new Date(NOW_MS + 24 * 3_600_000 + 300_000).toISOString();
+		await waitFor(async () => errors.length > 0, 'the log line', 15_000, 50);
+		expect(errors).toEqual([
+			`GST Compliance Trigger: event "evt_unprotected" started, but the dedupe store could not remember it (Connection is closed.): a redelivery until ${until} would start it again`,
 		]);
 	});
 
 	it('a redelivery while the first is still being started is answered 409 and starts nothing', async () => {
-		await inspect.set(key('evt_busy'), 'p', 'PX', 30_000);
+		await inspect.set(key('evt_busy'), `p:other-delivery:${NOW_MS + 30_000}`, 'PX', 30_000);
 		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
 		expect(result.status).toBe(409);
 		expect(result.started).toBeUndefined();
@@ -314,8 +393,8 @@ describe('the trigger with a Redis credential', () => {
 		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
 		expect(first.started).toHaveLength(1);
 		await waitFor(
-			async () => (await inspect.get(key('evt_restart'))) === 'd',
-			'confirm',
+			async () => (await inspect.get(key('evt_restart')))?.startsWith('d:'),
+			'commit',
 			5_000,
 			20,
 		);
