@@ -2,7 +2,7 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * Item 7: does a full dedupe memory slow the trigger down? Events/s through the trigger's delivery
- * path (`handleDelivery` + the store's second step) with 100,000 ids already remembered ÷ the same
+ * path (verify, then the dedupe lifecycle: claim, renew, commit) with 100,000 ids already remembered ÷ the same
  * with an empty memory, for each store. The memory is filled directly (claims for the built-in
  * store, SETs for Redis), not by sending 100,000 events.
  *
@@ -10,18 +10,18 @@
  *   does the same `JSON.stringify` per accepted event (the write to the database itself is left
  *   out: it is the same bytes either way, measured in item 4).
  * - Redis store: a redis-server of its own on a free port (Debian's redis-server, as the tests
- *   use); claim (`SET NX PX`) and confirm (`SET PX`) are two round trips on loopback.
+ *   use); claim, renew and commit are three script round trips on loopback.
  */
 import Redis from 'ioredis';
 
-import { handleDelivery } from '../nodes/GstComplianceTrigger/delivery';
+import type { ClaimStore } from '../nodes/GstComplianceTrigger/dedupe/lifecycle';
 import { MemoryDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/memoryStore';
 import { eventKey, RedisDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/redisStore';
 import { formatSignatureHeader, sign } from '../nodes/GstComplianceTrigger/signature';
 import { startRedis } from '../test/harness/queue/services';
+import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';
 import { ratios, type Row, type Section } from './result';
 
-const SECRET = 'whsec_bench_0123456789abcdef0123456789abcdef';
 const DAY_MS = 24 * 3_600_000;
 const WINDOW_MS = DAY_MS + 300_000;
 const OPTIONS = { windowMs: WINDOW_MS, capacity: 125_000 };
@@ -40,45 +40,31 @@ function delivery(seq: number, t: number) {
 	return { body, header: formatSignatureHeader(t, [sign(SECRET, t, body)]) };
 }
 
-interface Store {
-	claim(eventId: string, nowMs: number): Promise<boolean>;
-	started(eventId: string): Promise<void> | void;
-}
-
 /** Events/s of `events` new-id deliveries, one after another, each signed before the clock runs. */
-async function rate(store: Store, events: number, seq: { next: number }): Promise<number> {
+async function rate(store: ClaimStore, events: number, seq: { next: number }): Promise<number> {
 	const nowMs = Date.now();
 	const t = Math.floor(nowMs / 1000);
 	const batch = Array.from({ length: events }, () => delivery(seq.next++, t));
 	const start = process.hrtime.bigint();
 	for (const { body, header } of batch) {
-		const outcome = await handleDelivery(
-			{
-				body,
-				signatureHeader: header,
-				secrets: [SECRET, ''],
-				nowMs,
-				toleranceSeconds: 300,
-				selectedEvents: ['*'],
-			},
-			store,
-		);
-		if (outcome.kind !== 'accepted') throw new Error(`bench delivery was ${outcome.kind}`);
-		await store.started(outcome.event.id);
+		await deliverOnce(store, body, header, nowMs, WINDOW_MS);
 	}
 	const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 	return events / seconds;
 }
 
-function memoryStore(filled: number): Store {
+function memoryStore(filled: number): ClaimStore {
 	const store = new MemoryDedupeStore(OPTIONS);
 	const now = Date.now();
 	for (let i = 0; i < filled; i++)
 		store.claimNow(`evt_fill_${i}`, now - WINDOW_MS + 60_000 + Math.floor((i * DAY_MS) / filled));
 	const staticData: Record<string, unknown> = {};
 	return {
-		claim: async (eventId, nowMs) => store.claimNow(eventId, nowMs),
-		started: () => {
+		claim: async (...args) => await store.claim(...args),
+		renew: async (...args) => await store.renew(...args),
+		release: async (claim) => await store.release(claim),
+		commit: async (claim, nowMs) => {
+			await store.commit(claim, nowMs);
 			staticData.dedupe = store.snapshot();
 			if (JSON.stringify(staticData).length === 0) throw new Error('unreachable');
 		},
@@ -89,7 +75,12 @@ async function fillRedis(client: Redis, filled: number): Promise<void> {
 	for (let done = 0; done < filled; done += 1_000) {
 		const pipeline = client.pipeline();
 		for (let i = done; i < Math.min(filled, done + 1_000); i++)
-			pipeline.set(eventKey(SCOPE, `evt_fill_${i}`), 'd', 'PX', WINDOW_MS);
+			pipeline.set(
+				eventKey(SCOPE, `evt_fill_${i}`),
+				`d:${Date.now() + WINDOW_MS}`,
+				'PX',
+				WINDOW_MS,
+			);
 		await pipeline.exec();
 	}
 }
@@ -115,10 +106,8 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 	const redis = await startRedis('bench-redis');
 	const client = new Redis({ host: redis.host, port: redis.port, db: 0 });
 	const connection = { host: redis.host, port: redis.port, database: 0 };
-	const redisStore = (): Store => {
-		const store = new RedisDedupeStore(client, connection, { scope: SCOPE, windowMs: WINDOW_MS });
-		return { claim: (id) => store.claim(id), started: (id) => store.confirm(id) };
-	};
+	const redisStore = (): ClaimStore =>
+		new RedisDedupeStore(client, connection, { scope: SCOPE, windowMs: WINDOW_MS });
 	const shared = { empty: [] as number[], full: [] as number[] };
 	try {
 		await rate(redisStore(), 500, seq); // warm-up
@@ -153,12 +142,12 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 			row(
 				'Built-in store',
 				memory,
-				'Built-in store: handleDelivery + the snapshot written into static data and JSON-serialised per new id, as n8n does before saving it (the database write is left out). Filled with claims spread over the last day.',
+				'Built-in store: verify + claim, renew, commit + the snapshot written into static data and JSON-serialised per new id, as n8n does before saving it (the database write is left out). Filled with claims spread over the last day.',
 			),
 			row(
 				'Redis store',
 				shared,
-				'Redis store: handleDelivery (SET NX PX) + confirm (SET PX) against a local redis-server; filled with 100,000 keys of the same scope by pipelined SETs.',
+				'Redis store: verify + claim, renew, commit (one script each) against a local redis-server; filled with 100,000 keys of the same scope by pipelined SETs.',
 			),
 		],
 	};

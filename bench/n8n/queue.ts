@@ -277,7 +277,12 @@ async function fillRedis(client: Redis, scope: string): Promise<void> {
 	for (let done = 0; done < FILLED; done += 1_000) {
 		const pipeline = client.pipeline();
 		for (let i = done; i < done + 1_000; i++)
-			pipeline.set(eventKey(scope, `evt_fill_${i}`), 'd', 'PX', WINDOW_MS);
+			pipeline.set(
+				eventKey(scope, `evt_fill_${i}`),
+				`d:${Date.now() + WINDOW_MS}`,
+				'PX',
+				WINDOW_MS,
+			);
 		await pipeline.exec();
 	}
 }
