@@ -52,6 +52,7 @@ export function createApiServer(
 			}
 			const fault = state.apiFaults.shift();
 			if (fault?.kind === 'reset') return void req.socket.destroy();
+			if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
 			if (fault?.kind === 'status') {
 				return sendFault(res, fault, {
 					error: { code: 'injected_fault', message: 'Injected fault' },

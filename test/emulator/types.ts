@@ -170,7 +170,8 @@ export type TokenFault =
 
 export type ApiFault =
 	| { kind: 'status'; status: number; body?: string; retryAfterSeconds?: number }
-	| { kind: 'reset' }; // destroy the socket without an answer
+	| { kind: 'reset' } // destroy the socket without an answer
+	| { kind: 'slow'; ms: number }; // answer as usual, this many real milliseconds late
 
 /** A request that reached `elsewhereUrl` (e.g. by following an API host's redirect). */
 export interface ElsewhereRequest {

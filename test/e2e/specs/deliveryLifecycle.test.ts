@@ -1,0 +1,189 @@
+/**
+ * The trigger's delivery lifecycle at its edges, inside a real n8n (regular mode, SQLite): an
+ * event that cannot be refetched still starts once; ids that differ only in lone surrogates are
+ * distinct; renaming the node keeps the remembered ids across a restart; and what another node
+ * writing workflow static data does to them (README, "Guarantees").
+ */
+import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import {
+	apiCredentialData,
+	CRED,
+	deliver,
+	envelope,
+	N8n,
+	startN8n,
+	triggerNode,
+	triggerUrl,
+	uuid,
+	waitFor,
+} from '../../harness';
+
+jest.setTimeout(240_000);
+
+let emu: RunningEmulator;
+let n8n: N8n;
+let client: ClientInfo;
+let webhookCredential: { id: string; name: string };
+let apiCredential: { id: string; name: string };
+const secret = `whsec_${uuid()}`;
+
+beforeAll(async () => {
+	emu = await startEmulator({ seed: false });
+	client = emu.control.createClient({ environment: 'sandbox', plan: 'einvoice+ewaybill' });
+	n8n = await startN8n({ name: 'lifecycle' });
+	webhookCredential = await n8n.createCredential('GST webhook', CRED.webhook, {
+		signingSecret: secret,
+		previousSigningSecret: '',
+	});
+	apiCredential = await n8n.createCredential('GST API', CRED.api, apiCredentialData(emu, client));
+});
+
+afterAll(async () => {
+	await n8n?.dispose();
+	await emu?.stop();
+});
+
+interface Published {
+	id: string;
+	url: string;
+	triggerName: string;
+}
+
+/** A published workflow whose trigger takes every event, optionally followed by `next` nodes. */
+async function publish(
+	opts: {
+		refetch?: boolean;
+		next?: Array<Record<string, any>>;
+	} = {},
+): Promise<Published> {
+	const webhookId = uuid();
+	const trigger = triggerNode({
+		events: ['*'],
+		webhookCredential,
+		apiCredential: opts.refetch ? apiCredential : undefined,
+		refetch: opts.refetch,
+		webhookId,
+	});
+	const next = opts.next ?? [];
+	const connections = next.length
+		? { [trigger.name]: { main: [[{ node: next[0].name, type: 'main', index: 0 }]] } }
+		: {};
+	const wf = await n8n.createWorkflow({
+		name: `lifecycle ${uuid().slice(0, 8)}`,
+		nodes: [trigger, ...next],
+		connections,
+	});
+	await n8n.activateWorkflow(wf.id);
+	return { id: wf.id, url: triggerUrl(n8n, { webhookId }), triggerName: trigger.name };
+}
+
+/** The trigger's output items of every finished execution of the workflow. */
+async function startedItems(wf: Published, count: number): Promise<Array<Record<string, any>>> {
+	const executions = await n8n.waitForExecutions(wf.id, count);
+	const items: Array<Record<string, any>> = [];
+	for (const e of executions) items.push(...(await n8n.nodeOutput(e.id, wf.triggerName)));
+	return items;
+}
+
+/** A fresh event whose barrier execution shows every earlier delivery has been handled. */
+async function barrier(wf: Published, expectedExecutions: number): Promise<void> {
+	const res = await deliver(wf.url, envelope('einvoice.generated', { id: 'einv_barrier' }), secret);
+	expect(res.status).toBe(200);
+	await n8n.waitForExecutions(wf.id, expectedExecutions);
+	await waitFor(
+		async () =>
+			(await n8n.executions(wf.id)).every((e) => !['new', 'running', 'waiting'].includes(e.status)),
+		'executions to finish',
+		30_000,
+		200,
+	);
+	expect(await n8n.executions(wf.id)).toHaveLength(expectedExecutions);
+}
+
+it('an event naming a resource id with a lone surrogate starts once, with refetchError; its redelivery is a duplicate', async () => {
+	const wf = await publish({ refetch: true });
+	// "einv_\udc00" is valid JSON; the id cannot be put in a URL.
+	const event = envelope('einvoice.generated', { id: 'einv_\udc00', status: 'generated' });
+	const body = JSON.stringify(event);
+	const first = await deliver(wf.url, body, secret);
+	expect(first.status).toBe(200);
+	const again = await deliver(wf.url, body, secret);
+	expect({ status: again.status, body: again.json() }).toEqual({
+		status: 200,
+		body: { received: true, duplicate: true },
+	});
+	const [item] = await startedItems(wf, 1);
+	expect(item).toMatchObject({ id: event.id, refetched: null });
+	expect(item.refetchError).toMatch(/invisible character|unpaired UTF-16 surrogate/);
+	await barrier(wf, 2);
+});
+
+it('event ids that differ only in lone surrogates each start once', async () => {
+	const wf = await publish();
+	const run = uuid();
+	const ids = ['\ud800', '\udc00', '\ufffd'].map((middle) => `evt_${run}_${middle}`);
+	for (const id of ids) {
+		const res = await deliver(wf.url, envelope('einvoice.generated', { id: 'einv_1' }, id), secret);
+		expect(res.json()).toEqual({ received: true });
+	}
+	await barrier(wf, ids.length + 1);
+});
+
+it('renaming the trigger node keeps the remembered ids across a restart', async () => {
+	const wf = await publish();
+	const event = envelope('einvoice.generated', { id: 'einv_rename' });
+	expect((await deliver(wf.url, event, secret)).json()).toEqual({ received: true });
+	await n8n.waitForExecutions(wf.id, 1);
+
+	// Rename as the editor does: save the workflow with the node's new name, then publish it.
+	const saved = await n8n.rest('GET', `/workflows/${wf.id}`);
+	const renamed = 'Renamed GST Trigger';
+	const nodes = (saved.nodes as Array<Record<string, any>>).map((node) =>
+		node.name === wf.triggerName ? { ...node, name: renamed } : node,
+	);
+	await n8n.rest('PATCH', `/workflows/${wf.id}`, {
+		name: saved.name,
+		nodes,
+		connections: saved.connections,
+		versionId: saved.versionId,
+	});
+	await n8n.activateWorkflow(wf.id);
+	await n8n.restart();
+
+	const again = await deliver(wf.url, event, secret);
+	expect(again.json()).toEqual({ received: true, duplicate: true });
+	await barrier({ ...wf, triggerName: renamed }, 2);
+});
+
+/**
+ * n8n 2.41 saves an execution's static data over the whole column when a node of it changed static
+ * data, from the copy it read when the execution was created, before the trigger's write of the
+ * event that started it was saved. The trigger's memory still holds the id; only a restart before
+ * the next accepted event loses it. The README's Guarantees section says so; this pins it.
+ */
+it('a Code node that writes workflow static data rolls the remembered ids back (documented: attach Redis)', async () => {
+	const code = {
+		id: uuid(),
+		name: 'Count in static data',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [220, 0],
+		parameters: {
+			jsCode:
+				"const data = $getWorkflowStaticData('global');\n" +
+				'data.count = (data.count || 0) + 1;\n' +
+				'return $input.all();',
+		},
+	};
+	const wf = await publish({ next: [code] });
+	const event = envelope('einvoice.generated', { id: 'einv_neighbour' });
+	expect((await deliver(wf.url, event, secret)).json()).toEqual({ received: true });
+	const [execution] = await n8n.waitForExecutions(wf.id, 1);
+	expect(execution.status).toBe('success');
+	// Without a restart, the process's memory answers: a duplicate.
+	expect((await deliver(wf.url, event, secret)).json()).toEqual({ received: true, duplicate: true });
+	await n8n.restart();
+	const afterRestart = await deliver(wf.url, event, secret);
+	expect(afterRestart.json()).toEqual({ received: true });
+	await n8n.waitForExecutions(wf.id, 2);
+});
