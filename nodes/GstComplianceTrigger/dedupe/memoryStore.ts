@@ -47,6 +47,7 @@ const LEASE_SWEEP_AT = 1_000;
 export class MemoryDedupeStore implements ClaimStore {
 	/** digest → the delivery holding it and until when; never persisted. */
 	private readonly leases = new Map<string, { token: string; untilMs: number }>();
+	private sweepAt = LEASE_SWEEP_AT;
 	/** digest → minute first seen; Map order is order of arrival, like the persisted records. */
 	private readonly seen = new Map<string, number>();
 	/**
@@ -115,7 +116,7 @@ export class MemoryDedupeStore implements ClaimStore {
 		if (this.seen.has(digest)) return { kind: 'duplicate' };
 		const lease = this.leases.get(digest);
 		if (lease && lease.untilMs > nowMs) return { kind: 'busy' };
-		if (this.leases.size >= LEASE_SWEEP_AT) this.sweepLeases(nowMs);
+		if (this.leases.size >= this.sweepAt) this.sweepLeases(nowMs);
 		const token = randomUUID();
 		this.leases.set(digest, { token, untilMs: nowMs + leaseMs });
 		return { kind: 'claimed', claim: { eventId, token } };
@@ -131,8 +132,12 @@ export class MemoryDedupeStore implements ClaimStore {
 		return true;
 	}
 
-	/** Synchronous: the id is in `snapshot()` as soon as this is called. */
 	async commit(claim: Claim, nowMs: number): Promise<void> {
+		this.commitNow(claim, nowMs);
+	}
+
+	/** Synchronous core of `commit`: the id is in `snapshot()` when this returns. */
+	commitNow(claim: Claim, nowMs: number): void {
 		const digest = digestEventId(claim.eventId);
 		if (this.leases.get(digest)?.token === claim.token) this.leases.delete(digest);
 		this.claimNow(claim.eventId, nowMs);
@@ -143,9 +148,11 @@ export class MemoryDedupeStore implements ClaimStore {
 		if (this.leases.get(digest)?.token === claim.token) this.leases.delete(digest);
 	}
 
+	/** Drops lapsed leases; the next sweep waits until the live ones have doubled (amortized O(1)). */
 	private sweepLeases(nowMs: number): void {
 		for (const [digest, lease] of this.leases)
 			if (lease.untilMs <= nowMs) this.leases.delete(digest);
+		this.sweepAt = Math.max(LEASE_SWEEP_AT, 2 * this.leases.size);
 	}
 
 	/**
@@ -239,7 +246,11 @@ export class MemoryDedupeStore implements ClaimStore {
 		if (minute - this.base < 0 || minute - this.base > MAX_OFFSET) {
 			this.rewrite(Math.max(minute - MAX_OFFSET, Math.min(minute, this.oldestMinute())));
 		}
-		if (minute < this.maxMinute) this.outOfOrder = true;
+		if (minute < this.maxMinute) {
+			this.outOfOrder = true;
+			// The id may expire within this very minute: the next expiry scans again.
+			this.lastScanMinute = NaN;
+		}
 		this.maxMinute = Math.max(this.maxMinute, minute);
 		this.seen.set(digest, minute);
 		this.tail += digest + encodeOffset(minute - this.base);

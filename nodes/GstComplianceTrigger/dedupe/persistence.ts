@@ -88,8 +88,9 @@ export async function nodeDedupe(
 		claim: async (eventId, nowMs, leaseMs) => await store.claim(eventId, nowMs, leaseMs),
 		renew: async (claim, nowMs, leaseMs) => await store.renew(claim, nowMs, leaseMs),
 		release: async (claim) => await store.release(claim),
+		// Synchronous up to the write: n8n saves static data right after reading the answer.
 		commit: async (claim: Claim, nowMs: number) => {
-			await store.commit(claim, nowMs);
+			store.commitNow(claim, nowMs);
 			global[persistedKey] = store.snapshot() as unknown as IDataObject;
 			checkCapacity(context.logger, key, store);
 		},
