@@ -18,10 +18,15 @@ export function hasLoneSurrogate(text: string): boolean {
 	return LONE_SURROGATE.test(text);
 }
 
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
+
 /**
- * Whether `text` holds a character that renders as nothing (zero-width space, soft hyphen, word
- * joiner, variation selectors…): Unicode's Default_Ignorable_Code_Point property.
+ * A character of `text` that is not what it looks like, as `U+XXXX` for messages: a lone
+ * surrogate, else the first that renders as nothing (Unicode's Default_Ignorable_Code_Point:
+ * zero-width space, soft hyphen, word joiner, variation selectors…); undefined when there is none.
  */
-export function hasInvisibleCharacter(text: string): boolean {
-	return /\p{Default_Ignorable_Code_Point}/u.test(text);
+export function firstHiddenCharacter(text: string): string | undefined {
+	const match = LONE_SURROGATE.exec(text) ?? INVISIBLE.exec(text);
+	if (!match) return undefined;
+	return `U+${(match[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
 }

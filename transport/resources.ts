@@ -1,4 +1,4 @@
-import { hasControlCharacter, hasInvisibleCharacter, hasLoneSurrogate } from './controlCharacters';
+import { firstHiddenCharacter, hasControlCharacter } from './controlCharacters';
 
 /** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
@@ -81,13 +81,14 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 			message: `${label} ID "${shorten(id)}" is not valid: expected ${expected}`,
 		};
 	}
-	if (hasLoneSurrogate(id) || hasInvisibleCharacter(id)) {
+	const hidden = firstHiddenCharacter(id);
+	if (hidden) {
 		return {
 			ok: false,
 			message:
-				`${label} ID ${shorten(JSON.stringify(id))} is not a valid id: it contains an invisible ` +
-				`character (such as a zero-width space or a soft hyphen) or an unpaired UTF-16 ` +
-				`surrogate, so it is not the id it looks like. Expected ${expected}`,
+				`${label} ID ${shorten(JSON.stringify(id))} is not a valid id: it contains ${hidden}, an ` +
+				`invisible character (such as a zero-width space or a soft hyphen) or an unpaired ` +
+				`UTF-16 surrogate, so it is not the id it looks like. Expected ${expected}`,
 		};
 	}
 	if (!isSinglePathSegment(id)) {

@@ -50,10 +50,13 @@ function inRange(
 	range: { default: number; min: number; max: number },
 	notes: string[],
 ): number {
-	if (value === undefined || value === null || value === '') return range.default;
-	const number = typeof value === 'string' ? Number(value.trim()) : value;
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	if (value === undefined || value === null || text === '') return range.default;
+	// Decimal notation only: "0x10" or "1e3" in a field of hours is a mistake, not a number.
+	const number = text === undefined ? value : /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
 	if (typeof number !== 'number' || !Number.isFinite(number)) {
-		notes.push(`${name} ${JSON.stringify(value)} is not a number; ${range.default} is used`);
+		const shown = typeof value === 'number' ? String(value) : JSON.stringify(value);
+		notes.push(`${name} ${shown} is not a number; ${range.default} is used`);
 		return range.default;
 	}
 	const used = Math.min(range.max, Math.max(range.min, number));

@@ -11,7 +11,10 @@
  * order and each has its own workflow, so one spec's events never count for another.
  */
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
-import { CRED, triggerNode, uuid } from '../../harness/gst';
+import Redis from 'ioredis';
+
+import { eventKey } from '../../../nodes/GstComplianceTrigger/dedupe/redisStore';
+import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
 import { sleep, waitFor, type HttpResponse } from '../../harness/http';
 import type { N8n } from '../../harness/n8n';
 import {
@@ -85,6 +88,8 @@ interface Trigger {
 	workflowId: string;
 	webhookId: string;
 	nodeName: string;
+	/** The dedupe keys' scope in Redis: workflow, node id, namespace. */
+	scope: string;
 	/** Production URL on webhook process `index`. */
 	url(index: number): string;
 	/** Production URL through the balancer. */
@@ -94,12 +99,20 @@ interface Trigger {
 async function activeTrigger(
 	name: string,
 	redisCredential: { id: string; name: string },
-	opts: { webhookCredential?: { id: string; name: string }; webhookId?: string } = {},
+	opts: {
+		webhookCredential?: { id: string; name: string };
+		webhookId?: string;
+		options?: Record<string, unknown>;
+		apiCredential?: { id: string; name: string };
+	} = {},
 ): Promise<Trigger> {
 	const node = triggerNode({
 		events: ['*'],
 		webhookCredential: opts.webhookCredential ?? webhookCredential,
 		webhookId: opts.webhookId ?? uuid(),
+		options: opts.options,
+		apiCredential: opts.apiCredential,
+		refetch: opts.apiCredential !== undefined,
 	});
 	node.credentials[REDIS_CRED] = redisCredential;
 	const wf = await main.createWorkflow({ name, nodes: [node] });
@@ -109,6 +122,7 @@ async function activeTrigger(
 		workflowId: wf.id,
 		webhookId,
 		nodeName: node.name as string,
+		scope: `${wf.id}:${node.id as string}:production`,
 		url: (index) => cluster.triggerUrl(index, { webhookId }),
 		balancedUrl: `${balancer.url}/webhook/${webhookId}/webhook`,
 	};
@@ -149,6 +163,67 @@ function tally(outcomes: Map<string, string[][]>) {
 	const retried = [...outcomes.values()].flat().filter((answers) => answers.length > 1).length;
 	return { accepted, finals: [...finals].sort(), retried };
 }
+
+describe('the dedupe lease and window at their edges', () => {
+	let inspect: Redis;
+	beforeAll(() => {
+		inspect = new Redis({ host: cluster.queueRedis.host, port: cluster.queueRedis.port, db: 1 });
+	});
+	afterAll(() => inspect?.disconnect());
+
+	it('a decimal Dedupe Window (4.1 h) remembers a started id for the whole window', async () => {
+		const trigger = await activeTrigger('queue: decimal window', queueRedisCredential, {
+			options: { dedupeWindowHours: 4.1 },
+		});
+		const event = einvoiceEvent(2_000_001);
+		expect(outcome(await deliverSigned(trigger.url(0), event, signingSecret))).toBe('accepted');
+		await waitForFinished(main, trigger.workflowId, 1, 60_000, 500);
+		const key = eventKey(trigger.scope, event.id);
+		// Committed for the window, not left to lapse as a lease of seconds.
+		await waitFor(
+			async () => (await inspect.pttl(key)) > 4 * 3_600_000,
+			'the id to be committed for 4.1 h',
+			10_000,
+			100,
+		);
+		expect(outcome(await deliverSigned(trigger.url(1), event, signingSecret))).toBe('duplicate');
+	});
+
+	it('a negative Dedupe Window (set through the API) is taken as the shortest, 1 h: events still start', async () => {
+		const trigger = await activeTrigger('queue: negative window', queueRedisCredential, {
+			options: { dedupeWindowHours: -3 },
+		});
+		const event = einvoiceEvent(2_000_002);
+		expect(outcome(await deliverSigned(trigger.url(0), event, signingSecret))).toBe('accepted');
+		expect(outcome(await deliverSigned(trigger.url(1), event, signingSecret))).toBe('duplicate');
+		expect(await waitForFinished(main, trigger.workflowId, 1, 60_000, 500)).toBe(1);
+	});
+
+	it('a refetch of 50 s keeps the claim: a redelivery meanwhile is answered 409 and starts nothing', async () => {
+		const apiCredential = await main.createCredential(
+			'GST API (refetch)',
+			CRED.api,
+			apiCredentialData(emulator, client),
+		);
+		const trigger = await activeTrigger('queue: slow refetch', queueRedisCredential, {
+			apiCredential,
+		});
+		const event = einvoiceEvent(2_000_003);
+		// The GET times out after 30 s and its retry answers 20 s later: a refetch of ~50 s.
+		emulator.control.injectApiFaults([
+			{ kind: 'slow', ms: 45_000 },
+			{ kind: 'slow', ms: 20_000 },
+		]);
+		const first = deliverSigned(trigger.url(0), event, signingSecret);
+		await sleep(35_000);
+		const meanwhile = await deliverSigned(trigger.url(1), event, signingSecret);
+		expect(outcome(meanwhile)).toBe('HTTP 409');
+		expect(outcome(await first)).toBe('accepted');
+		expect(await waitForFinished(main, trigger.workflowId, 1, 60_000, 500)).toBe(1);
+		await sleep(2_000);
+		expect(await executionCount(main, trigger.workflowId)).toBe(1);
+	});
+});
 
 it("the Redis credential's Test button, in the main, connects (ioredis resolved from n8n's install)", async () => {
 	const data = {

@@ -181,7 +181,10 @@ it('a Code node that writes workflow static data rolls the remembered ids back (
 	const [execution] = await n8n.waitForExecutions(wf.id, 1);
 	expect(execution.status).toBe('success');
 	// Without a restart, the process's memory answers: a duplicate.
-	expect((await deliver(wf.url, event, secret)).json()).toEqual({ received: true, duplicate: true });
+	expect((await deliver(wf.url, event, secret)).json()).toEqual({
+		received: true,
+		duplicate: true,
+	});
 	await n8n.restart();
 	const afterRestart = await deliver(wf.url, event, secret);
 	expect(afterRestart.json()).toEqual({ received: true });

@@ -1,8 +1,16 @@
 /**
  * A resource id is one path segment, never a dot segment or anything a server could read as one.
  */
-import { eventResourcePath } from '../../../nodes/GstComplianceTrigger/events';
+import { eventResource } from '../../../nodes/GstComplianceTrigger/events';
 import { checkResourceId, resourcePath } from '../../../transport/resources';
+
+/** The path the trigger's refetch GETs for an event, or undefined when it makes no request. */
+function eventResourcePath(type: string, id: string): string | undefined {
+	const resource = eventResource(type);
+	if (!resource) return undefined;
+	const check = checkResourceId(resource, id);
+	return check.ok ? resourcePath(resource, check.id) : undefined;
+}
 
 const HOSTILE = [
 	'.',

@@ -1,179 +1,166 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
- * Deliveries that must start nothing, each through the node's real webhook(): the status, a
- * short JSON body that echoes no secret or signature, and no start. None of them is recorded: the
- * same event correctly signed afterwards still starts the workflow.
+ * judgeDelivery and parseEnvelope on their own: the order of the checks (size → signature →
+ * timestamp → envelope → event filter), that judging is pure (no store, nothing remembered), and
+ * the envelope reading. What webhook() makes of each outcome is in webhook.test.ts.
  */
-import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
-import { formatSignatureHeader, sign } from '../../../../nodes/GstComplianceTrigger/signature';
-import { MAX_BODY_BYTES } from '../../../../nodes/GstComplianceTrigger/delivery';
 import {
-	deliver,
-	envelope,
-	newWorkflow,
-	NOW_MS,
-	NOW_S,
-	PREVIOUS_SECRET,
-	SECRET,
-	signed,
-	type DeliveryRequest,
-} from '../../helpers/deliverToTrigger';
+	judgeDelivery,
+	MAX_BODY_BYTES,
+	parseEnvelope,
+	type DeliveryInput,
+} from '../../../../nodes/GstComplianceTrigger/delivery';
+import { formatSignatureHeader, sign } from '../../../../nodes/GstComplianceTrigger/signature';
 
-const BODY = JSON.stringify(envelope());
-const v1 = (body: string | Buffer, t: number | string = NOW_S, secret = SECRET) =>
-	sign(secret, t, body);
-const header = (value: string | string[] | undefined) => ({ 'service-signature': value });
-const withHeader = (
-	body: string | Buffer,
-	value: string | string[] | undefined,
-): DeliveryRequest => ({
-	body,
-	headers: header(value),
-});
-const tamper = (body: string, at: number) => {
-	const bytes = Buffer.from(body);
-	bytes[at] ^= 0x20;
-	return bytes;
+const SECRET = 'whsec_delivery_0123456789';
+const NOW_MS = Date.UTC(2025, 0, 15, 4, 30, 0);
+const NOW_S = NOW_MS / 1000;
+
+const input = (body: string | Buffer, overrides: Partial<DeliveryInput> = {}): DeliveryInput => {
+	const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+	return {
+		body: bytes,
+		signatureHeader: formatSignatureHeader(NOW_S, [sign(SECRET, NOW_S, bytes)]),
+		secrets: [SECRET],
+		nowMs: NOW_MS,
+		toleranceMs: 300_000,
+		selectedEvents: ['*'],
+		...overrides,
+	};
 };
-const signedAs = (envelopeBody: unknown) => signed(JSON.stringify(envelopeBody));
+const event = (overrides: Record<string, unknown> = {}) =>
+	JSON.stringify({ id: 'evt_1', type: 'einvoice.generated', data: { id: 'einv_1' }, ...overrides });
+const SIGNATURE_REJECTION = {
+	kind: 'rejected',
+	status: 401,
+	error: 'Signature verification failed',
+};
 
-beforeEach(() => {
-	jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-	dedupeRegistry.clear();
-});
-afterEach(() => jest.restoreAllMocks());
-
-const cases: Array<[string, number, DeliveryRequest]> = [
-	// 401: the header or the signature
-	['no signature header', 401, { body: BODY, headers: {} }],
-	['empty signature header', 401, withHeader(BODY, '')],
-	['garbled header', 401, withHeader(BODY, 'nonsense')],
-	['header without t', 401, withHeader(BODY, `v1=${v1(BODY)}`)],
-	['header without v1', 401, withHeader(BODY, `t=${NOW_S}`)],
-	['two t values', 401, withHeader(BODY, `t=${NOW_S},t=${NOW_S},v1=${v1(BODY)}`)],
-	[
-		't in milliseconds, signed as such',
-		401,
-		withHeader(BODY, `t=${NOW_MS},v1=${v1(BODY, NOW_MS)}`),
-	],
-	['truncated v1', 401, withHeader(BODY, `t=${NOW_S},v1=${v1(BODY).slice(0, 63)}`)],
-	['v1 of another scheme only (v0)', 401, withHeader(BODY, `t=${NOW_S},v0=${v1(BODY)}`)],
-	[
-		'header repeated (joined by Node)',
-		401,
-		withHeader(BODY, `t=${NOW_S},v1=${v1(BODY)}, t=${NOW_S},v1=${v1(BODY)}`),
-	],
-	['forged signature', 401, withHeader(BODY, `t=${NOW_S},v1=${'ab'.repeat(32)}`)],
-	['signed with the wrong secret', 401, signed(BODY, NOW_S, 'whsec_wrong_0123456789abcdefghij')],
-	[
-		'several v1, none valid',
-		401,
-		withHeader(BODY, formatSignatureHeader(NOW_S, ['0'.repeat(64), 'f'.repeat(64)])),
-	],
-	['one tampered byte in the body', 401, { ...signed(BODY), body: tamper(BODY, 10) }],
-	[
-		'body re-serialised with spaces',
-		401,
-		{ ...signed(BODY), body: JSON.stringify(JSON.parse(BODY), null, 1) },
-	],
-	['body with a trailing newline', 401, { ...signed(BODY), body: `${BODY}\n` }],
-	['signature for another timestamp', 401, withHeader(BODY, `t=${NOW_S + 1},v1=${v1(BODY)}`)],
-	['stale t (301 s old)', 401, signed(BODY, NOW_S - 301)],
-	['future t (301 s ahead)', 401, signed(BODY, NOW_S + 301)],
-	['replay of a day-old delivery', 401, signed(BODY, NOW_S - 86_400)],
-	['t = 0', 401, signed(BODY, 0)],
-	[
-		'signed with the previous secret but none configured',
-		401,
-		signed(BODY, NOW_S, PREVIOUS_SECRET),
-	],
-	['empty body, unsigned', 401, { body: '', headers: {} }],
-	// 400: verified, but not an event envelope
-	['empty body, signed', 400, signed('')],
-	['not JSON', 400, signed('id=evt_1&type=einvoice.generated')],
-	['truncated JSON', 400, signed(BODY.slice(0, -1))],
-	['JSON array', 400, signedAs([envelope()])],
-	['JSON string', 400, signedAs('evt_1')],
-	['JSON null', 400, signed('null')],
-	['missing id', 400, signedAs({ ...envelope(), id: undefined })],
-	['numeric id', 400, signedAs(envelope({ id: 42 }))],
-	['empty id', 400, signedAs(envelope({ id: '' }))],
-	['missing type', 400, signedAs({ ...envelope(), type: undefined })],
-	['type is an object', 400, signedAs(envelope({ type: { name: 'einvoice.generated' } }))],
-	['invalid UTF-8', 400, signed(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))],
-	// 413: refused before any hashing
-	['huge body, signed', 413, signed(Buffer.alloc(MAX_BODY_BYTES + 1, 0x20))],
-	['huge body, unsigned', 413, { body: Buffer.alloc(5 * MAX_BODY_BYTES, 0x61), headers: {} }],
-];
-
-describe('a rejected delivery', () => {
-	it.each(cases)('%s → %i, no start', async (_label, status, request) => {
-		const workflow = newWorkflow();
-		const result = await deliver({ ...request, workflow });
-
-		expect(result.status).toBe(status);
-		expect(result.started).toBeUndefined();
-		expect(Object.keys(result.body as object)).toEqual(['error']);
-		const text = JSON.stringify(result.body);
-		expect(text).not.toContain(SECRET);
-		expect(text).not.toMatch(/[0-9a-f]{64}/);
-		expect(text).not.toMatch(/\bat .*\.ts:\d+/);
-		expect(workflow.staticData).toEqual({});
-
-		// Nothing was recorded: the genuine delivery of the same event still starts the workflow.
-		const genuine = await deliver({ ...signed(BODY), workflow });
-		expect(genuine.started).toHaveLength(1);
-	});
-
-	it('covers at least 30 cases', () => {
-		expect(cases.length).toBeGreaterThanOrEqual(30);
-	});
-
-	it('is answered with one generic text for a bad signature and a stale timestamp', async () => {
-		const forged = await deliver(withHeader(BODY, `t=${NOW_S},v1=${'ab'.repeat(32)}`));
-		const stale = await deliver(signed(BODY, NOW_S - 301));
-		expect(forged.body).toEqual(stale.body);
-	});
-
-	it('answers 500 and starts nothing when the webhook credential is missing', async () => {
-		const result = await deliver({ ...signed(BODY), credentials: null });
-		expect(result).toEqual({
-			status: 500,
-			body: { error: 'Trigger is not configured' },
-			started: undefined,
+describe('judging a signed envelope', () => {
+	it('judgeDelivery(signed with the second secret) → verified, with the event and secretIndex 1', () => {
+		expect(judgeDelivery(input(event(), { secrets: ['whsec_other', SECRET] }))).toEqual({
+			kind: 'verified',
+			secretIndex: 1,
+			event: {
+				id: 'evt_1',
+				type: 'einvoice.generated',
+				createdAt: undefined,
+				data: { id: 'einv_1' },
+			},
 		});
 	});
 
-	it('never verifies against an empty signing secret', async () => {
-		const request = signed(BODY, NOW_S, '');
-		const result = await deliver({
-			...request,
-			credentials: { signingSecret: '', previousSigningSecret: '' },
+	it('judgeDelivery(the same delivery twice) → verified both times: nothing is remembered', () => {
+		const delivery = input(event());
+		expect(judgeDelivery(delivery).kind).toBe('verified');
+		expect(judgeDelivery(delivery).kind).toBe('verified');
+	});
+
+	it('judgeDelivery(an unselected type) → ignored; the same event with All Events → verified', () => {
+		expect(judgeDelivery(input(event(), { selectedEvents: ['einvoice.failed'] }))).toMatchObject({
+			kind: 'ignored',
+			event: { id: 'evt_1' },
 		});
-		expect(result.status).toBe(401);
+		expect(judgeDelivery(input(event())).kind).toBe('verified');
 	});
 });
 
-describe('an accepted but unstarted delivery', () => {
-	it('acknowledges an unselected event type with 200 and records nothing', async () => {
-		const workflow = newWorkflow();
-		const body = JSON.stringify(envelope({ type: 'ewaybill.expired' }));
-		const ignored = await deliver({ ...signed(body), events: ['einvoice.failed'], workflow });
-		expect(ignored).toEqual({
-			status: 200,
-			body: { received: true, ignored: 'event type not selected' },
-			started: undefined,
+describe('the size limit, checked first', () => {
+	it('judgeDelivery(a body of exactly MAX_BODY_BYTES) → verified', () => {
+		const body = Buffer.alloc(MAX_BODY_BYTES, 0x20);
+		body.write(event());
+		expect(judgeDelivery(input(body))).toMatchObject({ kind: 'verified', event: { id: 'evt_1' } });
+	});
+
+	it('judgeDelivery(one byte more, no signature header) → 413 tooLarge, before the signature', () => {
+		const body = Buffer.alloc(MAX_BODY_BYTES + 1, 0x20);
+		expect(judgeDelivery(input(body, { signatureHeader: undefined }))).toEqual({
+			kind: 'rejected',
+			status: 413,
+			error: 'Payload too large',
+			reason: 'tooLarge',
 		});
-		expect(workflow.staticData).toEqual({});
+	});
+});
+
+describe('the signature and its timestamp', () => {
+	it.each([
+		['no header', 'malformed', { signatureHeader: undefined }],
+		['a wrong secret', 'mismatch', { secrets: ['whsec_wrong'] }],
+		['a timestamp 301 s old', 'stale', { nowMs: NOW_MS + 301_000 }],
+	])('judgeDelivery(%s) → 401 with the one generic text, reason %s', (_name, reason, overrides) => {
+		expect(judgeDelivery(input(event(), overrides))).toEqual({ ...SIGNATURE_REJECTION, reason });
 	});
 
-	it('acknowledges an unknown future type unless All Events is selected', async () => {
-		const body = JSON.stringify(envelope({ id: 'evt_future', type: 'gstr1.filed' }));
-		const selected = Array.from(['einvoice.generated', 'einvoice.cancelled']);
-		expect((await deliver({ ...signed(body), events: selected })).started).toBeUndefined();
-		expect((await deliver({ ...signed(body), events: ['*'] })).started).toHaveLength(1);
+	it('judgeDelivery(nowMs 300.999 s after t) → verified: the timestamp is compared in whole seconds', () => {
+		expect(judgeDelivery(input(event(), { nowMs: NOW_MS + 300_999 })).kind).toBe('verified');
 	});
 
-	it('starts nothing when no event is selected', async () => {
-		expect((await deliver({ ...signed(BODY), events: [] })).started).toBeUndefined();
+	it('judgeDelivery(toleranceMs 30000) → verified 30 s after t, 401 stale 31 s after', () => {
+		const within = input(event(), { toleranceMs: 30_000, nowMs: NOW_MS + 30_000 });
+		const beyond = input(event(), { toleranceMs: 30_000, nowMs: NOW_MS + 31_000 });
+		expect(judgeDelivery(within).kind).toBe('verified');
+		expect(judgeDelivery(beyond)).toEqual({ ...SIGNATURE_REJECTION, reason: 'stale' });
+	});
+});
+
+describe('the envelope, read only once the signature holds', () => {
+	it('judgeDelivery(a signed body that is not an envelope) → 400 notEnvelope', () => {
+		expect(judgeDelivery(input('[1,2]'))).toEqual({
+			kind: 'rejected',
+			status: 400,
+			error: 'Body is not an event envelope',
+			reason: 'notEnvelope',
+		});
+	});
+
+	it('judgeDelivery(an unsigned body that is not an envelope) → 401: the signature comes first', () => {
+		expect(judgeDelivery(input('[1,2]', { signatureHeader: undefined }))).toEqual({
+			...SIGNATURE_REJECTION,
+			reason: 'malformed',
+		});
+	});
+});
+
+describe('parseEnvelope', () => {
+	const parse = (text: string) => parseEnvelope(Buffer.from(text));
+
+	it('parseEnvelope(a full envelope) → id, type, createdAt and data', () => {
+		expect(parse(event({ createdAt: '2025-01-15T04:29:59Z', data: { a: 1 } }))).toEqual({
+			id: 'evt_1',
+			type: 'einvoice.generated',
+			createdAt: '2025-01-15T04:29:59Z',
+			data: { a: 1 },
+		});
+	});
+
+	it('parseEnvelope(data absent or not an object, createdAt not a string) → data {}, createdAt undefined', () => {
+		for (const data of [undefined, null, 'x', 3, [1]]) {
+			expect(parse(event({ data, createdAt: 5 }))).toEqual({
+				id: 'evt_1',
+				type: 'einvoice.generated',
+				createdAt: undefined,
+				data: {},
+			});
+		}
+	});
+
+	it.each([
+		['not JSON', '{'],
+		['null', 'null'],
+		['an array', '[]'],
+		['a string', '"x"'],
+		['no id', JSON.stringify({ type: 't' })],
+		['an empty id', JSON.stringify({ id: '', type: 't' })],
+		['a numeric id', JSON.stringify({ id: 1, type: 't' })],
+		['no type', JSON.stringify({ id: 'e' })],
+		['an empty type', JSON.stringify({ id: 'e', type: '' })],
+		['a numeric type', JSON.stringify({ id: 'e', type: 1 })],
+	])('parseEnvelope(%s) → undefined', (_name, text) => {
+		expect(parse(text)).toBeUndefined();
+	});
+
+	it('parseEnvelope(UTF-8 bytes) → the id as decoded from UTF-8', () => {
+		expect(parse(JSON.stringify({ id: 'évt', type: 't' }))?.id).toBe('évt');
 	});
 });

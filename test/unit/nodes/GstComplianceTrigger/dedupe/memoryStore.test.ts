@@ -507,6 +507,192 @@ describe('clock steps', () => {
 		expect(store.claimNow('r', at(13))).toBe(true); // seen at 2, window over at 12
 	});
 
+	it('claimNow after a second step back, at the minute of the last scan → the new out-of-order id expires by its own minute', () => {
+		const store = new MemoryDedupeStore({ windowMs: MINUTE, capacity: 100 });
+		store.claimNow('a', at(1));
+		store.claimNow('b', at(0)); // the clock stepped back: out of order
+		store.claimNow('x', at(2)); // scan at minute 2: `b` expires, the rest is in order
+		store.claimNow('c', at(0)); // a second step back, still minute 2 for the last scan
+		expect(store.claimNow('c', at(2))).toBe(true); // seen at 0, window over at 1
+	});
+});
+
+describe('cost', () => {
+	it('claimNow with the clock moving forward → never scans every id', () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		for (let i = 0; i < 200; i++) expect(store.claimNow(`evt_${i}`, at(i / 4))).toBe(true);
+		expect(store.size).toBeLessThan(200);
+		expect(store.scannedRecords).toBe(0);
+	});
+
+	it('claimNow after a clock step back → scans at most once per minute, and stops once the ids are in order again', () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		for (let i = 0; i < 50; i++) store.claimNow(`now_${i}`, at(20));
+		for (let i = 0; i < 5; i++) store.claimNow(`back_${i}`, at(15)); // the clock stepped back
+		const before = store.scannedRecords;
+		store.claimNow('one', at(20));
+		const afterOne = store.scannedRecords;
+		expect(afterOne - before).toBeGreaterThan(0);
+		expect(afterOne - before).toBeLessThanOrEqual(store.size);
+		for (let i = 0; i < 5; i++) store.claimNow(`same_minute_${i}`, at(20));
+		expect(store.scannedRecords).toBe(afterOne);
+		store.claimNow('next', at(26)); // the ids seen at 15 expire; the rest are in order
+		for (let i = 0; i < 5; i++) expect(store.claimNow(`back_${i}`, at(26))).toBe(true);
+		const settled = store.scannedRecords;
+		for (let i = 0; i < 20; i++) store.claimNow(`later_${i}`, at(27 + i / 4));
+		expect(store.scannedRecords).toBe(settled);
+	});
+
+	it('claimNow on a store restored from a snapshot in time order → no scan', () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		for (let i = 0; i < 20; i++) store.claimNow(`evt_${i}`, at(i / 4));
+		const restored = reload(store, TEN_MINUTES);
+		for (let i = 0; i < 20; i++) restored.claimNow(`later_${i}`, at(8 + i / 4));
+		expect(restored.claimNow('evt_0', at(13))).toBe(true);
+		expect(restored.scannedRecords).toBe(0);
+	});
+
+	it('claimNow after a snapshot rewrote records that are in order → no scan', () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		for (let i = 0; i < 10; i++) store.claimNow(`now_${i}`, at(5));
+		store.claimNow('back', at(0)); // the clock stepped back
+		store.claimNow('next', at(11)); // expires `back`: a hole, the rest in order
+		store.snapshot(); // rewrites the records
+		const before = store.scannedRecords;
+		for (let i = 0; i < 20; i++) store.claimNow(`later_${i}`, at(12 + i / 4));
+		expect(store.scannedRecords).toBe(before);
+	});
+
+	it('claimNow at the cap with a snapshot after each → evicts in order of arrival, at least one and fewer than 40 records copied per claim', () => {
+		const capacity = 5_000;
+		const options = { windowMs: 24 * HOUR, capacity };
+		const store = new MemoryDedupeStore(options);
+		for (let i = 0; i < capacity; i++) store.claimNow(`fill_${i}`, T0);
+		const before = store.copiedRecords;
+		const claims = 4 * capacity;
+		for (let i = 0; i < claims; i++) {
+			expect(store.claimNow(`evt_${i}`, T0 + i)).toBe(true);
+			store.snapshot(); // persisted after every claim
+		}
+		const perClaim = (store.copiedRecords - before) / claims;
+		expect(perClaim).toBeGreaterThanOrEqual(1);
+		expect(perClaim).toBeLessThan(40);
+		expect(store.size).toBe(capacity);
+		expect(store.claimNow(`evt_${claims - 1}`, T0 + claims)).toBe(false);
+		expect(store.claimNow(`evt_${claims - capacity - 1}`, T0 + claims)).toBe(true);
+		expect(reload(store, options).size).toBe(capacity);
+	});
+
+	it('claimNow after a clock step back before the base → every remembered id re-encoded once', () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		for (let i = 0; i < 30; i++) store.claimNow(`evt_${i}`, at(5));
+		const before = store.copiedRecords;
+		store.claimNow('back', at(0));
+		expect(store.copiedRecords - before).toBe(30);
+	});
+});
+
+describe('size at 100,000 ids', () => {
+	const IDS = 100_000;
+	const fill = (store: MemoryDedupeStore) => {
+		// One delivery every 0.864 s spreads the ids over 24 h of clock time.
+		for (let i = 0; i < IDS; i++)
+			store.claimNow(`evt_${i.toString(36).padStart(24, '0')}`, T0 + i * 864);
+	};
+
+	it('snapshot() of 100,000 ids in a day → at most 2 MB of JSON, every record there', () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		fill(store);
+		expect(store.size).toBe(IDS);
+		const bytes = Buffer.byteLength(JSON.stringify(store.snapshot()));
+		expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+		expect(bytes).toBeGreaterThan(IDS * 14);
+	});
+
+	it('snapshot() at the cap of 125,000 ids → at most 2 MB of JSON', () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		for (let i = 0; i < 130_000; i++) store.claimNow(`evt_${i}`, T0 + i * 600);
+		expect(store.size).toBe(125_000);
+		expect(Buffer.byteLength(JSON.stringify(store.snapshot()))).toBeLessThanOrEqual(
+			2 * 1024 * 1024,
+		);
+	});
+
+	it('a store of 100,000 ids in a day → at most 16 MB of heap', () => {
+		setFlagsFromString('--expose-gc');
+		const gc = runInNewContext('gc') as () => void;
+		gc();
+		const before = process.memoryUsage().heapUsed;
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		fill(store);
+		JSON.stringify(store.snapshot()); // what a static-data save does: flattens the records string
+		gc();
+		const used = process.memoryUsage().heapUsed - before;
+		expect(store.size).toBe(IDS);
+		expect(used).toBeLessThanOrEqual(16 * 1024 * 1024);
+	});
+});
+
+/** What the store promises, written the obvious way: ids in claim order with their minute. */
+class Model {
+	private entries: Array<{ id: string; minute: number }> = [];
+	constructor(
+		public windowMinutes: number,
+		public capacity: number,
+	) {}
+
+	get size(): number {
+		return this.entries.length;
+	}
+
+	claim(id: string, nowMs: number): boolean {
+		const minute = Math.floor(nowMs / MINUTE);
+		// Every id is forgotten once its own minute is more than the window before now, in whatever
+		// order the ids came (a clock step back puts a later id before an earlier one).
+		this.entries = this.entries.filter((entry) => entry.minute + this.windowMinutes >= minute);
+		if (this.entries.some((entry) => entry.id === id)) return false;
+		while (this.entries.length > 0 && this.entries.length >= Math.max(1, this.capacity))
+			this.entries.shift();
+		this.entries.push({ id, minute });
+		return true;
+	}
+}
+
+const windowMinutes = fc.integer({ min: 1, max: 30 });
+/** The window in milliseconds falls short of whole minutes by this much (rounded up by the store). */
+const shortByMs = fc.integer({ min: 0, max: MINUTE - 1 });
+const capacity = fc.oneof(fc.integer({ min: 1, max: 20 }), fc.constant(10_000));
+type Step =
+	| { kind: 'claim' }
+	| { kind: 'clock'; deltaMs: number }
+	| { kind: 'restore' }
+	| { kind: 'configure'; windowMinutes: number; shortByMs: number; capacity: number };
+const event: fc.Arbitrary<Step> = fc.oneof(
+	{ weight: 20, arbitrary: fc.constant({ kind: 'claim' as const }) },
+	{
+		weight: 12,
+		arbitrary: fc.record({
+			kind: fc.constant('clock' as const),
+			deltaMs: fc.oneof(
+				fc.integer({ min: 0, max: 4 * MINUTE }),
+				fc.integer({ min: -5 * MINUTE, max: 30 * MINUTE }),
+				fc.integer({ min: -6 * HOUR, max: 6 * HOUR }),
+			),
+		}),
+	},
+	{ weight: 2, arbitrary: fc.constant({ kind: 'restore' as const }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('configure' as const),
+			windowMinutes,
+			shortByMs,
+			capacity,
+		}),
+	},
+);
+
+describe('agreement with a reference model (fast-check)', () => {
 	it(
 		'claimNow under clock steps both ways, restores, window and cap edits → what the model answers, and its size',
 		() => {

@@ -1,13 +1,29 @@
 /**
- * Dedupe persistence: one store per workflow node (the registry), and the state reaching n8n's
- * database after every accepted event. n8n 2.41 (live webhooks)
- * loads the workflow with its static data, runs webhook(), creates the execution from a second
- * Workflow over the *same* static-data object (which resets the "changed" flag), reads
+ * Dedupe persistence: one store per workflow node (the registry), and the built-in store's ids
+ * reaching n8n's database after every accepted event, under the node's id. n8n 2.41 (live
+ * webhooks) loads the workflow with its static data, runs webhook(), creates the execution from a
+ * second Workflow over the *same* static-data object (which resets the "changed" flag), reads
  * `webhookResponse`, and only then saves static data if the flag is set. `deliver()` replays that
  * sequence with n8n-workflow's real Workflow (its ObservableObject static data) and n8n-core's
- * WebhookContext, so this fails if the write is lost.
+ * WebhookContext, so this fails if the write is lost. A "restart" forgets the process's stores;
+ * only the saved static data survives it.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { GstComplianceTrigger } from '../../../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
+import {
+	MemoryDedupeStore,
+	type DedupeOptions,
+	type DedupeSnapshot,
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import {
+	acceptedResponse,
+	DEDUPE_CAPACITY,
+	DedupeRegistry,
+	dedupeRegistry,
+	staticDataKey,
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
+import { normaliseOptions } from '../../../../../nodes/GstComplianceTrigger/options';
 import {
 	deliver,
 	envelope,
@@ -15,78 +31,214 @@ import {
 	NOW_MS,
 	signed,
 	TRIGGER_NAME,
+	type WorkflowRow,
 } from '../../../helpers/deliverToTrigger';
-import {
-	MemoryDedupeStore,
-	type DedupeOptions,
-} from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
-import {
-	acceptedResponse,
-	DedupeRegistry,
-	dedupeRegistry,
-} from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 
 const node = new GstComplianceTrigger();
-const NODE_KEY = `node:${TRIGGER_NAME}`;
 const HOUR = 3_600_000;
-const DAY_OPTIONS: DedupeOptions = { windowMs: 24 * HOUR + 300_000, capacity: 125_000 };
+const SHIPPED: DedupeOptions = {
+	windowMs: normaliseOptions({}).dedupeWindowMs,
+	capacity: DEDUPE_CAPACITY,
+};
+/** One persisted record: an 11-character digest and a 3-character minute offset. */
+const RECORD_CHARS = 14;
+const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, started: undefined };
+const LEGACY_KEY = `node:${TRIGGER_NAME}`;
+
+const event = (id: string) => signed(JSON.stringify(envelope({ id })));
+/** What n8n does across a restart: the process's stores are gone, static data is reloaded. */
+const restart = (row: WorkflowRow) => {
+	dedupeRegistry.clear();
+	row.staticData = JSON.parse(JSON.stringify(row.staticData)) as IDataObject;
+};
+/** The built-in store's snapshot as saved in the row's global static data. */
+const saved = (row: WorkflowRow) =>
+	(row.staticData.global as IDataObject | undefined)?.[staticDataKey(row.nodeId)] as
+		| DedupeSnapshot
+		| undefined;
 
 describe('DedupeRegistry', () => {
-	it('creates a store once per key and reconfigures it on each use', () => {
+	it('get(key) → one store per key, reconfigured on each use; clear() → new stores', () => {
 		const registry = new DedupeRegistry();
-		const create = jest.fn(() => new MemoryDedupeStore(DAY_OPTIONS));
-		const a = registry.get('wf:node:production', DAY_OPTIONS, create);
+		const create = jest.fn(() => new MemoryDedupeStore(SHIPPED));
+		const a = registry.get('wf:node:production', SHIPPED, create);
 		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
 		expect(a).toBe(b);
+		expect(a.capacity).toBe(5);
 		expect(create).toHaveBeenCalledTimes(1);
-		expect(registry.get('wf:node:test', DAY_OPTIONS, create)).not.toBe(a);
+		expect(registry.get('wf:node:test', SHIPPED, create)).not.toBe(a);
 		registry.clear();
-		expect(registry.get('wf:node:production', DAY_OPTIONS, create)).not.toBe(a);
+		expect(registry.get('wf:node:production', SHIPPED, create)).not.toBe(a);
 	});
 });
 
 describe('acceptedResponse', () => {
-	it('starts the workflow with the item, and persists when n8n reads the answer', () => {
-		const persist = jest.fn();
+	it('acceptedResponse(item, commit) → starts with the item; commit runs when n8n reads the answer', () => {
+		const commit = jest.fn();
 		const item = { id: 'evt_1', type: 'einvoice.generated' };
-		const response = acceptedResponse(item, persist);
+		const response = acceptedResponse(item, commit);
 		expect(response.workflowData).toEqual([[{ json: item }]]);
-		expect(persist).not.toHaveBeenCalled();
+		expect(commit).not.toHaveBeenCalled();
 		expect(response.webhookResponse).toEqual({ received: true });
-		expect(persist).toHaveBeenCalledTimes(1);
+		expect(commit).toHaveBeenCalledTimes(1);
 	});
-});
 
-describe('dedupe state and n8n 2.41 static-data saving', () => {
-	beforeAll(() => jest.spyOn(Date, 'now').mockReturnValue(NOW_MS));
-	afterAll(() => jest.restoreAllMocks());
-
-	it('lets n8n read webhookResponse (with responseData undefined it answers "firstEntryJson" and never reads it)', () => {
+	it('the trigger’s webhook description → n8n reads webhookResponse (responseData "", not undefined)', () => {
+		// With responseData undefined n8n answers "firstEntryJson" and never reads it.
 		expect(node.description.webhooks?.[0]).toMatchObject({
 			responseMode: 'onReceived',
 			responseData: '',
 		});
 	});
+});
 
-	it('every accepted event id reaches the database, not only the first', async () => {
+describe('the shipped store policy', () => {
+	it('a store with DEDUPE_CAPACITY → keeps 125,000 ids; the 125,001st pushes out the oldest', () => {
+		const T0 = Date.UTC(2025, 0, 15);
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (let i = 0; i < 125_000; i++) store.claimNow(`evt_${i}`, T0);
+		expect(store.size).toBe(125_000);
+		expect(store.claimNow('evt_0', T0)).toBe(false);
+		expect(store.claimNow('evt_new', T0)).toBe(true);
+		expect(store.size).toBe(125_000);
+		expect(store.claimNow('evt_124999', T0)).toBe(false);
+		expect(store.claimNow('evt_0', T0)).toBe(true);
+	});
+});
+
+describe('saving the ids in the workflow’s static data', () => {
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+		dedupeRegistry.clear();
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('webhook() × 3 accepted events → all three ids saved under global "dedupe:<node id>"', async () => {
 		const row = newWorkflow('wf-static-data');
 		for (const id of ['evt_static_1', 'evt_static_2', 'evt_static_3']) {
-			const result = await deliver({ ...signed(JSON.stringify(envelope({ id }))), workflow: row });
+			const result = await deliver({ ...event(id), workflow: row });
 			expect(result).toMatchObject({ status: 200, body: { received: true } });
 			expect(result.started).toHaveLength(1);
 		}
-		const saved = row.staticData as Record<string, { dedupe?: { d: string } }>;
-		// 14 characters per record: one per event
-		expect(saved[NODE_KEY]?.dedupe?.d.length).toBe(3 * 14);
+		expect(staticDataKey('node-1')).toBe('dedupe:node-1');
+		expect(saved(row)?.d.length).toBe(3 * RECORD_CHARS);
 	});
 
-	it('an id saved before a restart is a duplicate after it (only the database survives)', async () => {
+	it('webhook() after a restart → a saved id is a duplicate, a new id starts', async () => {
 		const row = newWorkflow('wf-restart');
-		const body = JSON.stringify(envelope({ id: 'evt_before_restart' }));
-		expect((await deliver({ ...signed(body), workflow: row })).started).toHaveLength(1);
+		for (const id of ['evt_a', 'evt_b', 'evt_c']) await deliver({ ...event(id), workflow: row });
+		restart(row);
+		expect(await deliver({ ...event('evt_b'), workflow: row })).toEqual(DUPLICATE);
+		expect((await deliver({ ...event('evt_d'), workflow: row })).started).toHaveLength(1);
+	});
+
+	it('webhook() after the node is renamed and n8n restarts → the id is still a duplicate', async () => {
+		const row = newWorkflow('wf-rename');
+		expect((await deliver({ ...event('evt_renamed'), workflow: row })).started).toHaveLength(1);
+		row.nodeName = 'Invoices in';
+		restart(row);
+		expect(await deliver({ ...event('evt_renamed'), workflow: row })).toEqual(DUPLICATE);
+	});
+});
+
+describe('moving the ids saved by earlier versions (node static data, by node name)', () => {
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
 		dedupeRegistry.clear();
-		const again = await deliver({ ...signed(body), workflow: row });
-		expect(again.started).toBeUndefined();
-		expect(again.body).toEqual({ received: true, duplicate: true });
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	/** A row as an earlier version left it: the snapshot in `node:<name>`.dedupe. */
+	const legacyRow = (id: string, eventIds: string[]) => {
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (const eventId of eventIds) store.claimNow(eventId, NOW_MS - HOUR);
+		const snapshot = store.snapshot();
+		const row = { ...newWorkflow(id), staticData: { [LEGACY_KEY]: { dedupe: snapshot } } };
+		return { row, snapshot };
+	};
+
+	it('webhook() with a legacy id after the upgrade → duplicate; that save moves the snapshot to global "dedupe:<node id>"', async () => {
+		const { row, snapshot } = legacyRow('wf-legacy-duplicate', ['evt_legacy']);
+		restart(row);
+		expect(await deliver({ ...event('evt_legacy'), workflow: row })).toEqual(DUPLICATE);
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+		expect(saved(row)).toEqual(snapshot);
+	});
+
+	it('webhook() with a new id after the upgrade → started; the legacy ids and the new one saved under the node id', async () => {
+		const { row } = legacyRow('wf-legacy-start', ['evt_legacy']);
+		restart(row);
+		expect((await deliver({ ...event('evt_new'), workflow: row })).started).toHaveLength(1);
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+		expect(saved(row)?.d.length).toBe(2 * RECORD_CHARS);
+		restart(row);
+		expect(await deliver({ ...event('evt_legacy'), workflow: row })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_new'), workflow: row })).toEqual(DUPLICATE);
+	});
+});
+
+describe('keeping deliveries of different workflows and modes apart', () => {
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+		dedupeRegistry.clear();
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('webhook() with one id in two workflows → started in each', async () => {
+		for (const id of ['wf1', 'wf2'])
+			expect(
+				(await deliver({ ...event('evt_1'), workflow: newWorkflow(id) })).started,
+			).toHaveLength(1);
+	});
+
+	it('webhook() on the test URL → its own ids, apart from production, and nothing saved', async () => {
+		const workflow = newWorkflow();
+		const test = await deliver({ ...event('evt_1'), workflow, mode: 'manual' });
+		expect(test.started).toHaveLength(1);
+		expect(workflow.staticData).toEqual({});
+		expect(
+			(await deliver({ ...event('evt_1'), workflow, mode: 'manual' })).started,
+		).toBeUndefined();
+
+		expect((await deliver({ ...event('evt_1'), workflow })).started).toHaveLength(1);
+		expect((await deliver({ ...event('evt_2'), workflow })).started).toHaveLength(1);
+		expect((await deliver({ ...event('evt_2'), workflow, mode: 'manual' })).started).toHaveLength(
+			1,
+		);
+	});
+
+	it('webhook() on the test URL after a restart → starts an id production saved; production still a duplicate', async () => {
+		const workflow = newWorkflow();
+		expect((await deliver({ ...event('evt_seen'), workflow })).started).toHaveLength(1);
+		expect(workflow.staticData).not.toEqual({});
+		restart(workflow);
+		expect(
+			(await deliver({ ...event('evt_seen'), workflow, mode: 'manual' })).started,
+		).toHaveLength(1);
+		expect(await deliver({ ...event('evt_seen'), workflow })).toEqual(DUPLICATE);
+	});
+});
+
+describe('ids that differ only in unpaired UTF-16 surrogates', () => {
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+		dedupeRegistry.clear();
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	// As UTF-8 all three are "evt_\ufffd": hashed that way they shared one key, and only the first
+	// of the three events ever started.
+	it('webhook() with ids "evt_\\ud800", "evt_\\udc00", "evt_\\ufffd" → each started once', async () => {
+		const workflow = newWorkflow('wf-surrogates');
+		const ids = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd'];
+		for (const id of ids) {
+			const result = await deliver({ ...event(id), workflow });
+			expect({ id, started: result.started?.map((item) => item.id) }).toEqual({
+				id,
+				started: [id],
+			});
+		}
+		for (const id of ids)
+			expect({ id, ...(await deliver({ ...event(id), workflow })) }).toEqual({ id, ...DUPLICATE });
 	});
 });
