@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * Item 7: does a full dedupe memory slow the trigger down? Events/s through the trigger's delivery
  * path (verify, then the dedupe lifecycle: claim, renew, commit) with 100,000 ids already remembered ÷ the same

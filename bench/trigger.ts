@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
  * Items 3–4: the trigger's verification and dedupe, in process, on the same code the node runs
  * (verify + the dedupe lifecycle on a `MemoryDedupeStore`), against a bare HMAC-SHA256 of the same bytes.

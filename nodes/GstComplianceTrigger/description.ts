@@ -16,7 +16,10 @@ const SEVERAL_PROCESSES =
 	'<b>Several n8n processes</b> receiving webhooks (queue mode with webhook processes, or ' +
 	'multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every ' +
 	'process shares one record of the events already started; without it, each process remembers ' +
-	'event IDs on its own (right for one process, up to about 100,000 events a day).';
+	'event IDs on its own (right for one process, up to about 100,000 events a day). The same ' +
+	'credential is needed if <b>another node of this workflow writes workflow static data</b> (a ' +
+	'Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs ' +
+	'this node remembers, and after a restart a redelivered event can start again.';
 export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	header: "Deliveries come from a subscription in the service's Developer hub",
 	executionsHelp: {
@@ -60,8 +63,8 @@ export const activationMessage =
 	'in ' +
 	"the service's Developer hub, with the same events, and keep the subscription's signing secret " +
 	'in the GST Compliance Webhook credential. If several n8n processes receive webhooks (queue ' +
-	'mode with webhook processes, or multi-main), attach a GST Compliance Dedupe Redis credential ' +
-	'to the trigger.';
+	'mode with webhook processes, or multi-main), or if another node of this workflow writes ' +
+	'workflow static data, attach a GST Compliance Dedupe Redis credential to the trigger.';
 
 /** Shown on the canvas node while the editor listens for a test event. */
 export const eventTriggerDescription =
@@ -106,7 +109,7 @@ export const properties: INodeProperties[] = [
 				name: 'dedupeWindowHours',
 				type: 'number',
 				typeOptions: { minValue: WINDOW_HOURS.min, maxValue: WINDOW_HOURS.max },
-				default: WINDOW_HOURS.default,
+				default: 24, // WINDOW_HOURS.default: n8n's lint wants the literal
 				description:
 					'How long an event ID is remembered so a redelivery starts nothing; the timestamp tolerance is added. The service retries for 24 hours.',
 			},
@@ -129,7 +132,7 @@ export const properties: INodeProperties[] = [
 				name: 'toleranceSeconds',
 				type: 'number',
 				typeOptions: { minValue: TOLERANCE_SECONDS.min, maxValue: TOLERANCE_SECONDS.max },
-				default: TOLERANCE_SECONDS.default,
+				default: 300, // TOLERANCE_SECONDS.default
 				description:
 					'Deliveries signed further than this from the current time are rejected (replay protection)',
 			},

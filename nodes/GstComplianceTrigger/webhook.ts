@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { cachedCredentials } from './credentialCache';
 import { admit, type Admission } from './dedupe/lifecycle';
@@ -110,16 +110,16 @@ async function start(
 			context.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
 			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
 		}
-		// The claim was released: the service's retry starts the event.
-		const message = error instanceof Error ? error.message : String(error);
-		context.logger.error(
-			`GST Compliance Trigger: event ${JSON.stringify(event.id)} could not be prepared ` +
-				`(${message}); delivery answered 500, the service retries it`,
-		);
-		return respond(context, 500, { error: 'Delivery could not be processed, retry later' });
+		throw new NodeOperationError(context.getNode(), error as Error);
 	}
 
 	switch (admission.kind) {
+		case 'failed':
+			context.logger.error(
+				`GST Compliance Trigger: event ${JSON.stringify(event.id)} could not be prepared ` +
+					`(${admission.error.message}); delivery answered 500, the service retries it`,
+			);
+			return respond(context, 500, { error: 'Delivery could not be processed, retry later' });
 		case 'duplicate':
 			return { webhookResponse: { received: true, duplicate: true } };
 		case 'busy':

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- the service emulator is a Node server for tests, never loaded by n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- the service emulator is a Node server for tests, never loaded by n8n */
 import { createServer, type IncomingMessage, type Server } from 'http';
 import { guard, sendError, sendFault, sendJson } from './http';
 import { verifyJwt } from './jwt';

@@ -70,6 +70,8 @@ export interface LifecycleOptions<T> {
 export type Admission<T> =
 	| { kind: 'duplicate' }
 	| { kind: 'busy' }
+	/** The preparation failed; the claim was released, so the service's retry starts the event. */
+	| { kind: 'failed'; error: Error }
 	/**
 	 * Start the workflow with `item`, then call `commit` once the execution exists. `commit` makes
 	 * its first attempt synchronously (the single-process store writes static data before n8n
@@ -96,7 +98,7 @@ export async function admit<T>(
 		await store
 			.release(claim)
 			.catch((releaseError: Error) => options.onReleaseFailure?.(eventId, releaseError));
-		throw error;
+		return { kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) };
 	}
 	// The lease lapsed during an overlong preparation and another delivery holds the id (or
 	// started it): that one starts the event, this one starts nothing.

@@ -9,8 +9,8 @@
  *   static data at each commit, under the node's id (`dedupe:<node id>` in the global static
  *   data), so renaming the node keeps them; the persisted snapshot is read on first use only, so
  *   the in-process store stays the source of truth afterwards (n8n saves static data without a
- *   lock, and the last writer wins). Ids persisted by earlier versions under the node's name are
- *   read once and moved.
+ *   lock, and the last writer wins). Ids persisted by version 0.1.0 under the node's name are read
+ *   once and moved.
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  * - The 200 for an accepted event is built only after n8n has created the execution; the commit
@@ -29,7 +29,7 @@ import { hasRedisCredential, redisDedupeStore } from './redisDedupe';
 
 /** 100,000 ids a day fit with room to spare; docs/trigger.md has the measured sizes. */
 export const DEDUPE_CAPACITY = 125_000;
-/** Where versions before 0.2 kept the snapshot: the node's static data, keyed by node name. */
+/** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
 const LEGACY_NODE_KEY = 'dedupe';
 
 /** The global static-data key of one trigger node's remembered ids. */

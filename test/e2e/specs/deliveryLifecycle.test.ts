@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads */
 /**
  * The trigger's delivery lifecycle at its edges, inside a real n8n (regular mode, SQLite): an
  * event that cannot be refetched still starts once; ids that differ only in lone surrogates are
