@@ -138,6 +138,16 @@ export const foreignHost = (environment: string, expected: string, got?: string)
 	`Use a path such as /v1/einvoices/<id>, or a URL starting with ${expected}, or change the ` +
 	`credential's Environment / API URL.`;
 
+/**
+ * A request to the right host over a channel another party could read: the token is not sent.
+ * `why` completes "…over a connection that is verified to reach it: this request …".
+ */
+export const unverifiedChannel = (environment: string, expected: string, why: string): string =>
+	`The GST Compliance API credential only sends its token to the ${environment} API URL ` +
+	`(${expected}) over a connection that is verified to reach it: this request ${why}. ` +
+	`Remove that option from the request (n8n's own proxy settings, HTTP_PROXY / HTTPS_PROXY, ` +
+	`keep working).`;
+
 /** Why an http:// URL in the credential is refused (`what` travels in clear text over it). */
 export const cleartextUrl = (field: string, what: string): string =>
 	`${field} in the GST Compliance API credential must start with https://: over http:// n8n ` +

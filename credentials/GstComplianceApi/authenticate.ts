@@ -17,7 +17,13 @@ import type { TokenPost } from './tokenClient';
  * The legacy request helper (HTTP Request node, "Predefined credential type") passes `uri`, not
  * `url`.
  */
-type AnyRequestOptions = IHttpRequestOptions & { uri?: unknown };
+type AnyRequestOptions = IHttpRequestOptions & {
+	uri?: unknown;
+	/** Legacy request options (the HTTP Request node's "Ignore SSL Issues" sets it to false). */
+	rejectUnauthorized?: unknown;
+	strictSSL?: unknown;
+	proxy?: unknown;
+};
 
 /**
  * The credential's `authenticate`: checks the environment locally, attaches a cached bearer token,
@@ -42,6 +48,7 @@ export async function authenticateWith(
 	assertClientMatchesEnvironment(credentials);
 	const options: AnyRequestOptions = { ...requestOptions };
 	assertTargetsApiOrigin(options, apiBaseUrl(credentials), credentials.environment);
+	assertVerifiedChannel(options, apiBaseUrl(credentials), credentials.environment);
 	const token = await tokenCache.getToken(credentials, { post });
 	const headers: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(options.headers ?? {})) {
@@ -117,6 +124,54 @@ export function assertTargetsApiOrigin(
 		if (sent !== expected) refuse(sent);
 	}
 	if (baseURL === undefined) options.baseURL = apiBase;
+}
+
+/**
+ * The token reaches only a peer that is verified to be the API host: refuses a request with
+ * certificate verification switched off (a proxy or anyone on the path could then present its own
+ * certificate), a proxy of the request's own when the API URL is http:// (the proxy would read the
+ * request, token included; an https:// API URL through a proxy is a CONNECT tunnel the proxy cannot
+ * read), and a `Host` header naming another host. n8n's environment proxy is not the request's:
+ * it is left to n8n.
+ */
+export function assertVerifiedChannel(
+	options: AnyRequestOptions,
+	apiBase: string,
+	environment: GstEnvironment,
+): void {
+	const api = new URL(apiBase);
+	const refuse = (why: string): never => {
+		throw new GstCredentialError(
+			'foreignHost',
+			messages.unverifiedChannel(ENVIRONMENT_LABEL[environment], api.origin, why),
+		);
+	};
+	if (
+		options.skipSslCertificateValidation === true ||
+		options.rejectUnauthorized === false ||
+		options.strictSSL === false
+	)
+		refuse('switches certificate verification off ("Ignore SSL Issues")');
+	if (hasOwnProxy(options.proxy) && api.protocol === 'http:')
+		refuse('goes through a proxy, which would see it in clear text over http://');
+	for (const [name, value] of Object.entries(options.headers ?? {})) {
+		if (name.toLowerCase() !== 'host') continue;
+		if (typeof value !== 'string' || !sameHost(value, api))
+			refuse('sets a Host header naming another host');
+	}
+}
+
+/** A proxy set on the request itself: a URL string, or axios's `{ host, port }` object. */
+function hasOwnProxy(proxy: unknown): boolean {
+	if (proxy === undefined || proxy === null || proxy === false || proxy === '') return false;
+	return true;
+}
+
+/** `Host: api.example.com` or `api.example.com:443` for https://api.example.com. */
+function sameHost(header: string, api: URL): boolean {
+	const value = header.trim().toLowerCase();
+	const port = api.port || (api.protocol === 'https:' ? '443' : '80');
+	return value === api.host.toLowerCase() || value === `${api.hostname.toLowerCase()}:${port}`;
 }
 
 /** axios's combineURLs. */
