@@ -21,7 +21,10 @@ import {
 } from './delivery';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { buildOutput, REFETCH_BUDGET_MS } from './output';
+import { usableSigningSecrets } from './secretCheck';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
+
+const NOT_CONFIGURED = 'Trigger is not configured';
 
 /** Time n8n is given to create the execution once the item is ready (the lease's last part). */
 export const START_MS = 30_000;
@@ -40,13 +43,21 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 
 	let secrets: string[];
 	try {
-		const credentials = await cachedCredentials(this, 'gstComplianceWebhookApi');
-		secrets = [credentials.signingSecret, credentials.previousSigningSecret].map((s) =>
-			typeof s === 'string' ? s : '',
-		);
+		const usable = usableSigningSecrets(await cachedCredentials(this, 'gstComplianceWebhookApi'));
+		if (usable.ignored)
+			logOnce(this, [
+				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
+			]);
+		if (usable.unusable) {
+			logOnce(this, [
+				`${usable.unusable}: every delivery is refused until the credential is fixed`,
+			]);
+			return respond(this, 500, { error: NOT_CONFIGURED });
+		}
+		secrets = usable.secrets;
 	} catch {
 		this.logger.warn('GST Compliance Trigger: no webhook credential, delivery refused');
-		return respond(this, 500, { error: 'Trigger is not configured' });
+		return respond(this, 500, { error: NOT_CONFIGURED });
 	}
 
 	const outcome = judgeDelivery({

@@ -48,13 +48,21 @@ module.exports = [
 		tests: [
 			'nodes/GstComplianceTrigger/dedupe/memoryStore*',
 			'nodes/GstComplianceTrigger/dedupe/capacity*',
-			'properties/dedupeStore*',
 		],
 		ci: true,
 	},
 	{
+		file: 'nodes/GstComplianceTrigger/dedupe/lifecycle.ts',
+		tests: ['nodes/GstComplianceTrigger/dedupe/lifecycle*'],
+		ci: true,
+	},
+	{
+		file: 'nodes/GstComplianceTrigger/options.ts',
+		tests: ['nodes/GstComplianceTrigger/options*'],
+	},
+	{
 		file: 'nodes/GstComplianceTrigger/dedupe/persistence.ts',
-		// The Redis branch (store choice, confirm after start) runs only through the trigger.
+		// The Redis branch (store choice) runs only through the trigger.
 		tests: [
 			'nodes/GstComplianceTrigger/dedupe/persistence*',
 			'nodes/GstComplianceTrigger/dedupe/redisStore*',

@@ -211,12 +211,16 @@ describe('refusing deliveries that do not verify', () => {
 		expect(stale.body).toEqual(forged.body);
 	});
 
-	it('webhook() with an empty signing secret → 401, even for a body signed with ""', async () => {
+	it('webhook() with an empty signing secret → 500 "Trigger is not configured", even for a body signed with ""', async () => {
 		const result = await deliver({
 			...signed(BODY, NOW_S, ''),
 			credentials: { signingSecret: '', previousSigningSecret: '' },
 		});
-		expect(result.status).toBe(401);
+		expect(result).toEqual({
+			status: 500,
+			body: { error: 'Trigger is not configured' },
+			started: undefined,
+		});
 	});
 
 	it('webhook() without a webhook credential → 500 "Trigger is not configured", nothing started', async () => {
@@ -808,4 +812,73 @@ describe('deliveries from the service emulator', () => {
 			true,
 		);
 	});
+});
+
+describe('signing secrets that break the credential rules (saved although their Test failed)', () => {
+	useFixedClock();
+	const BODY = JSON.stringify(envelope({ id: 'evt_signed_with_a_weak_secret' }));
+
+	it.each(['-', 'none', ' ', 'short-secret'])(
+		'a Previous Signing Secret %j is never used: a body signed with it → 401, nothing started',
+		async (previous) => {
+			const forged = await deliver({
+				...signed(BODY, NOW_S, previous),
+				credentials: { signingSecret: SECRET, previousSigningSecret: previous },
+			});
+			expect(forged).toMatchObject({ status: 401, started: undefined });
+			const genuine = await deliver({
+				...signed(JSON.stringify(envelope({ id: `evt_prev_${previous.length}` }))),
+				credentials: { signingSecret: SECRET, previousSigningSecret: previous },
+			});
+			expect(genuine.started).toHaveLength(1);
+		},
+	);
+
+	it('an ignored Previous Signing Secret is logged once, naming the field and never the value', async () => {
+		const logs = captureLogs();
+		const workflow = newWorkflow('wf-previous-logged-once');
+		for (let i = 0; i < 3; i++)
+			await deliver({
+				...signed(BODY),
+				workflow,
+				credentials: { signingSecret: SECRET, previousSigningSecret: 'nope-' },
+			});
+		const lines = logs.warn.filter((line) => line.includes('Previous Signing Secret'));
+		expect(lines).toEqual([
+			expect.stringContaining(
+				'Previous Signing Secret is shorter than 16 characters: was it copied whole?: it is ignored',
+			),
+		]);
+		expect(JSON.stringify(logs)).not.toContain('nope-');
+	});
+
+	it.each([
+		['"-"', '-'],
+		['with a leading space', ' whsec_current_0123456789abcdefghij'],
+		['of 513 characters', 'x'.repeat(513)],
+	])(
+		'a Signing Secret %s → every delivery 500 "Trigger is not configured", even one signed with it; logged once',
+		async (_label, current) => {
+			const logs = captureLogs();
+			const workflow = newWorkflow(`wf-current-${current.length}`);
+			for (let i = 0; i < 2; i++) {
+				const result = await deliver({
+					...signed(JSON.stringify(envelope({ id: `evt_cur_${i}` })), NOW_S, current),
+					workflow,
+					credentials: { signingSecret: current, previousSigningSecret: '' },
+				});
+				expect(result).toEqual({
+					status: 500,
+					body: { error: 'Trigger is not configured' },
+					started: undefined,
+				});
+			}
+			const lines = logs.warn.filter((line) => line.includes('Signing Secret'));
+			expect(lines).toHaveLength(1);
+			expect(lines[0]).toMatch(
+				/Signing Secret (is shorter|has leading|is longer).*every delivery is refused/,
+			);
+			if (current.length > 1) expect(JSON.stringify(logs)).not.toContain(current.trim());
+		},
+	);
 });
