@@ -11,7 +11,11 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { cachedCredentials } from './credentialCache';
 import { admit, type Admission } from './dedupe/lifecycle';
 import { acceptedResponse, DEDUPE_CAPACITY, nodeDedupe } from './dedupe/persistence';
-import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redisClient';
+import {
+	DedupeUnavailableError,
+	RedisClientMissingError,
+	RedisCredentialError,
+} from './dedupe/redisClient';
 import {
 	judgeDelivery,
 	MAX_BODY_BYTES,
@@ -120,6 +124,10 @@ async function start(
 		if (error instanceof DedupeUnavailableError || error instanceof RedisClientMissingError) {
 			context.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
 			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
+		}
+		if (error instanceof RedisCredentialError) {
+			logOnce(context, [`${error.message} Every delivery is refused until it is fixed`]);
+			return respond(context, 500, { error: NOT_CONFIGURED });
 		}
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}

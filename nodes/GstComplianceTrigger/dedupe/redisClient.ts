@@ -34,6 +34,29 @@ export class DedupeUnavailableError extends Error {
 	}
 }
 
+/**
+ * The Redis credential's Host holds more than a host name (a URL, user info, a path). Refused at
+ * the Test button and at runtime; the message never repeats the value (it may hold a password).
+ */
+export class RedisCredentialError extends Error {
+	constructor(reason: string) {
+		super(
+			`The GST Compliance Dedupe Redis credential's Host ${reason}. Put the host name or IP ` +
+				'address alone in Host, the password in Password, the user in User and the port in Port.',
+		);
+		this.name = 'RedisCredentialError';
+	}
+}
+
+/** Why a Host value is not a host name alone, or undefined when it is. */
+function hostProblem(host: string): string | undefined {
+	if (host.includes('://')) return 'is a URL (it contains "://")';
+	if (host.includes('@')) return 'contains "@" (a user or password belongs in its own field)';
+	if (host.includes('/')) return 'contains "/"';
+	if (/\s/.test(host)) return 'contains whitespace';
+	return undefined;
+}
+
 /** This n8n process cannot load ioredis: the Redis store cannot run here at all. */
 export class RedisClientMissingError extends Error {
 	constructor(reason: string) {
@@ -85,8 +108,11 @@ export function describeConnection(connection: RedisConnection): string {
 	return `${connection.host}:${connection.port} (db ${connection.database})`;
 }
 
+/** The connection a credential describes; throws RedisCredentialError for a Host that is not one. */
 export function connectionFromCredential(data: Record<string, unknown>): RedisConnection {
 	const text = (value: unknown) => (typeof value === 'string' ? value : '');
+	const problem = hostProblem(text(data.host).trim());
+	if (problem) throw new RedisCredentialError(problem);
 	const number = (value: unknown, fallback: number) => {
 		const n = typeof value === 'string' ? Number(value) : value;
 		return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : fallback;
@@ -254,9 +280,12 @@ export async function command<T>(connection: RedisConnection, run: () => Promise
 	);
 }
 
-/** Error texts from Redis never carry the password; this makes sure of it. */
-function redact(message: string, connection: RedisConnection): string {
-	let out = message;
+/**
+ * Error texts from Redis never carry the password: the credential's user and password, and the
+ * user info of any URL in the text (`redis://user:secret@host` → `redis://***@host`).
+ */
+export function redact(message: string, connection: RedisConnection): string {
+	let out = message.replace(/([a-z][a-z\d+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
 	for (const secret of [connection.password, connection.user])
 		if (secret && secret.length >= 3) out = out.split(secret).join('***');
 	return out;

@@ -10,7 +10,13 @@ import type {
 } from 'n8n-workflow';
 
 import { cachedCredentials } from '../credentialCache';
-import { connectionFromCredential, describeConnection, pingOnce, redisClient } from './redisClient';
+import {
+	connectionFromCredential,
+	describeConnection,
+	pingOnce,
+	redisClient,
+	type RedisConnection,
+} from './redisClient';
 import { RedisDedupeStore } from './redisStore';
 
 export const REDIS_CREDENTIAL = 'gstComplianceRedisApi';
@@ -38,7 +44,12 @@ export async function redisDedupeStore(
 export async function testRedisCredential(
 	data: ICredentialDataDecryptedObject | undefined,
 ): Promise<INodeCredentialTestResult> {
-	const connection = connectionFromCredential(data ?? {});
+	let connection: RedisConnection;
+	try {
+		connection = connectionFromCredential(data ?? {});
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
 	try {
 		const pong = await pingOnce(connection);
 		return pong === 'PONG'

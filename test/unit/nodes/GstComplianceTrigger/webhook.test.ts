@@ -882,3 +882,23 @@ describe('signing secrets that break the credential rules (saved although their 
 		},
 	);
 });
+
+describe('a Redis credential whose Host holds a URL with a password', () => {
+	useFixedClock();
+
+	it('every delivery → 500 "Trigger is not configured", nothing started; the log names the field, never the password', async () => {
+		const logs = captureLogs();
+		const result = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_redis_url_host' }))),
+			workflow: newWorkflow('wf-redis-url-host'),
+			redis: { host: 'redis://:hunter2-pass@127.0.0.1:6379', port: 6379, password: '' },
+		});
+		expect(result).toEqual({
+			status: 500,
+			body: { error: 'Trigger is not configured' },
+			started: undefined,
+		});
+		expect(logs.warn.join('\n')).toMatch(/Redis credential's Host is a URL/);
+		expect(JSON.stringify(logs)).not.toContain('hunter2-pass');
+	});
+});

@@ -198,6 +198,16 @@ describe('claim, renew, commit and release', () => {
 });
 
 describe('the shared client', () => {
+	it("the credential's Test with a URL in Host → Error naming the field, never the password", async () => {
+		const result = await testRedisCredential({
+			host: 'redis://:hunter2-pass@127.0.0.1',
+			port: 6379,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Host is a URL/);
+		expect(result.message).not.toContain('hunter2-pass');
+	});
+
 	it('reaches Redis with the credential fields (user, password, database)', async () => {
 		const data = {
 			host: redis.host,
