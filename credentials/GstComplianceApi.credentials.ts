@@ -4,7 +4,7 @@ import { authenticateRequest } from './GstComplianceApi/authenticate';
 
 /**
  * OAuth 2.0 client credentials for the GST Compliance API. Tokens are minted and cached in memory
- * by shared/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see there), attached by
+ * by GstComplianceApi/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see there), attached by
  * `authenticate`, and the credential is tested by the nodes' `testGstComplianceCredentials`.
  */
 export class GstComplianceApi implements ICredentialType {

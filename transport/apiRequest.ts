@@ -73,7 +73,7 @@ type ApiError = ReturnType<typeof gstError>;
  *
  * n8n's own retry on 401 exists only for credentials with `preAuthentication` and an `expirable`
  * field, which would also persist every token in the credentials table; the token cache
- * (shared/tokenCache.ts) is in memory instead, so the 401 handling lives here.
+ * (credentials/GstComplianceApi/tokenCache.ts) is in memory instead, so the 401 handling lives here.
  */
 export async function gstApiRequest(
 	this: GstRequestContext,

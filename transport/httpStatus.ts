@@ -31,9 +31,3 @@ export function classifyStatus(status: number): HttpStatusClass {
 			return 'otherClientError';
 	}
 }
-
-/** Whether another attempt may get a different answer (429 honours Retry-After, 5xx backs off). */
-export function isRetryableStatus(status: number): boolean {
-	const kind = classifyStatus(status);
-	return kind === 'rateLimited' || kind === 'serverError';
-}

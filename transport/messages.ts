@@ -64,19 +64,12 @@ export const unreachable = (what: string, host: string, why: string, fix: string
 export const tokenEndpointUnreachable = (host: string, why: string): string =>
 	unreachable('token endpoint', host, why, 'Check the Auth URL and that n8n can reach it.');
 
-/** n8n did not send a request (its outbound request policy, N8N_SSRF_*, or another refusal). */
-const refusedByN8n = (what: string, host: string, detail: string): string =>
-	`n8n did not send the request to the ${what} at ${host}: ${detail || 'refused'}. ` +
-	"If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its " +
-	'blocked IP ranges and host names), ' +
-	'ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or ' +
-	'N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.';
-
+/** n8n did not send the token request (its outbound request policy, N8N_SSRF_*, or another refusal). */
 export const tokenRequestRefusedByN8n = (host: string, detail: string): string =>
-	refusedByN8n('token endpoint', host, detail);
-
-export const apiRequestRefusedByN8n = (host: string, detail: string): string =>
-	refusedByN8n('GST Compliance API', host, detail);
+	`n8n did not send the request to the token endpoint at ${host}: ${detail || 'refused'}. ` +
+	"If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its " +
+	'blocked IP ranges and host names), ask the n8n administrator to allow it ' +
+	'(N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.';
 
 export const tokenRejected = (status: number, serverSays: string): string =>
 	`The token endpoint rejected the client id or secret (HTTP ${status}${serverSays}). ` +

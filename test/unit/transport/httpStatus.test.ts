@@ -1,5 +1,5 @@
 /** The one status classifier: every class at its edges, and which classes are worth retrying. */
-import { classifyStatus, isRetryableStatus } from '../../../transport/httpStatus';
+import { classifyStatus } from '../../../transport/httpStatus';
 
 describe('classifyStatus', () => {
 	it.each([
@@ -22,21 +22,5 @@ describe('classifyStatus', () => {
 		[599, 'serverError'],
 	])('%i is %s', (status, kind) => {
 		expect(classifyStatus(status)).toBe(kind);
-	});
-});
-
-describe('isRetryableStatus', () => {
-	it.each([
-		[429, true],
-		[500, true],
-		[502, true],
-		[200, false],
-		[400, false],
-		[401, false],
-		[403, false],
-		[404, false],
-		[408, false],
-	])('%i → %s', (status, retryable) => {
-		expect(isRetryableStatus(status)).toBe(retryable);
 	});
 });
