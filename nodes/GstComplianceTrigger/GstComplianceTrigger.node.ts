@@ -18,6 +18,7 @@ import {
 	properties,
 	triggerPanel,
 } from './description';
+import { TRIGGER_WEBHOOK } from './n8nCompat';
 import { checkSigningSecrets } from './secretCheck';
 import { handleWebhook } from './webhook';
 
@@ -58,17 +59,7 @@ export class GstComplianceTrigger implements INodeType {
 				testedBy: 'gstComplianceRedisCheck',
 			},
 		],
-		webhooks: [
-			// responseData '' makes n8n answer with our webhookResponse; left undefined, n8n 2.41 answers
-			// the literal text "firstEntryJson" in onReceived mode and never reads webhookResponse.
-			{
-				name: 'default',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				responseData: '',
-				path: 'webhook',
-			},
-		],
+		webhooks: [TRIGGER_WEBHOOK],
 		properties,
 	};
 

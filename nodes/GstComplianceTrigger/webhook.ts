@@ -10,7 +10,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { cachedCredentials } from './credentialCache';
 import { admit, type Admission } from './dedupe/lifecycle';
-import { acceptedResponse, DEDUPE_CAPACITY, nodeDedupe } from './dedupe/persistence';
+import { DEDUPE_CAPACITY, nodeDedupe } from './dedupe/persistence';
 import {
 	DedupeUnavailableError,
 	RedisClientMissingError,
@@ -23,6 +23,7 @@ import {
 	SIZE_ERROR,
 	type EventEnvelope,
 } from './delivery';
+import { answerOnceExecutionExists } from './n8nCompat';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { buildOutput, REFETCH_BUDGET_MS } from './output';
 import { usableSigningSecrets } from './secretCheck';
@@ -144,7 +145,7 @@ async function start(
 		case 'busy':
 			return respond(context, 409, { error: 'Delivery of this event in progress, retry later' });
 		case 'start':
-			return acceptedResponse(admission.item, () => void admission.commit());
+			return answerOnceExecutionExists(admission.item, () => void admission.commit());
 	}
 }
 

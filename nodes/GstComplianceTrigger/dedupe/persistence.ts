@@ -13,13 +13,11 @@
  *   once and moved.
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
- * - The 200 for an accepted event is built only after n8n has created the execution; the commit
- *   runs then (`acceptedResponse`). n8n 2.41 creates the execution from a fresh Workflow over the
- *   same static-data object, which resets its "changed" flag, reads `webhookResponse` and saves
- *   static data right after that read, so the commit's write lands in that save. Per event:
- *   execution created → id saved → 200 sent.
+ * - The commit runs when n8n reads the answer, after the execution exists, and its static-data
+ *   write lands in the save n8n makes right after that read (n8nCompat.ts). Per event: execution
+ *   created → id saved → 200 sent.
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { checkCapacity } from './capacity';
 import type { Claim, ClaimStore } from './lifecycle';
@@ -104,20 +102,4 @@ function moveLegacySnapshot(context: IWebhookFunctions, global: IDataObject, key
 	if (legacy === undefined) return;
 	global[key] = legacy;
 	delete nodeData[LEGACY_NODE_KEY];
-}
-
-/**
- * Starts the workflow with `item`; `commit` runs, and the 200 is built, when n8n reads the answer,
- * after the execution exists.
- */
-export function acceptedResponse(item: IDataObject, commit: () => void): IWebhookResponseData {
-	const response: IWebhookResponseData = { workflowData: [[{ json: item }]] };
-	Object.defineProperty(response, 'webhookResponse', {
-		enumerable: true,
-		get() {
-			commit();
-			return { received: true };
-		},
-	});
-	return response;
 }

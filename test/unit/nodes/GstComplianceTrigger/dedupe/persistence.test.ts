@@ -10,14 +10,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { GstComplianceTrigger } from '../../../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
 	type DedupeSnapshot,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 import {
-	acceptedResponse,
 	DEDUPE_CAPACITY,
 	DedupeRegistry,
 	dedupeRegistry,
@@ -34,7 +32,6 @@ import {
 	type WorkflowRow,
 } from '../../../helpers/deliverToTrigger';
 
-const node = new GstComplianceTrigger();
 const HOUR = 3_600_000;
 const SHIPPED: DedupeOptions = {
 	windowMs: normaliseOptions({}).dedupeWindowMs,
@@ -69,26 +66,6 @@ describe('DedupeRegistry', () => {
 		expect(registry.get('wf:node:test', SHIPPED, create)).not.toBe(a);
 		registry.clear();
 		expect(registry.get('wf:node:production', SHIPPED, create)).not.toBe(a);
-	});
-});
-
-describe('acceptedResponse', () => {
-	it('acceptedResponse(item, commit) → starts with the item; commit runs when n8n reads the answer', () => {
-		const commit = jest.fn();
-		const item = { id: 'evt_1', type: 'einvoice.generated' };
-		const response = acceptedResponse(item, commit);
-		expect(response.workflowData).toEqual([[{ json: item }]]);
-		expect(commit).not.toHaveBeenCalled();
-		expect(response.webhookResponse).toEqual({ received: true });
-		expect(commit).toHaveBeenCalledTimes(1);
-	});
-
-	it('the trigger’s webhook description → n8n reads webhookResponse (responseData "", not undefined)', () => {
-		// With responseData undefined n8n answers "firstEntryJson" and never reads it.
-		expect(node.description.webhooks?.[0]).toMatchObject({
-			responseMode: 'onReceived',
-			responseData: '',
-		});
 	});
 });
 
