@@ -1,13 +1,16 @@
 /**
- * `npm test` runs every project: `unit` (the package's modules in test/unit, which mirrors the source
- * tree, with the nodes run by n8n-core against the emulator over real HTTP; and the emulator's own
- * tests in test/emulator/tests), `e2e` (the packed package inside a real n8n) and `reliability`
- * (duplicates, restarts and faults at volume in a real n8n); `queue` (n8n in queue mode: Postgres,
- * Redis, a main, a worker and two webhook processes; its globalSetup installs Postgres and Redis
- * when missing); `package` runs n8n's verification scan
- * (both lint passes) on the source and on the packed tarball, and checks the tarball's entry point.
+ * `npm test` runs every project: `unit` (the package's modules in-process, no sockets, no n8n-core)
+ * and `integration` (the nodes run by n8n-core against the emulator over real HTTP, a real
+ * redis-server, the emulator's own tests): test/projects.js says which file is which, and the test
+ * tree mirrors the source tree, one file per module; `package` runs n8n's verification scan (both
+ * lint passes) on the source and on the packed tarball, and checks the tarball's entry point;
+ * `e2e` (the packed package inside a real n8n) and `reliability` (duplicates, restarts and faults at
+ * volume in a real n8n); `queue` (n8n in queue mode: Postgres, Redis, a main, a worker and two
+ * webhook processes; its globalSetup installs Postgres and Redis when missing).
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
+const tests = require('./test/projects');
+
 const base = {
 	testEnvironment: 'node',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
@@ -25,7 +28,15 @@ module.exports = {
 		{
 			...base,
 			displayName: 'unit',
-			roots: ['<rootDir>/test/unit', '<rootDir>/test/emulator/tests'],
+			roots: [tests.UNIT_ROOT],
+			testPathIgnorePatterns: ['/node_modules/', ...tests.notUnit],
+			setupFiles: ['<rootDir>/test/unit/setupUnit.js'],
+		},
+		{
+			...base,
+			displayName: 'integration',
+			roots: [tests.UNIT_ROOT, tests.EMULATOR_TESTS],
+			testRegex: tests.integration,
 			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
 		},
 		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
