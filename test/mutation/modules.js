@@ -1,29 +1,27 @@
 /**
  * Which unit tests judge which core under mutation testing (docs/testing.md, "Mutation testing").
  * Each module is mutated against the tests named after it (paths under test/unit) plus the few
- * suites that exercise a branch of it through a caller; `ci: true` marks the modules `.ci/run`
- * mutates. An explicit list, rather than jest's related-test search, keeps each mutant's run to the
+ * suites that exercise a branch of it through a caller. An explicit list, rather than jest's related-test search, keeps each mutant's run to the
  * files that can judge it: every file jest loads costs its imports (n8n-core for the node suites)
  * once per mutant, and the webhook suites alone made a dedupe-store mutant cost seconds.
  */
 module.exports = [
-	{ file: 'transport/retry.ts', tests: ['transport/retry*'] },
-	{ file: 'transport/redact.ts', tests: ['transport/redact*'] },
-	{ file: 'transport/resources.ts', tests: ['transport/resources*'] },
+	{ file: 'transport/retry.ts', tests: ['transport/retry'] },
+	{ file: 'transport/redact.ts', tests: ['transport/redact'] },
+	{ file: 'transport/resources.ts', tests: ['transport/resources'] },
 	{ file: 'transport/httpStatus.ts', tests: ['transport/httpStatus*'] },
 	{ file: 'transport/networkError.ts', tests: ['transport/networkError*'] },
 	{
 		file: 'credentials/GstComplianceApi/environment.ts',
-		tests: ['credentials/GstComplianceApi/environment*'],
+		tests: ['credentials/GstComplianceApi/environment'],
 	},
 	{
 		file: 'credentials/GstComplianceApi/jwtClaims.ts',
-		tests: ['credentials/GstComplianceApi/jwtClaims*'],
+		tests: ['credentials/GstComplianceApi/jwtClaims'],
 	},
 	{
 		file: 'credentials/GstComplianceApi/tokenCache.ts',
-		tests: ['credentials/GstComplianceApi/tokenCache*', 'properties/tokenCache*'],
-		ci: true,
+		tests: ['credentials/GstComplianceApi/tokenCache'],
 	},
 	{
 		file: 'credentials/GstComplianceApi/tokenClient.ts',
@@ -32,12 +30,7 @@ module.exports = [
 	{
 		file: 'nodes/GstComplianceTrigger/signature.ts',
 		// The trigger reads the header the module names.
-		tests: [
-			'nodes/GstComplianceTrigger/signature*',
-			'properties/signature*',
-			'nodes/GstComplianceTrigger/webhook',
-		],
-		ci: true,
+		tests: ['nodes/GstComplianceTrigger/signature', 'nodes/GstComplianceTrigger/webhook'],
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/delivery.ts',
@@ -49,12 +42,10 @@ module.exports = [
 			'nodes/GstComplianceTrigger/dedupe/memoryStore*',
 			'nodes/GstComplianceTrigger/dedupe/capacity*',
 		],
-		ci: true,
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/dedupe/lifecycle.ts',
 		tests: ['nodes/GstComplianceTrigger/dedupe/lifecycle*'],
-		ci: true,
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/options.ts',
@@ -67,6 +58,5 @@ module.exports = [
 			'nodes/GstComplianceTrigger/dedupe/persistence*',
 			'nodes/GstComplianceTrigger/dedupe/redisStore*',
 		],
-		ci: true,
 	},
 ];

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 /**
- * `npm run test:mutation [-- --ci] [-- <module path> ...]`: mutation testing of the cores
+ * `npm run test:mutation [-- --full] [-- <module path> ...]`: mutation testing of the cores
  * (docs/testing.md, "Mutation testing"). One Stryker run per module of test/mutation/modules.js,
- * each against that module's own tests; `--ci` runs the modules marked `ci`, paths pick modules.
+ * each against that module's own tests; paths pick modules.
+ *
+ * Incremental: each module's results are kept in test/mutation/incremental/<module>.json, which is
+ * committed. A run tests again only the mutants whose code or covering tests changed since the
+ * recorded run and reuses the rest, so CI checks every core on every run in minutes; `--full`
+ * tests every mutant again and rewrites the record. Commit the updated records with the change.
+ *
  * Prints each module's score and exits 1 when any is below the goal: a mean over all modules would
  * let a weak one hide behind strong ones, so Stryker's own break threshold is not used.
  * Reports: reports/mutation/<module>.json (mutation-testing-report-schema) and .html.
@@ -31,8 +37,10 @@ function selectModules(args) {
 		);
 	}
 	if (paths.length > 0) return modules.filter((module) => paths.includes(module.file));
-	return args.includes('--ci') ? modules.filter((module) => module.ci) : modules;
+	return modules;
 }
+
+const full = process.argv.includes('--full');
 
 async function mutate({ file, tests }) {
 	const name = path.basename(file, '.ts');
@@ -47,6 +55,9 @@ async function mutate({ file, tests }) {
 			enableFindRelatedTests: false,
 			config: { testMatch: tests.map((glob) => `<rootDir>/test/unit/${glob}.test.ts`) },
 		},
+		incremental: true,
+		incrementalFile: `test/mutation/incremental/${name}.json`,
+		force: full,
 		jsonReporter: { fileName: `reports/mutation/${name}.json` },
 		htmlReporter: { fileName: `reports/mutation/${name}.html` },
 	}).runMutationTest();
