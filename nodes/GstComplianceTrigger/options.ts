@@ -53,12 +53,13 @@ function inRange(
 	const text = typeof value === 'string' ? value.trim() : undefined;
 	if (value === undefined || value === null || text === '') return range.default;
 	// Decimal notation only: "0x10" or "1e3" in a field of hours is a mistake, not a number.
-	const number = text === undefined ? value : /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
-	if (typeof number !== 'number' || !Number.isFinite(number)) {
+	const read = text === undefined ? value : /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+	if (!Number.isFinite(read)) {
 		const shown = typeof value === 'number' ? String(value) : JSON.stringify(value);
 		notes.push(`${name} ${shown} is not a number; ${range.default} is used`);
 		return range.default;
 	}
+	const number = read as number;
 	const used = Math.min(range.max, Math.max(range.min, number));
 	if (used !== number)
 		notes.push(`${name} ${number} is outside ${range.min}–${range.max}; ${used} is used`);

@@ -151,13 +151,32 @@ describe('values that are not numbers', () => {
 	});
 
 	it.each([NaN, Infinity, -Infinity])(
-		'normaliseOptions(window %p) → the 24 h default, with a note',
+		'normaliseOptions(window %p) → the 24 h default, with a note naming the value',
 		(given) => {
 			const { dedupeWindowMs, notes } = normaliseOptions({ dedupeWindowHours: given });
 			expect(dedupeWindowMs).toBe(24 * HOUR + 300_000);
-			expect(notes).toEqual([
-				expect.stringMatching(/^Dedupe Window \(Hours\) .* is not a number; 24 is used$/),
-			]);
+			expect(notes).toEqual([`${WINDOW} ${String(given)} is not a number; 24 is used`]);
+		},
+	);
+
+	it.each([
+		['+48', 48],
+		['2.5', 2.5],
+		['2.55', 2.55],
+		['-0', 1],
+	])('normaliseOptions(window %j) → decimal notation, read as %p hours', (given, hours) => {
+		expect(normaliseOptions({ dedupeWindowHours: given }).dedupeWindowMs).toBe(
+			Math.round(hours * HOUR) + 300_000,
+		);
+	});
+
+	it.each(['0x10', '1e3', '12abc', 'abc12', '1.', '.5', '1,5'])(
+		'normaliseOptions(window %j) → not decimal notation: the 24 h default, with a note',
+		(given) => {
+			expect(normaliseOptions({ dedupeWindowHours: given })).toMatchObject({
+				dedupeWindowMs: 24 * HOUR + 300_000,
+				notes: [`${WINDOW} ${JSON.stringify(given)} is not a number; 24 is used`],
+			});
 		},
 	);
 });
