@@ -32,6 +32,8 @@ export async function deliverOnce(
 		startMs: 30_000,
 		windowMs,
 		prepare: async () => outcome.event,
+		onReleaseFailure: () => {},
+		onUnprotected: () => {},
 	});
 	if (admission.kind !== 'start') throw new Error(`bench delivery was ${admission.kind}`);
 	await admission.commit();

@@ -62,9 +62,9 @@ export interface LifecycleOptions<T> {
 	/** Waits between commit attempts; the first attempt is made at once. */
 	commitRetryDelaysMs?: readonly number[];
 	/** A release after a failed preparation failed too; the lease then lapses on its own. */
-	onReleaseFailure?(eventId: string, error: Error): void;
+	onReleaseFailure(eventId: string, error: Error): void;
 	/** Every commit attempt failed: a redelivery until `untilMs` would start the event again. */
-	onUnprotected?(eventId: string, untilMs: number, error: Error): void;
+	onUnprotected(eventId: string, untilMs: number, error: Error): void;
 }
 
 export type Admission<T> =
@@ -97,7 +97,7 @@ export async function admit<T>(
 	} catch (error) {
 		await store
 			.release(claim)
-			.catch((releaseError: Error) => options.onReleaseFailure?.(eventId, releaseError));
+			.catch((releaseError: Error) => options.onReleaseFailure(eventId, releaseError));
 		return { kind: 'failed', error: error instanceof Error ? error : new Error(String(error)) };
 	}
 	// The lease lapsed during an overlong preparation and another delivery holds the id (or
@@ -130,5 +130,5 @@ async function commitWithRetry<T>(
 			lastError = error as Error;
 		}
 	}
-	options.onUnprotected?.(claim.eventId, committedAt + options.windowMs, lastError as Error);
+	options.onUnprotected(claim.eventId, committedAt + options.windowMs, lastError as Error);
 }

@@ -69,6 +69,8 @@ function lifecycle(overrides: Partial<LifecycleOptions<string>> = {}): Lifecycle
 		startMs: START_MS,
 		windowMs: WINDOW_MS,
 		prepare: async () => 'item',
+		onReleaseFailure: () => {},
+		onUnprotected: () => {},
 		...overrides,
 	};
 }
@@ -163,6 +165,17 @@ describe('admit', () => {
 		expect(commitTimes).toEqual([T0, T0, T0]);
 		expect(options.now()).toBe(T0 + 300);
 		expect(onUnprotected).not.toHaveBeenCalled();
+	});
+
+	it('retries a failed commit after 250 ms, 1 s and 4 s by default', async () => {
+		const waits: number[] = [];
+		const { store } = scriptedStore({ commit: () => Promise.reject(new Error('down')) });
+		const options = lifecycle({ sleep: async (ms) => void waits.push(ms) });
+		delete (options as Partial<LifecycleOptions<string>>).commitRetryDelaysMs;
+		const admission = await admit(store, 'evt_1', options);
+		if (admission.kind !== 'start') throw new Error('not started');
+		await admission.commit();
+		expect(waits).toEqual([250, 1_000, 4_000]);
 	});
 
 	it('says which id is unprotected and until when once every commit attempt failed', async () => {
@@ -373,6 +386,7 @@ async function runScenario(
 				...lifecycleLease,
 				windowMs: world.windowMs,
 				commitRetryDelaysMs: [1_000, 2_000],
+				onReleaseFailure: () => {},
 				onUnprotected: () => model.unprotected.add(d.id),
 				prepare: async () => {
 					if (d.nestedAtMs !== undefined && d.nestedAtMs <= d.prepareTakesMs) {
