@@ -30,7 +30,7 @@ module.exports = {
 			displayName: 'unit',
 			roots: [tests.UNIT_ROOT],
 			testPathIgnorePatterns: ['/node_modules/', ...tests.notUnit],
-			setupFiles: ['<rootDir>/test/unit/setupUnit.js'],
+			setupFilesAfterEnv: ['<rootDir>/test/unit/setupUnit.js'],
 		},
 		{
 			...base,

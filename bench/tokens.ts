@@ -5,11 +5,11 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { authenticateRequest } from '../credentials/GstComplianceApi/authenticate';
-import { parseCredentials } from '../credentials/GstComplianceApi/environment';
+import { authenticateRequest } from '../transport/credential/authenticate';
+import { parseCredentials } from '../transport/credential/environment';
 import { configureSettings } from '../transport/settings';
-import { tokenCache } from '../credentials/GstComplianceApi/tokenCache';
-import { mintToken } from '../credentials/GstComplianceApi/tokenClient';
+import { tokenCache } from '../transport/credential/tokenCache';
+import { mintToken } from '../transport/credential/tokenClient';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../test/emulator';
 import { apiCredentialData } from '../test/harness';
 import { ratios, type Section } from './result';

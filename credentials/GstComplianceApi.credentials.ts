@@ -1,11 +1,13 @@
+/** credentials/ holds the credential classes only; their machinery is in transport/credential/. */
 import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { authenticateRequest } from './GstComplianceApi/authenticate';
+import { authenticateRequest } from '../transport/credential/authenticate';
 
 /**
  * OAuth 2.0 client credentials for the GST Compliance API. Tokens are minted and cached in memory
- * by GstComplianceApi/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see there), attached by
- * `authenticate`, and the credential is tested by the nodes' `testGstComplianceCredentials`.
+ * by transport/credential/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see there),
+ * attached by `authenticate`, and the credential is tested by the nodes'
+ * `testGstComplianceCredentials`.
  */
 export class GstComplianceApi implements ICredentialType {
 	name = 'gstComplianceApi';

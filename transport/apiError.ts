@@ -1,10 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type {
-	GstCredentialError,
-	GstCredentialErrorKind,
-} from '../credentials/GstComplianceApi/credentialError';
+import type { GstCredentialError, GstCredentialErrorKind } from './credential/credentialError';
 
 /** Stable codes for `continueOnFail` output and for workflows that branch on them. */
 export type GstErrorCode =

@@ -1,3 +1,4 @@
+/** transport/ holds what talks HTTP to the service; it imports nothing from credentials/ or nodes/. */
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -11,16 +12,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { GstErrorCode } from './apiError';
 import { fromCredentialError, gstError } from './apiError';
-import { authenticateWith } from '../credentials/GstComplianceApi/authenticate';
-import { n8nHttpRequestPost } from '../credentials/GstComplianceApi/tokenClient';
-import type { GstCredentialError } from '../credentials/GstComplianceApi/credentialError';
-import { findCredentialError } from '../credentials/GstComplianceApi/credentialError';
-import type { GstCredentials } from '../credentials/GstComplianceApi/environment';
-import {
-	apiBaseUrl,
-	ENVIRONMENT_LABEL,
-	parseCredentials,
-} from '../credentials/GstComplianceApi/environment';
+import { authenticateWith } from './credential/authenticate';
+import { n8nHttpRequestPost } from './credential/tokenClient';
+import type { GstCredentialError } from './credential/credentialError';
+import { findCredentialError } from './credential/credentialError';
+import type { GstCredentials } from './credential/environment';
+import { apiBaseUrl, ENVIRONMENT_LABEL, parseCredentials } from './credential/environment';
 import { classifyStatus } from './httpStatus';
 import * as messages from './messages';
 import { describeNetworkFailure, isNetworkFailure } from './networkError';
@@ -29,7 +26,7 @@ import { capabilityName, describePath, RESOURCES } from './resources';
 import type { AttemptResult, RetryFailure } from './retry';
 import { parseRetryAfter, withRetry } from './retry';
 import { settings } from './settings';
-import { tokenCache } from '../credentials/GstComplianceApi/tokenCache';
+import { tokenCache } from './credential/tokenCache';
 
 export const CREDENTIAL_NAME = 'gstComplianceApi';
 
@@ -73,7 +70,7 @@ type ApiError = ReturnType<typeof gstError>;
  *
  * n8n's own retry on 401 exists only for credentials with `preAuthentication` and an `expirable`
  * field, which would also persist every token in the credentials table; the token cache
- * (credentials/GstComplianceApi/tokenCache.ts) is in memory instead, so the 401 handling lives here.
+ * (transport/credential/tokenCache.ts) is in memory instead, so the 401 handling lives here.
  */
 export async function gstApiRequest(
 	this: GstRequestContext,

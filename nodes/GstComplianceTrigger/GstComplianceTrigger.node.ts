@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testGstComplianceCredentials } from '../../credentials/GstComplianceApi/credentialTest';
+import { testGstComplianceCredentials } from '../../transport/credential/credentialTest';
 import { testRedisCredential } from './dedupe/redisDedupe';
 import {
 	activationMessage,

@@ -12,20 +12,20 @@ module.exports = [
 	{ file: 'transport/httpStatus.ts', tests: ['transport/httpStatus*'] },
 	{ file: 'transport/networkError.ts', tests: ['transport/networkError*'] },
 	{
-		file: 'credentials/GstComplianceApi/environment.ts',
-		tests: ['credentials/GstComplianceApi/environment'],
+		file: 'transport/credential/environment.ts',
+		tests: ['transport/credential/environment'],
 	},
 	{
-		file: 'credentials/GstComplianceApi/jwtClaims.ts',
-		tests: ['credentials/GstComplianceApi/jwtClaims'],
+		file: 'transport/credential/jwtClaims.ts',
+		tests: ['transport/credential/jwtClaims'],
 	},
 	{
-		file: 'credentials/GstComplianceApi/tokenCache.ts',
-		tests: ['credentials/GstComplianceApi/tokenCache'],
+		file: 'transport/credential/tokenCache.ts',
+		tests: ['transport/credential/tokenCache'],
 	},
 	{
-		file: 'credentials/GstComplianceApi/tokenClient.ts',
-		tests: ['credentials/GstComplianceApi/tokenClient*'],
+		file: 'transport/credential/tokenClient.ts',
+		tests: ['transport/credential/tokenClient*'],
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/signature.ts',

@@ -1,16 +1,30 @@
 /**
  * Unit tests open no sockets (test/projects.js): a file that does belongs to the integration
- * project, and this says so instead of letting it run slowly in the fast one.
+ * project, and this says so instead of letting it run slowly in the fast one. Node's `net` module is
+ * shared by every test file a jest worker runs, so the refusal is undone after each file.
  */
 'use strict';
 
 const net = require('net');
 
-const refuse = () => {
+const originals = {
+	connect: net.Socket.prototype.connect,
+	listen: net.Server.prototype.listen,
+};
+
+function refuse() {
 	throw new Error(
 		'A unit test opened a socket: this file belongs to the integration project. Add the import ' +
 			'that needs it to the markers in test/projects.js, or keep the test in-process.',
 	);
-};
-net.Socket.prototype.connect = refuse;
-net.Server.prototype.listen = refuse;
+}
+
+beforeAll(() => {
+	net.Socket.prototype.connect = refuse;
+	net.Server.prototype.listen = refuse;
+});
+
+afterAll(() => {
+	net.Socket.prototype.connect = originals.connect;
+	net.Server.prototype.listen = originals.listen;
+});

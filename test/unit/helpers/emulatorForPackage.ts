@@ -9,7 +9,7 @@ import { sleep } from 'n8n-workflow';
 
 import { startEmulator } from '../../emulator';
 import type { ClientInfo, EmulatorOptions, RunningEmulator } from '../../emulator';
-import { tokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
+import { tokenCache } from '../../../transport/credential/tokenCache';
 import type { GstSettings } from '../../../transport/settings';
 import { configureSettings, resetSettings } from '../../../transport/settings';
 

@@ -3,8 +3,8 @@
  * read from `resetSettings()` and exercised against the emulator over real HTTP. Only the clock,
  * the sleep (recorded, not waited) and the jitter are replaced; every limit is the shipped one.
  */
-import { TokenCache } from '../../../credentials/GstComplianceApi/tokenCache';
-import { parseCredentials } from '../../../credentials/GstComplianceApi/environment';
+import { TokenCache } from '../../../transport/credential/tokenCache';
+import { parseCredentials } from '../../../transport/credential/environment';
 import { gstApiRequest } from '../../../transport/apiRequest';
 import { backoffDelay } from '../../../transport/retry';
 import { configureSettings, resetSettings, settings } from '../../../transport/settings';

@@ -10,8 +10,8 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { testGstComplianceCredentials } from '../../../../credentials/GstComplianceApi/credentialTest';
-import { tokenCache } from '../../../../credentials/GstComplianceApi/tokenCache';
+import { testGstComplianceCredentials } from '../../../../transport/credential/credentialTest';
+import { tokenCache } from '../../../../transport/credential/tokenCache';
 import { gstApiRequest, type GstRequestContext } from '../../../../transport/apiRequest';
 import { configureSettings, resetSettings } from '../../../../transport/settings';
 import { realCredentialTestContext, realN8nHelpers, TEST_NODE } from '../../helpers/realN8nHelpers';

@@ -7,12 +7,12 @@ import type { AddressInfo } from 'net';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 import { GstComplianceApi } from '../../../../credentials/GstComplianceApi.credentials';
-import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
+import { parseCredentials } from '../../../../transport/credential/environment';
 import {
 	assertVerifiedChannel,
 	authenticateRequest,
-} from '../../../../credentials/GstComplianceApi/authenticate';
-import { tokenCache } from '../../../../credentials/GstComplianceApi/tokenCache';
+} from '../../../../transport/credential/authenticate';
+import { tokenCache } from '../../../../transport/credential/tokenCache';
 import type { ClientInfo } from '../../../emulator';
 import { executeContext } from '../../helpers/executeNode';
 import { recordOutboundRequests } from '../../helpers/outboundRequests';

@@ -10,20 +10,20 @@
 import fc from 'fast-check';
 import { CredentialTestContext } from 'n8n-core';
 
-import { GstCredentialError } from '../../../../credentials/GstComplianceApi/credentialError';
-import { testGstComplianceCredentials } from '../../../../credentials/GstComplianceApi/credentialTest';
-import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
+import { GstCredentialError } from '../../../../transport/credential/credentialError';
+import { testGstComplianceCredentials } from '../../../../transport/credential/credentialTest';
+import { parseCredentials } from '../../../../transport/credential/environment';
 import {
 	cacheKey,
 	TokenCache,
 	tokenCache,
-} from '../../../../credentials/GstComplianceApi/tokenCache';
+} from '../../../../transport/credential/tokenCache';
 import {
 	mintToken,
 	type IssuedToken,
 	type TokenHttpRequest,
 	type TokenHttpResponse,
-} from '../../../../credentials/GstComplianceApi/tokenClient';
+} from '../../../../transport/credential/tokenClient';
 import { gstApiRequest } from '../../../../transport/apiRequest';
 import { configureSettings, resetSettings, type GstSettings } from '../../../../transport/settings';
 import type { ClientInfo } from '../../../emulator';

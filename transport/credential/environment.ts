@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { GstCredentialError } from './credentialError';
-import * as messages from '../../transport/messages';
+import * as messages from '../messages';
 
 export type GstEnvironment = 'production' | 'sandbox';
 

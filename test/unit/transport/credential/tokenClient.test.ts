@@ -11,13 +11,13 @@
  */
 import { createServer, type AddressInfo, type Server } from 'net';
 
-import type { GstCredentialError } from '../../../../credentials/GstComplianceApi/credentialError';
-import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
+import type { GstCredentialError } from '../../../../transport/credential/credentialError';
+import { parseCredentials } from '../../../../transport/credential/environment';
 import {
 	mintToken,
 	n8nHttpRequestPost,
 	type TokenPost,
-} from '../../../../credentials/GstComplianceApi/tokenClient';
+} from '../../../../transport/credential/tokenClient';
 import { gstApiRequest } from '../../../../transport/apiRequest';
 import { configureSettings, resetSettings } from '../../../../transport/settings';
 import type { ClientInfo, TokenFault } from '../../../emulator';

@@ -11,11 +11,11 @@ import {
 	ENVIRONMENT_LABEL,
 	parseCredentials,
 } from './environment';
-import { classifyStatus } from '../../transport/httpStatus';
-import * as messages from '../../transport/messages';
-import { describeNetworkFailure } from '../../transport/networkError';
-import { excerpt } from '../../transport/redact';
-import { settings } from '../../transport/settings';
+import { classifyStatus } from '../httpStatus';
+import * as messages from '../messages';
+import { describeNetworkFailure } from '../networkError';
+import { excerpt } from '../redact';
+import { settings } from '../settings';
 import { tokenCache } from './tokenCache';
 
 /**

@@ -3,14 +3,14 @@
  * fields each environment requires, which URLs may carry the secret or the token, which hosts count
  * as this machine, the client id against the environment, and the exact errors a user reads.
  */
-import { GstCredentialError } from '../../../../credentials/GstComplianceApi/credentialError';
+import { GstCredentialError } from '../../../../transport/credential/credentialError';
 import {
 	apiBaseUrl,
 	assertClientMatchesEnvironment,
 	isLoopbackHost,
 	parseCredentials,
 	tokenUrl,
-} from '../../../../credentials/GstComplianceApi/environment';
+} from '../../../../transport/credential/environment';
 import { cleartextUrl, urlWithUserInfo } from '../../../../transport/messages';
 
 const sandbox = {

@@ -4,13 +4,13 @@ import { GstCredentialError } from './credentialError';
 import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
 import { decodeJwtClaims, readExpiresIn, tokenLifetimeMs } from './jwtClaims';
-import { describeNetworkFailure, isNetworkFailure } from '../../transport/networkError';
-import { classifyStatus } from '../../transport/httpStatus';
-import * as messages from '../../transport/messages';
-import { excerpt } from '../../transport/redact';
-import type { AttemptResult, RetryFailure } from '../../transport/retry';
-import { parseRetryAfter, withRetry } from '../../transport/retry';
-import { settings } from '../../transport/settings';
+import { describeNetworkFailure, isNetworkFailure } from '../networkError';
+import { classifyStatus } from '../httpStatus';
+import * as messages from '../messages';
+import { excerpt } from '../redact';
+import type { AttemptResult, RetryFailure } from '../retry';
+import { parseRetryAfter, withRetry } from '../retry';
+import { settings } from '../settings';
 
 export interface IssuedToken {
 	accessToken: string;

@@ -8,8 +8,8 @@ import {
 	ENVIRONMENT_LABEL,
 	parseCredentials,
 } from './environment';
-import { hasControlCharacter } from '../../transport/controlCharacters';
-import * as messages from '../../transport/messages';
+import { hasControlCharacter } from '../controlCharacters';
+import * as messages from '../messages';
 import { tokenCache } from './tokenCache';
 import type { TokenPost } from './tokenClient';
 

@@ -6,7 +6,7 @@ import {
 	decodeJwtClaims,
 	readExpiresIn,
 	tokenLifetimeMs,
-} from '../../../../credentials/GstComplianceApi/jwtClaims';
+} from '../../../../transport/credential/jwtClaims';
 
 const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const token = (payload: unknown) => `eyJhbGciOiJIUzI1NiJ9.${segment(payload)}.sig`;

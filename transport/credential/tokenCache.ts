@@ -5,8 +5,8 @@ import type { GstCredentials } from './environment';
 import { tokenUrl } from './environment';
 import type { IssuedToken, TokenPost } from './tokenClient';
 import { mintToken } from './tokenClient';
-import * as messages from '../../transport/messages';
-import { settings } from '../../transport/settings';
+import * as messages from '../messages';
+import { settings } from '../settings';
 
 export interface CachedToken {
 	accessToken: string;

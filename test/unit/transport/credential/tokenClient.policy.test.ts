@@ -7,12 +7,12 @@
  * real helper; the policy is read when its outbound client is first built, i.e. at the first request
  * of this file.
  */
-import type { GstCredentialError } from '../../../../credentials/GstComplianceApi/credentialError';
-import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
+import type { GstCredentialError } from '../../../../transport/credential/credentialError';
+import { parseCredentials } from '../../../../transport/credential/environment';
 import {
 	mintToken,
 	n8nHttpRequestPost,
-} from '../../../../credentials/GstComplianceApi/tokenClient';
+} from '../../../../transport/credential/tokenClient';
 import { configureSettings, resetSettings } from '../../../../transport/settings';
 import { realN8nHelpers } from '../../helpers/realN8nHelpers';
 import {

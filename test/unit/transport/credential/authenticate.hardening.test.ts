@@ -6,10 +6,10 @@
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { authenticateRequest } from '../../../../credentials/GstComplianceApi/authenticate';
-import { GstCredentialError } from '../../../../credentials/GstComplianceApi/credentialError';
-import { parseCredentials } from '../../../../credentials/GstComplianceApi/environment';
-import { tokenCache } from '../../../../credentials/GstComplianceApi/tokenCache';
+import { authenticateRequest } from '../../../../transport/credential/authenticate';
+import { GstCredentialError } from '../../../../transport/credential/credentialError';
+import { parseCredentials } from '../../../../transport/credential/environment';
+import { tokenCache } from '../../../../transport/credential/tokenCache';
 import { resetSettings } from '../../../../transport/settings';
 import { realN8nHelpers } from '../../helpers/realN8nHelpers';
 import {
