@@ -160,10 +160,24 @@ async function main() {
 			createdAt: '={{ $json.createdAt }}',
 		});
 
+		// Workflow 3: the "every status change → an n8n Data Table" template as it is (no outside
+		// account); its table is created first, as the README tells a user to.
+		const statusTable = gst.loadTemplate('status-data-table-upsert.json');
+		statusTable.name = 'Demo: every status change → n8n Data Table';
+		const projectId = (await n8n.rest('GET', '/projects/personal')).id;
+		const tableName = statusTable.nodes.find((n) => n.type === 'n8n-nodes-base.dataTable')
+			.parameters.dataTableId.value;
+		const table = await n8n.rest('POST', `/projects/${projectId}/data-tables`, {
+			name: tableName,
+			columns: gst.STATUS_TABLE_COLUMNS.map((name) => ({ name, type: 'string' })),
+		});
+		ok(`data table "${tableName}" created (${gst.STATUS_TABLE_COLUMNS.length} text columns)`);
+
 		const flows = {};
 		for (const [key, wf, events] of [
 			['alert', alert, ['einvoice.failed']],
 			['sheet', sheet, gst.EVENT_TYPES_ALL],
+			['table', statusTable, gst.EVENT_TYPES_ALL],
 		]) {
 			const trigger = wf.nodes.find((n) => n.type.endsWith('.gstComplianceTrigger'));
 			const url = gst.triggerUrl(n8n, trigger);
@@ -217,6 +231,7 @@ async function main() {
 		);
 
 		await n8n.waitForExecutions(flows.sheet.id, 5, 30_000).catch(() => undefined);
+		await n8n.waitForExecutions(flows.table.id, 5, 30_000).catch(() => undefined);
 		await n8n.waitForExecutions(flows.alert.id, 1, 30_000).catch(() => undefined);
 		await sleep(1000);
 
@@ -242,6 +257,20 @@ async function main() {
 		expect(
 			rows.length === 5,
 			'five status changes → five rows (generated, generated, failed_terminal, generated, expired)',
+		);
+		const tableRows = (
+			await n8n.rest('GET', `/projects/${projectId}/data-tables/${table.id}/rows?take=50`)
+		).data;
+		say(
+			`\n  Data table "${tableName}" — ${tableRows.length} row(s), one per document, newest state:`,
+		);
+		for (const r of tableRows)
+			info(
+				`${r.type.padEnd(9)} ${r.resourceId.padEnd(30)} ${r.status.padEnd(16)} ${r.eventCreatedAt}${r.invoiceNumber ? `  ${r.invoiceNumber}` : ''}`,
+			);
+		expect(
+			tableRows.length === 3,
+			'three documents → three rows in the data table (upserted by id, whatever the order)',
 		);
 		const slackRows = gst.readCsv(files.slack);
 		const mailRows = gst.readCsv(files.email);
@@ -278,9 +307,12 @@ async function main() {
 		);
 		const logs = n8n.logs();
 		expect(
-			![client.clientSecret, flows.alert.sub.signingSecret, flows.sheet.sub.signingSecret].some(
-				(s) => logs.includes(s),
-			),
+			![
+				client.clientSecret,
+				flows.alert.sub.signingSecret,
+				flows.sheet.sub.signingSecret,
+				flows.table.sub.signingSecret,
+			].some((s) => logs.includes(s)),
 			"no client secret or signing secret in n8n's log",
 		);
 

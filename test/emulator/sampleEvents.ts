@@ -26,6 +26,7 @@ export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 export const PINNED_EVENTS: Record<string, string[]> = {
 	'einvoice-failed-alert.json': ['einvoice.failed'],
 	'status-sheet-upsert.json': ['einvoice.generated', 'ewaybill.expired'],
+	'status-data-table-upsert.json': ['einvoice.generated', 'ewaybill.expired'],
 };
 
 /**

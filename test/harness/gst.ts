@@ -168,6 +168,21 @@ export function envelope(
 
 // ------------------------------------------------------------------ templates
 
+/**
+ * The columns of the data table examples/status-data-table-upsert.json writes, all of type String,
+ * as the README tells a user to create them.
+ */
+export const STATUS_TABLE_COLUMNS = [
+	'resourceId',
+	'type',
+	'status',
+	'eventCreatedAt',
+	'irn',
+	'ackNumber',
+	'invoiceNumber',
+	'sellerGstin',
+];
+
 export interface TemplateFile {
 	file: string;
 	workflow: WorkflowJson;

@@ -1,0 +1,202 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- n8n's REST JSON is untyped here; each test asserts on the fields it reads */
+/**
+ * examples/status-data-table-upsert.json in a real n8n 2.41, with n8n's own Data table node (no
+ * outside account, so nothing is swapped): the template is imported as it is (only the webhook
+ * credential is bound), its data table is created through n8n's REST API as the README tells a user
+ * to create it, and one e-invoice's events arrive out of order. The table ends with one row for the
+ * e-invoice holding its newest state.
+ *
+ * n8n 2.41 REST routes used (packages/cli, modules/data-table/data-table.controller.js):
+ *   GET  /rest/projects/personal                                   → the owner's personal project
+ *   POST /rest/projects/:projectId/data-tables                     { name, columns: [{ name, type }] }
+ *   GET  /rest/projects/:projectId/data-tables/:dataTableId/rows   ?take=&filter=<JSON> → { count, data }
+ */
+import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import {
+	bindCredentials,
+	CRED,
+	deliver,
+	EVENT_TYPES_ALL,
+	loadTemplate,
+	sleep,
+	triggerUrl,
+	uuid,
+	N8n,
+	startN8n,
+	STATUS_TABLE_COLUMNS,
+} from '../../harness';
+
+jest.setTimeout(240_000);
+
+const FILE = 'status-data-table-upsert.json';
+const COLUMNS = STATUS_TABLE_COLUMNS;
+
+let emu: RunningEmulator;
+let n8n: N8n;
+let client: ClientInfo;
+let projectId: string;
+let table: { id: string; name: string };
+
+/** The table both Data table nodes of the template name (resource locator in "By Name" mode). */
+function tableNameOf(template: ReturnType<typeof loadTemplate>): string {
+	const refs = template.nodes
+		.filter((n) => n.type === 'n8n-nodes-base.dataTable')
+		.map((n) => n.parameters.dataTableId);
+	expect(refs).toHaveLength(2);
+	for (const ref of refs) expect(ref).toMatchObject({ __rl: true, mode: 'name' });
+	expect(new Set(refs.map((ref) => ref.value)).size).toBe(1);
+	return refs[0].value as string;
+}
+
+/** Rows of the test's table through n8n's REST API, optionally only those of one resource id. */
+async function tableRows(resourceId?: string): Promise<{ count: number; data: any[] }> {
+	const query = new URLSearchParams({ take: '250' });
+	if (resourceId)
+		query.set(
+			'filter',
+			JSON.stringify({
+				type: 'and',
+				filters: [{ columnName: 'resourceId', condition: 'eq', value: resourceId }],
+			}),
+		);
+	return await n8n.rest('GET', `/projects/${projectId}/data-tables/${table.id}/rows?${query}`);
+}
+
+beforeAll(async () => {
+	emu = await startEmulator({ seed: false });
+	client = emu.control.createClient({ environment: 'sandbox', plan: 'einvoice+ewaybill' });
+	n8n = await startN8n({ name: 'data-table-template' });
+	// Workflows created without a project live in the owner's personal project, and the Data table
+	// node looks a table up by name in the workflow's project: the table goes there too.
+	projectId = (await n8n.rest('GET', '/projects/personal')).id;
+	const name = tableNameOf(loadTemplate(FILE));
+	table = await n8n.rest('POST', `/projects/${projectId}/data-tables`, {
+		name,
+		columns: COLUMNS.map((column) => ({ name: column, type: 'string' })),
+	});
+	expect(table).toMatchObject({ name });
+	const columns: Array<{ name: string; type: string }> = await n8n.rest(
+		'GET',
+		`/projects/${projectId}/data-tables/${table.id}/columns`,
+	);
+	expect(columns.map((c) => [c.name, c.type])).toEqual(COLUMNS.map((c) => [c, 'string']));
+});
+
+afterAll(async () => {
+	await n8n?.dispose();
+	await emu?.stop();
+});
+
+it('imports as it is, with every node type known to n8n (Data table node included)', async () => {
+	const wf = loadTemplate(FILE);
+	const created = await n8n.createWorkflow(wf);
+	const stored = await n8n.rest('GET', `/workflows/${created.id}`);
+	expect(stored.nodes).toHaveLength(wf.nodes.length);
+	const known = new Set(await n8n.nodeTypeNames());
+	for (const node of stored.nodes)
+		expect({ node: node.name, known: known.has(node.type) }).toEqual({
+			node: node.name,
+			known: true,
+		});
+});
+
+it('one e-invoice, events out of order: one row, the newest status, an older late event ignored', async () => {
+	const template = loadTemplate(FILE);
+	const wf = bindCredentials(template, {});
+	const trigger = wf.nodes.find((n) => n.type.endsWith('.gstComplianceTrigger'))!;
+	expect(trigger.parameters.events).toEqual(['*']);
+	const url = triggerUrl(n8n, trigger);
+	const sub = emu.control.createSubscription({
+		clientId: client.clientId,
+		url,
+		events: EVENT_TYPES_ALL,
+	});
+	trigger.credentials = {
+		[CRED.webhook]: await n8n.createCredential(`webhook ${sub.id}`, CRED.webhook, {
+			signingSecret: sub.signingSecret,
+		}),
+	};
+	const created = await n8n.createWorkflow({ ...wf, name: `${wf.name} (test copy)` });
+	await n8n.activateWorkflow(created.id);
+	const workflowId = created.id;
+	const scope = { organizationId: client.organizationId, environment: 'sandbox' as const };
+
+	// 1. einvoice.generated: creating the e-invoice in the emulator emits it. The table has no row
+	// for it yet ("Look up row" outputs nothing, Always Output Data lets it through).
+	const inv = emu.control.createEinvoice({ ...scope, fields: { invoiceNumber: 'INV-DT-24' } });
+	await emu.control.settle();
+	// Each execution finishes before the next event is sent: the read-compare-write of the template is
+	// not atomic, so two executions for one document running at once could race (README).
+	const [first] = await n8n.waitForExecutions(workflowId, 1);
+	expect(first.status).toBe('success');
+	const generated = (await n8n.nodeOutput(first.id, 'GST Compliance Trigger'))[0];
+	expect(generated).toMatchObject({
+		type: 'einvoice.generated',
+		data: { id: inv.id, status: 'generated' },
+	});
+	expect((await tableRows(inv.id)).data).toEqual([
+		expect.objectContaining({
+			resourceId: inv.id,
+			status: 'generated',
+			eventCreatedAt: generated.createdAt,
+		}),
+	]);
+
+	// 2. einvoice.failed, created strictly later than the generated event.
+	await sleep(5);
+	const failed = emu.control.setEinvoiceStatus(inv.id, 'failed_terminal');
+	expect(Date.parse(failed.createdAt)).toBeGreaterThan(Date.parse(generated.createdAt));
+	await emu.control.settle();
+	const afterFailed = await n8n.waitForExecutions(workflowId, 2);
+	expect(afterFailed.map((e) => e.status)).toEqual(['success', 'success']);
+	expect(emu.control.deliveries({ subscriptionId: sub.id }).map((d) => d.lastStatusCode)).toEqual([
+		200, 200,
+	]);
+
+	// 3. The generated event again, late, under a NEW event id (so the trigger's dedupe does not
+	// drop it) and with its original createdAt, older than the failed event's: signed like a real
+	// delivery with the subscription's secret.
+	const late = {
+		id: `evt_late_${uuid().replace(/-/g, '').slice(0, 24)}`,
+		type: 'einvoice.generated',
+		createdAt: generated.createdAt,
+		data: generated.data,
+	};
+	expect(Date.parse(late.createdAt)).toBeLessThan(Date.parse(failed.createdAt));
+	expect((await deliver(url, late, sub.signingSecret)).status).toBe(200);
+	const executions = await n8n.waitForExecutions(workflowId, 3);
+	expect(executions.map((e) => e.status)).toEqual(['success', 'success', 'success']);
+	const startedBy = await Promise.all(
+		executions.map(async (e) => (await n8n.nodeOutput(e.id, 'GST Compliance Trigger'))[0]?.id),
+	);
+	const lateRun = executions[startedBy.indexOf(late.id)];
+	expect(lateRun).toBeDefined();
+	expect(await n8n.nodeOutput(lateRun.id, 'Older event: keep the row')).toHaveLength(1);
+	expect(await n8n.nodeOutput(lateRun.id, 'Upsert row')).toHaveLength(0);
+	// The failed event went through "Newer than the table?" straight to the upsert.
+	const failedRun = executions[startedBy.indexOf(failed.id)];
+	expect(await n8n.nodeOutput(failedRun.id, 'Upsert row')).toHaveLength(1);
+
+	// The table, read back through n8n's REST API: exactly one row, for this e-invoice, holding the
+	// failed event's state and the e-invoice's key fields.
+	const all = await tableRows();
+	expect(all.count).toBe(1);
+	const rows = (await tableRows(inv.id)).data;
+	expect(rows).toHaveLength(1);
+	const [row] = rows;
+	expect(row).toMatchObject({
+		resourceId: inv.id,
+		type: 'einvoice',
+		status: 'failed_terminal',
+		eventCreatedAt: failed.createdAt,
+		irn: inv.irn,
+		ackNumber: inv.ackNumber,
+		invoiceNumber: 'INV-DT-24',
+		sellerGstin: inv.sellerGstin,
+	});
+	for (const field of ['irn', 'ackNumber', 'invoiceNumber', 'sellerGstin'])
+		expect({ field, filled: typeof row[field] === 'string' && row[field] !== '' }).toEqual({
+			field,
+			filled: true,
+		});
+});
