@@ -10,6 +10,7 @@ import type {
 
 import { NodeOperationError } from 'n8n-workflow';
 
+import { CREDENTIAL } from './credentialNames';
 import type { GstErrorCode } from './apiError';
 import { fromCredentialError, gstError } from './apiError';
 import { authenticateWith } from './credential/authenticate';
@@ -27,8 +28,6 @@ import type { AttemptResult, RetryFailure } from './retry';
 import { parseRetryAfter, withRetry } from './retry';
 import { settings } from './settings';
 import { tokenCache } from './credential/tokenCache';
-
-export const CREDENTIAL_NAME = 'gstComplianceApi';
 
 /** What the transport needs of an n8n context; IExecuteFunctions and IWebhookFunctions both fit. */
 export interface GstRequestContext {
@@ -163,7 +162,7 @@ export async function getCredentialData(
 	itemIndex?: number,
 ): Promise<ICredentialDataDecryptedObject> {
 	try {
-		return await context.getCredentials(CREDENTIAL_NAME, itemIndex);
+		return await context.getCredentials(CREDENTIAL.api, itemIndex);
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	}

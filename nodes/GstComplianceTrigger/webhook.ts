@@ -8,6 +8,7 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { CREDENTIAL } from '../../transport/credentialNames';
 import { cachedCredentials } from './credentialCache';
 import { admit, type Admission } from './dedupe/lifecycle';
 import { DEDUPE_CAPACITY, nodeDedupe } from './dedupe/persistence';
@@ -48,7 +49,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 
 	let secrets: string[];
 	try {
-		const usable = usableSigningSecrets(await cachedCredentials(this, 'gstComplianceWebhookApi'));
+		const usable = usableSigningSecrets(await cachedCredentials(this, CREDENTIAL.webhook));
 		if (usable.ignored)
 			logOnce(this, [
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,

@@ -5,6 +5,7 @@
  */
 'use strict';
 
+/* global beforeAll, afterAll -- jest globals: this file is a jest setup file */
 const net = require('net');
 
 const originals = {

@@ -9,6 +9,7 @@ import type {
 	IWebhookFunctions,
 } from 'n8n-workflow';
 
+import { CREDENTIAL } from '../../../transport/credentialNames';
 import { cachedCredentials } from '../credentialCache';
 import {
 	connectionFromCredential,
@@ -19,10 +20,8 @@ import {
 } from './redisClient';
 import { RedisDedupeStore } from './redisStore';
 
-export const REDIS_CREDENTIAL = 'gstComplianceRedisApi';
-
 export function hasRedisCredential(context: IWebhookFunctions): boolean {
-	return !!context.getNode().credentials?.[REDIS_CREDENTIAL];
+	return !!context.getNode().credentials?.[CREDENTIAL.redis];
 }
 
 /** The shared store for this trigger; throws DedupeUnavailableError when Redis does not answer. */
@@ -31,7 +30,7 @@ export async function redisDedupeStore(
 	scope: string,
 	windowMs: number,
 ): Promise<RedisDedupeStore> {
-	const connection = connectionFromCredential(await cachedCredentials(context, REDIS_CREDENTIAL));
+	const connection = connectionFromCredential(await cachedCredentials(context, CREDENTIAL.redis));
 	const client = await redisClient(connection, (message) =>
 		context.logger.warn(
 			`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,

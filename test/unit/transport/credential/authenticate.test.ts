@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The credential used outside our nodes, as the HTTP Request node does with "Predefined credential
  * type → GST Compliance API": n8n calls the credential's `authenticate` and sends the request.

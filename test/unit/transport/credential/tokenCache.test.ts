@@ -13,11 +13,7 @@ import { CredentialTestContext } from 'n8n-core';
 import { GstCredentialError } from '../../../../transport/credential/credentialError';
 import { testGstComplianceCredentials } from '../../../../transport/credential/credentialTest';
 import { parseCredentials } from '../../../../transport/credential/environment';
-import {
-	cacheKey,
-	TokenCache,
-	tokenCache,
-} from '../../../../transport/credential/tokenCache';
+import { cacheKey, TokenCache, tokenCache } from '../../../../transport/credential/tokenCache';
 import {
 	mintToken,
 	type IssuedToken,

@@ -9,10 +9,7 @@
  */
 import type { GstCredentialError } from '../../../../transport/credential/credentialError';
 import { parseCredentials } from '../../../../transport/credential/environment';
-import {
-	mintToken,
-	n8nHttpRequestPost,
-} from '../../../../transport/credential/tokenClient';
+import { mintToken, n8nHttpRequestPost } from '../../../../transport/credential/tokenClient';
 import { configureSettings, resetSettings } from '../../../../transport/settings';
 import { realN8nHelpers } from '../../helpers/realN8nHelpers';
 import {

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /** The Redis credential's fields as a connection, and what Redis errors may say. */
 import {
 	connectionFromCredential,
