@@ -33,11 +33,11 @@ export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 			'delivery in the hub): it shows up here. No subscription yet? ' +
 			"<b>examples/send-test-event.sh</b> in the package's repository sends a signed sample " +
 			'event ' +
-			'to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it and ' +
+			'to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it (on n8n 1.x: activate it) and ' +
 			"subscribe the <b>Production URL</b> instead, with that subscription's signing secret in " +
 			'the credential. Those executions show up in the executions list, not in the editor.',
 		active:
-			"The workflow is published: subscriptions in the Developer hub that use this node's " +
+			"The workflow is published (active): subscriptions in the Developer hub that use this node's " +
 			'<b>Production URL</b> (under <b>Webhook URLs</b> at the top of its parameters) start it, ' +
 			'and the runs show up in the <a data-key="executions">executions list</a>, not in the ' +
 			'editor. <br /><br />To see a delivery here, subscribe the <b>Test URL</b> in the hub, ' +
@@ -49,10 +49,10 @@ export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	activationHint: {
 		inactive:
 			"Subscribe the <b>Test URL</b> (under Webhook URLs) in the service's Developer hub and put " +
-			"the subscription's signing secret into the credential; once the workflow is published, " +
+			"the subscription's signing secret into the credential; once the workflow is published (on n8n 1.x: active), " +
 			'subscribe the <b>Production URL</b> instead.',
 		active:
-			"The workflow is published: the subscription in the service's Developer hub needs the " +
+			"The workflow is published (active): the subscription in the service's Developer hub needs the " +
 			'<b>Production URL</b> (under Webhook URLs), and its signing secret in the credential.',
 	},
 };
