@@ -25,7 +25,7 @@ module.exports = [
 	},
 	{
 		file: 'transport/credential/tokenClient.ts',
-		tests: ['transport/credential/tokenClient*'],
+		tests: ['transport/credential/tokenClient'],
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/signature.ts',

@@ -121,6 +121,7 @@ describe('accepts only http(s) URLs without user info, http:// only on this mach
 		['a user and a password', 'https://user:pw@auth.example.com'],
 		['a user only', 'https://user@auth.example.com'],
 		['a password only', 'https://:pw@auth.example.com'],
+		['a user that looks like the host', 'https://auth.example.com@evil.example'],
 	])('parseCredentials of an Auth URL with %s → refused', (_name, authUrl) => {
 		const error = thrown(() => parseCredentials({ ...sandbox, authUrl }));
 		expect(error.kind).toBe('configuration');
@@ -135,6 +136,42 @@ describe('accepts only http(s) URLs without user info, http:// only on this mach
 		'parseCredentials of an http:// %s off this machine → refused: it would carry the %s',
 		(field, what, data, url) => {
 			const error = thrown(() => parseCredentials({ ...data, ...url }));
+			expect(error.kind).toBe('configuration');
+			expect(error.message).toBe(cleartextUrl(field, what));
+		},
+	);
+
+	it.each([
+		['an upper-case scheme', 'Auth URL', 'client secret', { authUrl: 'HTTP://AUTH.EXAMPLE.COM' }],
+		[
+			'a host starting with localhost',
+			'Auth URL',
+			'client secret',
+			{ authUrl: 'http://localhost.evil.example' },
+		],
+		[
+			'a host starting with 127.0.0.1',
+			'Auth URL',
+			'client secret',
+			{ authUrl: 'http://127.0.0.1.nip.io' },
+		],
+		['0.0.0.0', 'Auth URL', 'client secret', { authUrl: 'http://0.0.0.0:8080' }],
+		[
+			'an IPv4-mapped 127.0.0.1',
+			'Sandbox API URL',
+			'access token',
+			{ sandboxApiUrl: 'http://[::ffff:127.0.0.1]' },
+		],
+		[
+			'an IPv6 link-local address',
+			'Sandbox API URL',
+			'access token',
+			{ sandboxApiUrl: 'http://[fe80::1]' },
+		],
+	])(
+		'parseCredentials of an http:// URL with %s → refused as off this machine',
+		(_name, field, what, url) => {
+			const error = thrown(() => parseCredentials({ ...sandbox, ...url }));
 			expect(error.kind).toBe('configuration');
 			expect(error.message).toBe(cleartextUrl(field, what));
 		},
@@ -158,6 +195,15 @@ describe('accepts only http(s) URLs without user info, http:// only on this mach
 		expect(credentials.authUrl).toBe('http://LOCALHOST:8080');
 		expect(apiBaseUrl(credentials)).toBe('http://127.0.0.1:9090');
 	});
+
+	it.each(['http://127.8.9.10', 'http://[::1]:8080', 'https://auth.example.com:8443/base'])(
+		'parseCredentials with %s as Auth URL and Sandbox API URL → accepted',
+		(url) => {
+			const credentials = parseCredentials({ ...sandbox, authUrl: url, sandboxApiUrl: url });
+			expect(credentials.authUrl).toBe(url);
+			expect(apiBaseUrl(credentials)).toBe(url);
+		},
+	);
 });
 
 describe('counts localhost, 127.0.0.0/8 and ::1 as this machine', () => {

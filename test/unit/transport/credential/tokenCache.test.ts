@@ -8,10 +8,8 @@
  * FC_NUM_RUNS, FC_SEED).
  */
 import fc from 'fast-check';
-import { CredentialTestContext } from 'n8n-core';
 
 import { GstCredentialError } from '../../../../transport/credential/credentialError';
-import { testGstComplianceCredentials } from '../../../../transport/credential/credentialTest';
 import { parseCredentials } from '../../../../transport/credential/environment';
 import { cacheKey, TokenCache, tokenCache } from '../../../../transport/credential/tokenCache';
 import {
@@ -472,38 +470,6 @@ describe('pauses token requests after a 429 for its Retry-After, at most 5 minut
 		});
 		expect(mints).toHaveLength(2);
 	});
-
-	it('the credential Test, on the first click and while paused → the rate limit reported', async () => {
-		answer429('99999999999999999999');
-		const credentialTest = new CredentialTestContext({} as never);
-		const credential = { id: '1', name: 'gst', type: 'gstComplianceApi', data: data() };
-		for (let click = 0; click < 2; click++) {
-			const result = await testGstComplianceCredentials.call(credentialTest, credential);
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/rate-limiting this client \(HTTP 429\)/);
-			expect(result.message).not.toMatch(/could not be checked|Invalid time value/i);
-			now += 10_000;
-		}
-	});
-});
-
-describe('asks the token endpoint nothing for a client id of the other environment', () => {
-	useEmulatorClient();
-
-	it.each([
-		['sandbox', 'svc_live_0123'],
-		['production', 'svc_test_0123'],
-		['sandbox', 'acme_0123'],
-	])(
-		'a request with a %s credential and client id %s → fails before any network call',
-		async (environment, clientId) => {
-			const data = credentialData(emulator(), client, { environment, clientId });
-			await expect(get(context(data))).rejects.toThrow(/Client ID (starts with|prefix)/);
-			const counters = emulator().control.counters();
-			expect(counters.tokenRequestsTotal).toBe(0);
-			expect(counters.apiRequestsTotal).toBe(0);
-		},
-	);
 });
 
 describe('holds its guarantees under any interleaving of callers and answers (fast-check)', () => {

@@ -1,14 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * What a caller of mintToken gets for each answer of the token endpoint: the form on the wire, the
  * lifetime of the token, and per failure the error kind, HTTP status and message, the retries and
- * their waits (through the injected sleep), and never the secret in a message. Over real HTTP from
- * a scripted endpoint, through both ways a token request is sent (`fetch` for the credential's
- * `authenticate`, n8n's request helper for the nodes); and through the node's transport against
- * the emulator, where the error reaches the user with its code. (How `expires_in` is read:
- * jwtClaims.test.ts; the pause after a 429: tokenCache.test.ts; n8n's outbound request policy:
- * tokenClient.policy.test.ts.)
+ * their waits (through the injected sleep), and never the secret in a message; and a token request
+ * that n8n's outbound request policy does not send. Over real HTTP from a scripted endpoint, through
+ * both ways a token request is sent (`fetch` for the credential's `authenticate`, n8n's request
+ * helper for the nodes); and through the node's transport against the emulator, where the error
+ * reaches the user with its code. (How `expires_in` is read: jwtClaims.test.ts; the pause after a
+ * 429: tokenCache.test.ts.)
  */
+import { Container } from '@n8n/di';
 import { createServer, type AddressInfo, type Server } from 'net';
 
 import type { GstCredentialError } from '../../../../transport/credential/credentialError';
@@ -18,7 +20,7 @@ import {
 	n8nHttpRequestPost,
 	type TokenPost,
 } from '../../../../transport/credential/tokenClient';
-import { gstApiRequest } from '../../../../transport/apiRequest';
+import { gstApiRequest, type GstRequestContext } from '../../../../transport/apiRequest';
 import { configureSettings, resetSettings } from '../../../../transport/settings';
 import type { ClientInfo, TokenFault } from '../../../emulator';
 import {
@@ -29,7 +31,7 @@ import {
 	useEmulatorForPackage,
 } from '../../helpers/emulatorForPackage';
 import { executeContext } from '../../helpers/executeNode';
-import { realN8nHelpers } from '../../helpers/realN8nHelpers';
+import { realN8nHelpers, TEST_NODE } from '../../helpers/realN8nHelpers';
 import {
 	fakeJwt,
 	startScriptedServer,
@@ -694,6 +696,80 @@ describe("reads n8n's request helper's answer in whatever form it comes", () => 
 			reshaped((response) => ({ ...response, headers: undefined })),
 		);
 		expect(waits).toEqual([50]);
+	});
+});
+
+describe("refuses, as a configuration error, a token request n8n's outbound request policy does not send: nothing sent, not retried", () => {
+	useScriptedEndpoint();
+	// Protection on (loopback IPs are in its default blocked ranges), `localhost` allowed by name.
+	// n8n-core reads the policy when it first builds its outbound client, so the client is dropped
+	// on entry and on exit, and the next request builds it again.
+	beforeAll(() => {
+		process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
+		process.env.N8N_SSRF_ALLOWED_HOSTNAMES = 'localhost';
+		Container.reset();
+	});
+	afterAll(() => {
+		delete process.env.N8N_SSRF_PROTECTION_ENABLED;
+		delete process.env.N8N_SSRF_ALLOWED_HOSTNAMES;
+		Container.reset();
+	});
+
+	/** A node's context whose credential points both URLs at `origin`, with n8n's real helpers. */
+	const nodeContext = (origin: string): GstRequestContext => ({
+		getNode: () => TEST_NODE,
+		getCredentials: async <T extends object>() =>
+			({
+				environment: 'sandbox',
+				clientId: CLIENT_ID,
+				clientSecret: SECRET,
+				authUrl: origin,
+				realm: 'gst',
+				sandboxApiUrl: origin,
+			}) as T,
+		helpers: realN8nHelpers(),
+	});
+
+	it("mintToken through n8n's request helper to a host the policy blocks → a configuration error naming the host, nothing sent, not retried", async () => {
+		server.answer(() => tokenAnswer());
+		const error = await failure(n8nHttpRequestPost(realN8nHelpers().httpRequest));
+		expect(error.kind).toBe('configuration');
+		expect(error.tokenEndpointStatus).toBeUndefined();
+		expect(error.message).toMatch(
+			new RegExp(
+				`^n8n did not send the request to the token endpoint at ${host()}: .+\\. ` +
+					"If n8n's outbound request policy blocks this host",
+			),
+		);
+		expect(error.message).not.toContain('gave up');
+		expectNoSecret(error);
+		expect(waits).toEqual([]);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it('gstApiRequest with the token host blocked by the policy → that error, naming the N8N_SSRF settings, nothing sent', async () => {
+		const error = await gstApiRequest
+			.call(nodeContext(server.origin), 'GET', '/v1/einvoices/einv_1')
+			.then(
+				() => undefined,
+				(caught: Error) => caught,
+			);
+		expect(error).toBeInstanceOf(Error);
+		expect(error?.message).toMatch(/n8n did not send the request to the token endpoint/);
+		expect(error?.message).toMatch(/N8N_SSRF/);
+		expect(error?.message).not.toContain(SECRET);
+		expect(server.requests).toHaveLength(0);
+	});
+
+	it("gstApiRequest with the token host allowed by name (localhost) → the token minted through n8n's helper, the API called with it", async () => {
+		server.answer((request) => (request.method === 'POST' ? tokenAnswer() : json(404, {})));
+		const origin = server.origin.replace('127.0.0.1', 'localhost');
+		const error = await gstApiRequest
+			.call(nodeContext(origin), 'GET', '/v1/einvoices/einv_1')
+			.catch((caught: Error) => caught);
+		expect((error as Error).message).toMatch(/was not found/); // the scripted API answers 404
+		expect(server.requests.map((request) => request.method)).toEqual(['POST', 'GET']);
+		expect(server.requests[1].headers.authorization).toMatch(/^Bearer eyJ/);
 	});
 });
 
