@@ -12,7 +12,14 @@ const config = {
 	// Each mutant runs only the tests that reached it in the initial run.
 	coverageAnalysis: 'perTest',
 	// The e2e runtime (~3 GB of n8n) and build output stay out of Stryker's sandbox copy.
-	ignorePatterns: ['dist', 'test/e2e/runtime', 'test/e2e/.work', 'bench/results', 'reports'],
+	ignorePatterns: [
+		'dist',
+		'test/e2e/runtime',
+		'test/e2e/runtimes',
+		'test/e2e/.work',
+		'bench/results',
+		'reports',
+	],
 	concurrency: 2,
 	// Added to 1.5 × a mutant's normal test time; a mutant that makes a loop endless ends here and
 	// counts as detected.

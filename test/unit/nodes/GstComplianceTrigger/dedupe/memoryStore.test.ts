@@ -67,6 +67,26 @@ describe('event id digest', () => {
 });
 
 describe('claim lease', () => {
+	it("renew at the very end of another delivery's lease → true: a lease lasts until its end, not including it", async () => {
+		const store = new MemoryDedupeStore(HOUR_WINDOW);
+		const first = claimOf(await store.claim('evt_edge', at(0), 1_000));
+		claimOf(await store.claim('evt_edge', at(0) + 1_000, 500)); // took the lapsed lease
+		expect(await store.renew(first, at(0) + 1_499, LEASE)).toBe(false);
+		expect(await store.renew(first, at(0) + 1_500, LEASE)).toBe(true);
+		expect(await store.claim('evt_edge', at(0) + 1_501, LEASE)).toEqual({ kind: 'busy' });
+	});
+
+	it('commit and release of a claim whose lease is gone (released, or from before a restart) → no error; commit still remembers the id', async () => {
+		const store = new MemoryDedupeStore(HOUR_WINDOW);
+		const claim = claimOf(await store.claim('evt_gone', at(0), LEASE));
+		await store.release(claim);
+		await expect(store.release(claim)).resolves.toBeUndefined();
+		const restarted = reload(store, HOUR_WINDOW);
+		await expect(restarted.release(claim)).resolves.toBeUndefined();
+		await expect(restarted.commit(claim, at(0))).resolves.toBeUndefined();
+		expect(await restarted.claim('evt_gone', at(1), LEASE)).toEqual({ kind: 'duplicate' });
+	});
+
 	it('claim of a new id → claimed with this id and a token; nothing is remembered yet', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
 		const result = await store.claim('evt_1', T0, LEASE);
@@ -514,6 +534,24 @@ describe('clock steps', () => {
 		store.claimNow('x', at(2)); // scan at minute 2: `b` expires, the rest is in order
 		store.claimNow('c', at(0)); // a second step back, still minute 2 for the last scan
 		expect(store.claimNow('c', at(2))).toBe(true); // seen at 0, window over at 1
+	});
+});
+
+describe('clock steps beyond the offset range', () => {
+	it('claimNow after a step back of more than MAX_OFFSET minutes → ids that cannot be encoded against the new base are forgotten', () => {
+		const back = at(-MAX_OFFSET);
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		expect(store.claimNow('later', at(0))).toBe(true);
+		expect(store.claimNow('earlier', back)).toBe(true);
+		expect(store.claimNow('later', back)).toBe(false);
+		expect(reload(store, TEN_MINUTES).claimNow('later', back)).toBe(false);
+
+		const farther = new MemoryDedupeStore(TEN_MINUTES);
+		expect(farther.claimNow('later', at(0))).toBe(true);
+		expect(farther.claimNow('earlier', back - MINUTE)).toBe(true);
+		// Seen more than MAX_OFFSET minutes after the clock now: cannot be encoded, dropped.
+		expect(farther.size).toBe(1);
+		expect(farther.claimNow('later', back - MINUTE)).toBe(true);
 	});
 });
 

@@ -22,6 +22,7 @@ import {
 	staticDataKey,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { normaliseOptions } from '../../../../../nodes/GstComplianceTrigger/options';
+import * as output from '../../../../../nodes/GstComplianceTrigger/output';
 import {
 	deliver,
 	envelope,
@@ -151,6 +152,33 @@ describe('moving the ids saved by earlier versions (node static data, by node na
 		restart(row);
 		expect(await deliver({ ...event('evt_legacy'), workflow: row })).toEqual(DUPLICATE);
 		expect(await deliver({ ...event('evt_new'), workflow: row })).toEqual(DUPLICATE);
+	});
+
+	it('webhook() when both keys exist → the node-id key is read, the legacy one left alone', async () => {
+		const { row } = legacyRow('wf-legacy-both', ['evt_only_legacy']);
+		const current = new MemoryDedupeStore(SHIPPED);
+		current.claimNow('evt_only_current', NOW_MS - HOUR);
+		(row.staticData as IDataObject).global = {
+			[staticDataKey(row.nodeId)]: current.snapshot() as unknown as IDataObject,
+		};
+		restart(row);
+		expect(await deliver({ ...event('evt_only_current'), workflow: row })).toEqual(DUPLICATE);
+		expect((await deliver({ ...event('evt_only_legacy'), workflow: row })).started).toHaveLength(1);
+	});
+});
+
+describe('the claim of a delivery that fails before the execution exists', () => {
+	beforeEach(() => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+		dedupeRegistry.clear();
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('webhook() whose item cannot be prepared → 500, and the released id starts on the very next redelivery', async () => {
+		const row = newWorkflow('wf-prepare-fails');
+		jest.spyOn(output, 'buildOutput').mockRejectedValueOnce(new Error('output failed'));
+		expect((await deliver({ ...event('evt_prepare'), workflow: row })).status).toBe(500);
+		expect((await deliver({ ...event('evt_prepare'), workflow: row })).started).toHaveLength(1);
 	});
 });
 
