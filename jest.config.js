@@ -5,7 +5,8 @@
  * tree mirrors the source tree, one file per module; `package` runs n8n's verification scan (both
  * lint passes) on the source and on the packed tarball, and checks the tarball's entry point;
  * `e2e` (the packed package inside a real n8n) and `reliability` (duplicates, restarts and faults at
- * volume in a real n8n); `queue` (n8n in queue mode: Postgres, Redis, a main, a worker and two
+ * volume in a real n8n); `compat` (the package on the other n8n versions of the claimed range, one
+ * at a time: `npm run test:compat`, which `npm test` does not run); `queue` (n8n in queue mode: Postgres, Redis, a main, a worker and two
  * webhook processes; its globalSetup installs Postgres and Redis when missing).
  * `roots` keep jest from crawling the e2e n8n install (test/e2e/runtime/node_modules, ~3 GB).
  */
@@ -42,6 +43,10 @@ module.exports = {
 		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
+		// One n8n of the claimed range at a time (E2E_N8N_VERSION), run by test/harness/compat.js.
+		...(process.env.E2E_N8N_VERSION
+			? [{ ...e2e, displayName: 'compat', roots: ['<rootDir>/test/e2e/compat'] }]
+			: []),
 		{
 			...e2e,
 			displayName: 'queue',

