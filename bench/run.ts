@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
  * `npm run bench [-- --quick] [-- --no-n8n]`: builds the package, measures, prints the table of
  * ratios and writes docs/benchmarks.md. Items 1–4 and the in-process part of 7 run in process; 5–6
