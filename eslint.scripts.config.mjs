@@ -22,7 +22,13 @@ const rules = {
 
 export default [
 	{
-		ignores: ['dist/**', 'coverage/**', 'test/e2e/runtime/**', 'test/e2e/runtimes/**', 'test/e2e/.work/**'],
+		ignores: [
+			'dist/**',
+			'coverage/**',
+			'test/e2e/runtime/**',
+			'test/e2e/runtimes/**',
+			'test/e2e/.work/**',
+		],
 	},
 	{
 		linterOptions: { reportUnusedDisableDirectives: 'error' },
