@@ -13,7 +13,7 @@ import {
 	type BatchWorkflow,
 	type N8n,
 } from '../../test/harness';
-import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/actions/get';
+import { MAX_CONCURRENCY } from '../../nodes/GstCompliance/actions/getResources';
 import { ratios, type Row } from '../result';
 
 const GETS = 1_000;

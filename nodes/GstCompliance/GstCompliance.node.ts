@@ -9,7 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { testGstComplianceCredentials } from '../../transport/credential/credentialTest';
 import * as einvoiceGet from './actions/einvoice/get.operation';
 import * as ewaybillGet from './actions/ewaybill/get.operation';
-import { getOptions } from './actions/get';
+import { getOptions } from './actions/getResources';
 import { router } from './actions/router';
 
 /** Reads e-invoices and e-way bills; each operation lives in actions/<resource>/<operation>. */

@@ -103,6 +103,30 @@ export function actionNode(opts: {
 	};
 }
 
+/** n8n's HTTP Request node using the GST Compliance API credential ("Predefined credential type"). */
+export function httpRequestNode(opts: {
+	url: string;
+	apiCredential: { id: string; name: string };
+	options?: Record<string, unknown>;
+}): Record<string, any> {
+	return {
+		id: nodeId(),
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		// 4.2: the HTTP Request node versions whose own default sends credentials across origins.
+		typeVersion: 4.2,
+		position: [220, 0],
+		parameters: {
+			method: 'GET',
+			url: opts.url,
+			authentication: 'predefinedCredentialType',
+			nodeCredentialType: CRED.api,
+			options: opts.options ?? {},
+		},
+		credentials: { [CRED.api]: opts.apiCredential },
+	};
+}
+
 /** A built-in Webhook node that answers with the last node's output (to run action workflows). */
 export function webhookNode(pathName: string, name = 'Webhook'): Record<string, any> {
 	return {

@@ -1,9 +1,12 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads */
 /**
  * Workflows the reliability suite and the bench run in n8n, built from the harness's node builders.
  */
+import * as crypto from 'crypto';
+
 import { chain, triggerNode, triggerUrl, webhookNode } from './gst';
 import { request } from './http';
-import type { ExecutionDetail, N8n } from './n8n';
+import type { ExecutionDetail, ExecutionSummary, N8n } from './n8n';
 import type { Session } from './session';
 
 export interface TriggerWorkflow {
@@ -96,4 +99,29 @@ export async function runBatch(n8n: N8n, batch: BatchWorkflow, ids: string[]): P
 		(item) => item.json,
 	);
 	return { execution, items, nodeMs: run?.executionTime ?? NaN, responseText: response.text };
+}
+
+/**
+ * Runs a published Webhook → `node` workflow once (one POST to the webhook) and returns its
+ * execution and the node's output.
+ */
+export async function runOnce(
+	n8n: N8n,
+	node: Record<string, any>,
+): Promise<{ execution: ExecutionSummary; output: Array<Record<string, any>> }> {
+	const path = `run-once-${crypto.randomUUID()}`;
+	const hook = webhookNode(path);
+	const wf = await n8n.createWorkflow({
+		name: `run once: ${node.name as string}`,
+		nodes: [hook, node],
+		connections: chain(hook.name, node.name as string),
+	});
+	await n8n.activateWorkflow(wf.id);
+	await request(n8n.webhookUrl(path), {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: '{}',
+	});
+	const [execution] = await n8n.waitForExecutions(wf.id, 1);
+	return { execution, output: await n8n.nodeOutput(execution.id, node.name as string) };
 }

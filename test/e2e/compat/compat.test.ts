@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads */
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The compatibility project: the package's promises on one n8n of the claimed range other than the
@@ -17,23 +16,22 @@ import { EVENT_TYPES } from '../../emulator';
 import * as installer from '../../harness/install';
 import {
 	actionNode,
-	chain,
 	CRED,
 	deliver,
+	httpRequestNode,
 	envelope,
 	EXAMPLES_DIR,
 	killHard,
 	loadTemplate,
-	request,
 	signatureHeader,
 	startSession,
 	triggerNode,
 	triggerUrl,
 	triggerUrlOf,
+	runOnce,
 	uuid,
 	waitFor,
 	waitForFinished,
-	webhookNode,
 	type Session,
 } from '../../harness';
 
@@ -81,25 +79,6 @@ it("the API credential's Test button passes", async () => {
 	expect((await n8n.testCredential(session.apiCredential, CRED.api, data)).status).toBe('OK');
 });
 
-/** Runs a Webhook → `node` workflow once; returns its execution and the node's output. */
-async function runOnce(node: Record<string, any>) {
-	const path = `compat-${uuid()}`;
-	const hook = webhookNode(path);
-	const wf = await session.n8n.createWorkflow({
-		name: `compat ${node.name}`,
-		nodes: [hook, node],
-		connections: chain(hook.name, node.name),
-	});
-	await session.n8n.activateWorkflow(wf.id);
-	await request(session.n8n.webhookUrl(path), {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: '{}',
-	});
-	const [execution] = await session.n8n.waitForExecutions(wf.id, 1);
-	return { execution, output: await session.n8n.nodeOutput(execution.id, node.name) };
-}
-
 it('the GST Compliance node gets an e-invoice', async () => {
 	const { emulator, client } = session;
 	const invoice = emulator.control.createEinvoice({
@@ -107,6 +86,7 @@ it('the GST Compliance node gets an e-invoice', async () => {
 		environment: 'sandbox',
 	});
 	const { execution, output } = await runOnce(
+		session.n8n,
 		actionNode({ resource: 'einvoice', id: invoice.id, apiCredential: session.apiCredential }),
 	);
 	expect(execution.status).toBe('success');
@@ -117,21 +97,13 @@ it("n8n's HTTP Request node with the credential: a redirect to another origin is
 	const { emulator } = session;
 	emulator.control.setRedirect(true);
 	try {
-		await runOnce({
-			id: uuid(),
-			name: 'HTTP Request',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			position: [220, 0],
-			parameters: {
-				method: 'GET',
+		await runOnce(
+			session.n8n,
+			httpRequestNode({
 				url: `${emulator.sandboxUrl}/v1/einvoices/einv_redirected`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: CRED.api,
-				options: {},
-			},
-			credentials: { [CRED.api]: session.apiCredential },
-		});
+				apiCredential: session.apiCredential,
+			}),
+		);
 		expect(emulator.control.elsewhereRequests()).toEqual([
 			{ method: 'GET', path: '/v1/einvoices/einv_redirected', authorization: false },
 		]);

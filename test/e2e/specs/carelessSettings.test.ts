@@ -11,18 +11,17 @@ import type { AddressInfo } from 'net';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import {
 	apiCredentialData,
-	chain,
 	CRED,
 	deliver,
 	envelope,
+	httpRequestNode,
 	N8n,
-	request,
+	runOnce,
 	signatureHeader,
 	startN8n,
 	triggerNode,
 	triggerUrl,
 	uuid,
-	webhookNode,
 } from '../../harness';
 
 jest.setTimeout(240_000);
@@ -96,35 +95,14 @@ it('the HTTP Request node with the credential and Options → Proxy over http://
 	const proxy = await recordingProxy();
 	try {
 		const apiCred = await n8n.createCredential('GST API', CRED.api, apiCredentialData(emu, client));
-		const path = `proxy-${uuid()}`;
-		const hook = webhookNode(path);
-		const http = {
-			id: uuid(),
-			name: 'HTTP Request',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			position: [220, 0],
-			parameters: {
-				method: 'GET',
+		const { execution } = await runOnce(
+			n8n,
+			httpRequestNode({
 				url: `${emu.sandboxUrl}/v1/einvoices/einv_1`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: CRED.api,
+				apiCredential: apiCred,
 				options: { proxy: proxy.url },
-			},
-			credentials: { [CRED.api]: apiCred },
-		};
-		const wf = await n8n.createWorkflow({
-			name: 'proxy',
-			nodes: [hook, http],
-			connections: chain(hook.name, http.name),
-		});
-		await n8n.activateWorkflow(wf.id);
-		await request(n8n.webhookUrl(path), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
-		const [execution] = await n8n.waitForExecutions(wf.id, 1);
+			}),
+		);
 		expect(execution.status).toBe('error');
 		const detail = JSON.stringify(await n8n.execution(execution.id));
 		expect(detail).toContain('goes through a proxy, which would see it in clear text');

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { getResources } from '../get';
+import { getResources } from '../getResources';
 import { idParameters } from '../resourceId';
 
 const showFor = { resource: ['ewaybill'] };

@@ -8,7 +8,7 @@ import { join } from 'path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
-import { concurrencyOf } from '../../../../nodes/GstCompliance/actions/get';
+import { concurrencyOf } from '../../../../nodes/GstCompliance/actions/getResources';
 import type { ClientInfo } from '../../../emulator';
 import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
 import { executeContext } from '../../helpers/executeNode';
