@@ -12,7 +12,7 @@ const path = require('path');
 const { spawnSync } = require('child_process');
 
 /** The n8n versions the package claims besides the newest (test/e2e/runtime); README, Compatibility. */
-const RANGE = ['1.123.81'];
+const RANGE = ['1.123.81', '2.8.4'];
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
