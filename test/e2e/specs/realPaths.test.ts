@@ -9,18 +9,17 @@
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import {
 	N8n,
-	request,
+	runOnce,
 	startN8n,
 	actionNode,
 	apiCredentialData,
-	chain,
 	CRED,
 	deliver,
 	envelope,
+	httpRequestNode,
 	triggerNode,
 	triggerUrl,
 	uuid,
-	webhookNode,
 } from '../../harness';
 
 jest.setTimeout(240_000);
@@ -122,25 +121,6 @@ describe('GST Compliance Trigger with Refetch Latest State', () => {
 describe('a redirect to another origin', () => {
 	afterEach(() => emu.control.setRedirect(false));
 
-	/** Runs a Webhook → `node` workflow once and returns its execution and the node's output. */
-	async function runOnce(node: ReturnType<typeof actionNode>) {
-		const path = `redirect-${uuid()}`;
-		const trigger = webhookNode(path);
-		const wf = await n8n.createWorkflow({
-			name: `redirect ${node.name}`,
-			nodes: [trigger, node],
-			connections: chain(trigger.name, node.name),
-		});
-		await n8n.activateWorkflow(wf.id);
-		await request(n8n.webhookUrl(path), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
-		const [execution] = await n8n.waitForExecutions(wf.id, 1);
-		return { execution, output: await n8n.nodeOutput(execution.id, node.name) };
-	}
-
 	it('GST Compliance node: followed without the token', async () => {
 		const invoice = emu.control.createEinvoice({
 			organizationId: client.organizationId,
@@ -148,6 +128,7 @@ describe('a redirect to another origin', () => {
 		});
 		emu.control.setRedirect(true);
 		const { output } = await runOnce(
+			n8n,
 			actionNode({ resource: 'einvoice', id: invoice.id, apiCredential: apiCred }),
 		);
 		expect(emu.control.elsewhereRequests()).toEqual([
@@ -158,22 +139,13 @@ describe('a redirect to another origin', () => {
 
 	it("n8n's HTTP Request node with the credential: followed without the token", async () => {
 		emu.control.setRedirect(true);
-		const { output } = await runOnce({
-			id: uuid(),
-			name: 'HTTP Request',
-			type: 'n8n-nodes-base.httpRequest',
-			// 4.2: the HTTP Request node versions whose own default sends credentials across origins.
-			typeVersion: 4.2,
-			position: [220, 0],
-			parameters: {
-				method: 'GET',
+		const { output } = await runOnce(
+			n8n,
+			httpRequestNode({
 				url: `${emu.sandboxUrl}/v1/einvoices/einv_redirected`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: CRED.api,
-				options: {},
-			},
-			credentials: { [CRED.api]: apiCred },
-		});
+				apiCredential: apiCred,
+			}),
+		);
 		expect(emu.control.elsewhereRequests()).toEqual([
 			{ method: 'GET', path: '/v1/einvoices/einv_redirected', authorization: false },
 		]);
