@@ -11,6 +11,8 @@ import {
 	apiCredentialData,
 	chain,
 	CRED,
+	httpRequestNode,
+	runOnce,
 	webhookNode,
 	N8n,
 	startN8n,
@@ -166,41 +168,15 @@ describe("n8n's HTTP Request node with our credential (Predefined credential typ
 			CRED.api,
 			apiCredentialData(emu, sandbox),
 		);
-		const path = `http-${Date.now()}`;
-		const trigger = webhookNode(path);
-		const http = {
-			id: 'http-1',
-			name: 'HTTP Request',
-			type: 'n8n-nodes-base.httpRequest',
-			typeVersion: 4.2,
-			position: [220, 0],
-			parameters: {
-				method: 'GET',
-				url: `${emu.sandboxUrl}/v1/einvoices/${einvoiceId}`,
-				authentication: 'predefinedCredentialType',
-				nodeCredentialType: CRED.api,
-				options: {},
-			},
-			credentials: { [CRED.api]: cred },
-		};
-		const wf = await n8n.createWorkflow({
-			name: 'http request',
-			nodes: [trigger, http],
-			connections: chain(trigger.name, http.name),
-		});
-		await n8n.activateWorkflow(wf.id);
-		await request(n8n.webhookUrl(path), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: '{}',
-		});
-		const [execution] = await n8n.waitForExecutions(wf.id, 1);
+		const { execution, output: out } = await runOnce(
+			n8n,
+			httpRequestNode({ url: `${emu.sandboxUrl}/v1/einvoices/${einvoiceId}`, apiCredential: cred }),
+		);
 		const detail = await n8n.execution(execution.id);
 		expect({ status: execution.status, error: detail.data.resultData.error?.message }).toEqual({
 			status: 'success',
 			error: undefined,
 		});
-		const out = await n8n.nodeOutput(execution.id, 'HTTP Request');
 		expect(out[0]).toMatchObject({ id: einvoiceId, object: 'einvoice' });
 	});
 });
