@@ -7,7 +7,7 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 
 import { authenticateRequest } from '../transport/credential/authenticate';
 import { parseCredentials } from '../transport/credential/environment';
-import { configureSettings } from '../transport/settings';
+import { configureSettings } from '../test/unit/helpers/settings';
 import { tokenCache } from '../transport/credential/tokenCache';
 import { mintToken } from '../transport/credential/tokenClient';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../test/emulator';

@@ -29,7 +29,7 @@ export interface GstSettings extends RetryDeps {
 	maxTokenPauseMs: number;
 }
 
-const defaults = (): GstSettings => ({
+export const settings: GstSettings = {
 	now: () => Date.now(),
 	sleep: async (ms) => await sleep(ms),
 	random: () => Math.random(),
@@ -54,19 +54,5 @@ const defaults = (): GstSettings => ({
 	refreshMarginMs: 60_000,
 	tokenCacheSize: 100,
 	maxTokenPauseMs: 5 * 60_000,
-});
+};
 
-export const settings: GstSettings = defaults();
-
-/** Overrides some knobs; returns a function that restores the previous values. */
-export function configureSettings(overrides: Partial<GstSettings>): () => void {
-	const previous = { ...settings };
-	Object.assign(settings, overrides);
-	return () => {
-		Object.assign(settings, previous);
-	};
-}
-
-export function resetSettings(): void {
-	Object.assign(settings, defaults());
-}

@@ -14,6 +14,11 @@ interface Entry {
 	expiresAt: number;
 }
 
+/**
+ * Process-wide: n8n builds a new node and context for every request, so nothing narrower lives
+ * from one delivery to the next. One entry per saved credential, so it stays as small as the
+ * instance's credential list.
+ */
 const cache = new Map<string, Entry>();
 
 export async function cachedCredentials(
@@ -34,9 +39,4 @@ export async function cachedCredentials(
 		if (cache.get(key) === entry) cache.delete(key);
 	});
 	return await data;
-}
-
-/** Forgets every cached credential (tests). */
-export function clearCredentialCache(): void {
-	cache.clear();
 }

@@ -19,7 +19,7 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { checkCapacity } from './capacity';
+import { CapacityWatch } from './capacity';
 import type { Claim, ClaimStore } from './lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
@@ -35,18 +35,25 @@ export function staticDataKey(nodeId: string): string {
 	return `dedupe:${nodeId}`;
 }
 
-/** One store per key (workflow, node and namespace) for the life of the process. */
+/**
+ * One store per key (workflow, node and namespace) for the life of the process, with the watch that
+ * warns when it nears its cap.
+ */
 export class DedupeRegistry {
-	private readonly stores = new Map<string, MemoryDedupeStore>();
+	private readonly stores = new Map<string, { store: MemoryDedupeStore; watch: CapacityWatch }>();
 
-	get(key: string, options: DedupeOptions, create: () => MemoryDedupeStore): MemoryDedupeStore {
-		let store = this.stores.get(key);
-		if (!store) {
-			store = create();
-			this.stores.set(key, store);
+	get(
+		key: string,
+		options: DedupeOptions,
+		create: () => MemoryDedupeStore,
+	): { store: MemoryDedupeStore; watch: CapacityWatch } {
+		let entry = this.stores.get(key);
+		if (!entry) {
+			entry = { store: create(), watch: new CapacityWatch() };
+			this.stores.set(key, entry);
 		}
-		store.configure(options);
-		return store;
+		entry.store.configure(options);
+		return entry;
 	}
 
 	/** Forgets every store, as a process restart does. */
@@ -74,11 +81,11 @@ export async function nodeDedupe(
 	const namespace = isTest ? 'test' : 'production';
 	const key = `${context.getWorkflow().id ?? 'unsaved'}:${node.id}:${namespace}`;
 	if (hasRedisCredential(context)) return await redisDedupeStore(context, key, options.windowMs);
-	if (isTest) return dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
+	if (isTest) return dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options)).store;
 
 	const global = context.getWorkflowStaticData('global');
 	const persistedKey = staticDataKey(node.id);
-	const store = dedupeRegistry.get(key, options, () => {
+	const { store, watch } = dedupeRegistry.get(key, options, () => {
 		if (global[persistedKey] === undefined) moveLegacySnapshot(context, global, persistedKey);
 		return MemoryDedupeStore.fromSnapshot(global[persistedKey], options);
 	});
@@ -90,7 +97,7 @@ export async function nodeDedupe(
 		commit: async (claim: Claim, nowMs: number) => {
 			store.commitNow(claim, nowMs);
 			global[persistedKey] = store.snapshot() as unknown as IDataObject;
-			checkCapacity(context.logger, key, store);
+			watch.check(context.logger, key, store);
 		},
 	};
 }

@@ -23,7 +23,6 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { clearCredentialCache } from '../../../nodes/GstComplianceTrigger/credentialCache';
 import { formatSignatureHeader, sign } from '../../../nodes/GstComplianceTrigger/signature';
 import { additionalData, NODE_TYPE, nodeTypes, TestCredentialsHelper } from './n8nHost';
 
@@ -62,10 +61,11 @@ export interface DeliveryRequest {
 	/** A GST Compliance Dedupe Redis credential selected on the node, with this data. */
 	redis?: IDataObject;
 	/**
-	 * Keep the trigger's few-seconds credential cache from earlier deliveries (default: cleared
-	 * before each delivery, so a test that changes the credential data sees the change at once).
+	 * Names the saved credentials the node selects: deliveries naming the same set share the
+	 * trigger's few-seconds credential cache. Default: a set of its own per delivery, as if its
+	 * credentials had just been saved, so a test that changes the credential data sees it at once.
 	 */
-	keepCredentialCache?: boolean;
+	credentialSet?: string;
 	/** Counts the credential reads (n8n's database reads) of this delivery by type. */
 	reads?: Record<string, number>;
 	/**
@@ -142,8 +142,11 @@ function onReceivedBody(responseData: unknown, result: IWebhookResponseData): un
 }
 
 /** The trigger node as saved in the workflow, with its credentials selected. */
+let credentialSets = 0;
+
 function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>): INode {
 	const refetch = delivery.refetch ?? false;
+	const set = delivery.credentialSet ?? `delivery-${++credentialSets}`;
 	return {
 		id: row.nodeId,
 		name: row.nodeName ?? TRIGGER_NAME,
@@ -159,9 +162,9 @@ function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>):
 		credentials: {
 			...(delivery.credentials === null
 				? {}
-				: { gstComplianceWebhookApi: { id: 'cred-webhook', name: 'GST webhook' } }),
-			...(refetch ? { gstComplianceApi: { id: 'cred-api', name: 'GST API' } } : {}),
-			...(delivery.redis ? { gstComplianceRedisApi: { id: 'cred-redis', name: 'Redis' } } : {}),
+				: { gstComplianceWebhookApi: { id: `webhook-${set}`, name: 'GST webhook' } }),
+			...(refetch ? { gstComplianceApi: { id: `api-${set}`, name: 'GST API' } } : {}),
+			...(delivery.redis ? { gstComplianceRedisApi: { id: `redis-${set}`, name: 'Redis' } } : {}),
 		},
 	};
 }
@@ -242,7 +245,6 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 			? { gstComplianceRedisApi: delivery.redis as ICredentialDataDecryptedObject }
 			: {}),
 	});
-	if (!delivery.keepCredentialCache) clearCredentialCache();
 	const hostData = additionalData(credentialsHelper, {
 		httpRequest: request,
 		httpResponse: response,

@@ -11,7 +11,7 @@ import { startEmulator } from '../../emulator';
 import type { ClientInfo, EmulatorOptions, RunningEmulator } from '../../emulator';
 import { tokenCache } from '../../../transport/credential/tokenCache';
 import type { GstSettings } from '../../../transport/settings';
-import { configureSettings, resetSettings } from '../../../transport/settings';
+import { configureSettings, resetSettings } from './settings';
 
 export function credentialData(
 	emulator: RunningEmulator,

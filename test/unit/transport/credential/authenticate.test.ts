@@ -22,7 +22,7 @@ import {
 import { GstCredentialError } from '../../../../transport/credential/credentialError';
 import { parseCredentials } from '../../../../transport/credential/environment';
 import { tokenCache } from '../../../../transport/credential/tokenCache';
-import { resetSettings } from '../../../../transport/settings';
+import { resetSettings } from '../../helpers/settings';
 import type { ClientInfo } from '../../../emulator';
 import { executeContext } from '../../helpers/executeNode';
 import { recordOutboundRequests } from '../../helpers/outboundRequests';

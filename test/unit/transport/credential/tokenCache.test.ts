@@ -19,7 +19,8 @@ import {
 	type TokenHttpResponse,
 } from '../../../../transport/credential/tokenClient';
 import { gstApiRequest } from '../../../../transport/apiRequest';
-import { configureSettings, resetSettings, type GstSettings } from '../../../../transport/settings';
+import type { GstSettings } from '../../../../transport/settings';
+import { configureSettings, resetSettings } from '../../helpers/settings';
 import type { ClientInfo } from '../../../emulator';
 import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
 import { executeContext } from '../../helpers/executeNode';

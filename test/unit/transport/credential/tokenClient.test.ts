@@ -21,7 +21,7 @@ import {
 	type TokenPost,
 } from '../../../../transport/credential/tokenClient';
 import { gstApiRequest, type GstRequestContext } from '../../../../transport/apiRequest';
-import { configureSettings, resetSettings } from '../../../../transport/settings';
+import { configureSettings, resetSettings } from '../../helpers/settings';
 import type { ClientInfo, TokenFault } from '../../../emulator';
 import {
 	closedPortUrl,

@@ -2,7 +2,7 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
-import { configureSettings } from '../../../../../transport/settings';
+import { configureSettings } from '../../../helpers/settings';
 import type { ClientInfo, Einvoice, Ewaybill } from '../../../../emulator';
 import { executeContext } from '../../../helpers/executeNode';
 import { recordOutboundRequests } from '../../../helpers/outboundRequests';

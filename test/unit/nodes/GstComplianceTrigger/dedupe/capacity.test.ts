@@ -2,24 +2,20 @@
  * The single-process store near and at its cap: it says so in the n8n log (at most once per ten
  * minutes per store and kind) and counts every id it had to forget inside the window.
  */
-import {
-	checkCapacity,
-	resetCapacityWarnings,
-} from '../../../../../nodes/GstComplianceTrigger/dedupe/capacity';
+import { CapacityWatch } from '../../../../../nodes/GstComplianceTrigger/dedupe/capacity';
 import { MemoryDedupeStore } from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 
 const NOW = Date.UTC(2025, 0, 15, 4, 30, 0);
 const HOUR = 3_600_000;
 
-beforeEach(() => resetCapacityWarnings());
-
 function setup(capacity = 10) {
 	const store = new MemoryDedupeStore({ windowMs: 24 * HOUR, capacity });
 	const warnings: string[] = [];
 	const logger = { warn: (message: string) => void warnings.push(message) };
+	const watch = new CapacityWatch();
 	const claim = (id: string, at = NOW) => {
 		const isNew = store.claimNow(id, at);
-		return { isNew, kind: checkCapacity(logger, 'wf1:node-1:production', store, at) };
+		return { isNew, kind: watch.check(logger, 'wf1:node-1:production', store, at) };
 	};
 	return { store, warnings, claim };
 }

@@ -56,17 +56,17 @@ const saved = (row: WorkflowRow) =>
 		| undefined;
 
 describe('DedupeRegistry', () => {
-	it('get(key) → one store per key, reconfigured on each use; clear() → new stores', () => {
+	it('get(key) → one store and capacity watch per key, reconfigured on each use; clear() → new stores', () => {
 		const registry = new DedupeRegistry();
 		const create = jest.fn(() => new MemoryDedupeStore(SHIPPED));
 		const a = registry.get('wf:node:production', SHIPPED, create);
 		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
 		expect(a).toBe(b);
-		expect(a.capacity).toBe(5);
+		expect(a.store.capacity).toBe(5);
 		expect(create).toHaveBeenCalledTimes(1);
-		expect(registry.get('wf:node:test', SHIPPED, create)).not.toBe(a);
+		expect(registry.get('wf:node:test', SHIPPED, create).store).not.toBe(a.store);
 		registry.clear();
-		expect(registry.get('wf:node:production', SHIPPED, create)).not.toBe(a);
+		expect(registry.get('wf:node:production', SHIPPED, create).store).not.toBe(a.store);
 	});
 });
 

@@ -11,7 +11,6 @@ import { Container } from '@n8n/di';
 import { createHash } from 'crypto';
 import Redis from 'ioredis';
 
-import { clearCredentialCache } from '../../../../../nodes/GstComplianceTrigger/credentialCache';
 import {
 	closeRedisClients,
 	connectionFromCredential,
@@ -52,7 +51,6 @@ afterAll(async () => {
 
 beforeEach(async () => {
 	await inspect.flushdb();
-	clearCredentialCache();
 });
 
 /** A "process": its own client and store over the same Redis. */
@@ -463,13 +461,13 @@ describe('the signing-secret cache', () => {
 		const workflow = newWorkflow('wf-cache');
 		for (let i = 0; i < 10; i++) {
 			const request = signed(JSON.stringify(envelope({ id: `evt_c${i}` })), Math.floor(now / 1000));
-			const result = await deliver({ ...request, workflow, reads, keepCredentialCache: true });
+			const result = await deliver({ ...request, workflow, reads, credentialSet: 'shared' });
 			expect(result.status).toBe(200);
 		}
 		expect(reads.gstComplianceWebhookApi).toBe(1);
 		now += 5_001;
 		const later = signed(JSON.stringify(envelope({ id: 'evt_c_late' })), Math.floor(now / 1000));
-		await deliver({ ...later, workflow, reads, keepCredentialCache: true });
+		await deliver({ ...later, workflow, reads, credentialSet: 'shared' });
 		expect(reads.gstComplianceWebhookApi).toBe(2);
 	});
 
@@ -480,7 +478,7 @@ describe('the signing-secret cache', () => {
 				...signed(JSON.stringify(envelope({ id: `evt_t${i}` }))),
 				mode: 'manual',
 				reads,
-				keepCredentialCache: true,
+				credentialSet: 'shared',
 			});
 		expect(reads.gstComplianceWebhookApi).toBe(3);
 	});
