@@ -1,5 +1,8 @@
 const JWT_LIKE = /eyJ[\w-]*\.[\w-]*\.[\w-]*/g;
 
+/** The user info of a URL (`redis://user:secret@host` → `redis://[redacted]@host`). */
+const URL_USER_INFO = /([a-z][a-z\d+.-]*:\/\/)[^\s/@]*@/gi;
+
 /** Shorter secrets are not redacted: they would blank out ordinary words. */
 const MIN_SECRET_LENGTH = 4;
 
@@ -19,7 +22,7 @@ const NAMED_SECRET = new RegExp(
 );
 
 /**
- * Removes secrets and anything shaped like a JWT from text that came from a server (error bodies)
+ * Removes secrets, URL user info and anything shaped like a JWT from text that came from a server (error bodies)
  * before it reaches an error message, so no output item or log line carries a token or secret.
  *
  * A secret is found in every form it is sent or echoed in: raw; percent-encoded as a form body
@@ -29,7 +32,7 @@ const NAMED_SECRET = new RegExp(
  * these forms independently, so mixtures match too.
  */
 export function redact(text: string, secrets: string[] = []): string {
-	let result = text.replace(JWT_LIKE, '[redacted token]');
+	let result = text.replace(JWT_LIKE, '[redacted token]').replace(URL_USER_INFO, '$1[redacted]@');
 	const usable = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
 	if (usable.length === 0) return result;
 	for (const secret of usable) {

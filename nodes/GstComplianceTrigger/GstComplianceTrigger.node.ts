@@ -11,7 +11,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../transport/credential/credentialTest';
-import { testRedisCredential } from './dedupe/redisDedupe';
+import { testRedisCredential } from './dedupe/redisCredential';
 import {
 	activationMessage,
 	eventTriggerDescription,

@@ -16,7 +16,7 @@ import {
 	DedupeUnavailableError,
 	RedisClientMissingError,
 	RedisCredentialError,
-} from './dedupe/redisClient';
+} from './dedupe/redisConnection';
 import {
 	judgeDelivery,
 	MAX_BODY_BYTES,

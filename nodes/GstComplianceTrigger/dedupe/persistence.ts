@@ -23,7 +23,7 @@ import { CapacityWatch } from './capacity';
 import type { Claim, ClaimStore } from './lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
-import { hasRedisCredential, redisDedupeStore } from './redisDedupe';
+import { hasRedisCredential, redisDedupeStore } from './redisCredential';
 
 /** 100,000 ids a day fit with room to spare; docs/trigger.md has the measured sizes. */
 export const DEDUPE_CAPACITY = 125_000;

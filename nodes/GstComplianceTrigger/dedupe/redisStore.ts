@@ -15,11 +15,10 @@
  * earlier versions (`p` and `d` without a time) are read as a live lease and a started id.
  */
 import { randomUUID } from 'crypto';
-import type { Redis } from 'ioredis';
 
 import { eventDigest } from './eventDigest';
 import type { Claim, ClaimResult, ClaimStore } from './lifecycle';
-import { command, type RedisConnection } from './redisClient';
+import { command, type RedisClient, type RedisConnection } from './redisConnection';
 
 export const KEY_PREFIX = 'n8n-gst-compliance:dedupe:v1';
 
@@ -86,7 +85,7 @@ return 1
 
 export class RedisDedupeStore implements ClaimStore {
 	constructor(
-		private readonly client: Pick<Redis, 'eval'>,
+		private readonly client: Pick<RedisClient, 'eval'>,
 		private readonly connection: RedisConnection,
 		private readonly options: RedisStoreOptions,
 	) {}

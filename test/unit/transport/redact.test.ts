@@ -97,6 +97,22 @@ describe('replaces anything shaped like a JWT with [redacted token]', () => {
 
 // redact keeps the patterns it builds for a secret; each test below uses a secret of its own, so
 // that it builds (and checks) them itself rather than reuse another test's.
+describe('removes the user info of any URL in the text', () => {
+	it('redact of URLs with user and password, user only, or an empty user → user info [redacted], the rest kept', () => {
+		expect(redact('connect ECONNREFUSED redis://x:other-secret@h:6379/0 (retrying)')).toBe(
+			'connect ECONNREFUSED redis://[redacted]@h:6379/0 (retrying)',
+		);
+		expect(redact('rediss://only-user@h and HTTPS://:pw@api.example.com/v1 failed')).toBe(
+			'rediss://[redacted]@h and HTTPS://[redacted]@api.example.com/v1 failed',
+		);
+	});
+
+	it('redact of an @ after the host (a path or a query) or in a mail address → the text unchanged', () => {
+		const text = 'see https://api.example.com/v1/users/a@b?to=c@d or ops@example.com';
+		expect(redact(text)).toBe(text);
+	});
+});
+
 describe('redacts a secret in each form it travels in, on its own', () => {
 	describe.each(FORMS.map(([name, encode], row) => [name, encode, row] as const))(
 		'%s',

@@ -14,7 +14,7 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { closeRedisClients } from '../../../../nodes/GstComplianceTrigger/dedupe/redisClient';
+import { redisClients } from '../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
 import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { MAX_BODY_BYTES } from '../../../../nodes/GstComplianceTrigger/delivery';
 import { EVENT_TYPES } from '../../../../nodes/GstComplianceTrigger/events';
@@ -478,7 +478,7 @@ const STORES: StoreCase[] = [
 			redis = await startRedis('unit-webhook-redis', { password: REDIS_PASSWORD });
 		},
 		tearDown: async () => {
-			await closeRedisClients();
+			await redisClients.close();
 			await redis?.dispose();
 		},
 		request: () => ({

@@ -20,7 +20,7 @@ import { MemoryDedupeStore } from '../../../../../nodes/GstComplianceTrigger/ded
 import {
 	DedupeUnavailableError,
 	type RedisConnection,
-} from '../../../../../nodes/GstComplianceTrigger/dedupe/redisClient';
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
 import { RedisDedupeStore } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisStore';
 import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
 import { fcParameters, timeoutFor } from '../../../properties/fcConfig';

@@ -12,14 +12,13 @@ import { createHash } from 'crypto';
 import Redis from 'ioredis';
 
 import {
-	closeRedisClients,
 	connectionFromCredential,
 	DedupeUnavailableError,
-	loadRedisClient,
-	redisClient,
+	loadRedisModule,
+	redisClients,
 	type RedisConnection,
-} from '../../../../../nodes/GstComplianceTrigger/dedupe/redisClient';
-import { testRedisCredential } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisDedupe';
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
+import { testRedisCredential } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisCredential';
 import {
 	eventKey,
 	RedisDedupeStore,
@@ -44,7 +43,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-	await closeRedisClients();
+	await redisClients.close();
 	for (const client of [inspect, ...direct]) client?.disconnect();
 	await redis?.dispose();
 });
@@ -225,15 +224,15 @@ describe('the shared client', () => {
 			ssl: false,
 			disableTlsVerification: false,
 		});
-		const client = await redisClient(parsed);
+		const client = await redisClients.get(parsed);
 		expect(await client.ping()).toBe('PONG');
-		expect(await redisClient(parsed)).toBe(client); // one client per process and settings
+		expect(await redisClients.get(parsed)).toBe(client); // one client per process and settings
 	});
 
 	it('Redis unreachable: a DedupeUnavailableError naming host and port, never the password', async () => {
 		const port = await freePort();
 		const offline = { host: '127.0.0.1', port, database: 0, password: 'nobody-Kn0ws-this' };
-		const error = await redisClient(offline).then(
+		const error = await redisClients.get(offline).then(
 			() => undefined,
 			(e: Error) => e,
 		);
@@ -260,16 +259,10 @@ describe('the shared client', () => {
 	});
 
 	it('without ioredis in the n8n process, the error says what is missing', async () => {
-		let fresh: { loadRedisClient: typeof loadRedisClient } | undefined;
-		jest.isolateModules(() => {
-			fresh = jest.requireActual<{ loadRedisClient: typeof loadRedisClient }>(
-				'../../../../../nodes/GstComplianceTrigger/dedupe/redisClient',
-			);
-		});
 		const missing = Object.assign(new Error("Cannot find module 'ioredis'"), {
 			code: 'MODULE_NOT_FOUND',
 		});
-		await expect(fresh!.loadRedisClient(async () => await Promise.reject(missing))).rejects.toThrow(
+		await expect(loadRedisModule(async () => await Promise.reject(missing))).rejects.toThrow(
 			/needs the 'ioredis' module.*MODULE_NOT_FOUND.*detach the Redis credential/,
 		);
 	});

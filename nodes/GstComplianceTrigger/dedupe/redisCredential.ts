@@ -1,7 +1,8 @@
 /**
- * The trigger's side of the Redis store: whether a Redis credential is attached, the client for
- * it (cached per process), and the credential test. Kept apart from the single-process store's
- * static-data handling, which the Redis store does not use: Redis is the only record of the ids.
+ * The trigger's use of the GST Compliance Dedupe Redis credential: whether one is attached, the
+ * store it opens (one Redis or a Redis Cluster, through the process's shared clients), and its
+ * Test button. Kept apart from the single-process store's static-data handling, which the Redis
+ * store does not use: Redis is the only record of the ids.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -15,9 +16,9 @@ import {
 	connectionFromCredential,
 	describeConnection,
 	pingOnce,
-	redisClient,
+	redisClients,
 	type RedisConnection,
-} from './redisClient';
+} from './redisConnection';
 import { RedisDedupeStore } from './redisStore';
 
 export function hasRedisCredential(context: IWebhookFunctions): boolean {
@@ -31,7 +32,7 @@ export async function redisDedupeStore(
 	windowMs: number,
 ): Promise<RedisDedupeStore> {
 	const connection = connectionFromCredential(await cachedCredentials(context, CREDENTIAL.redis));
-	const client = await redisClient(connection, (message) =>
+	const client = await redisClients.get(connection, (message) =>
 		context.logger.warn(
 			`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
 		),
