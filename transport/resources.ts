@@ -85,19 +85,13 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	if (hidden) {
 		return {
 			ok: false,
-			message:
-				`${label} ID ${shorten(JSON.stringify(id))} is not a valid id: it contains ${hidden}, an ` +
-				`invisible character (such as a zero-width space or a soft hyphen) or an unpaired ` +
-				`UTF-16 surrogate, so it is not the id it looks like. Expected ${expected}`,
+			message: `${label} ID ${shorten(JSON.stringify(id))} is not a valid id: it contains ${hidden}, an invisible character (such as a zero-width space or a soft hyphen) or an unpaired UTF-16 surrogate, so it is not the id it looks like. Expected ${expected}`,
 		};
 	}
 	if (!isSinglePathSegment(id)) {
 		return {
 			ok: false,
-			message:
-				`${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, ` +
-				`"?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ` +
-				`${expected}`,
+			message: `${label} ID "${shorten(id)}" is not a valid id: it contains a slash, backslash, "?", "#", "%", ";", whitespace or a control character, or is only dots. Expected ${expected}`,
 		};
 	}
 	return { ok: true, id };

@@ -13,58 +13,25 @@ import { TOLERANCE_SECONDS, WINDOW_HOURS } from './options';
  * event (docs/deployments.md).
  */
 const SEVERAL_PROCESSES =
-	'<b>Several n8n processes</b> receiving webhooks (queue mode with webhook processes, or ' +
-	'multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every ' +
-	'process shares one record of the events already started; without it, each process remembers ' +
-	'event IDs on its own (right for one process, up to about 100,000 events a day). The same ' +
-	'credential is needed if <b>another node of this workflow writes workflow static data</b> (a ' +
-	'Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs ' +
-	'this node remembers, and after a restart a redelivered event can start again.';
+	'<b>Several n8n processes</b> receiving webhooks (queue mode with webhook processes, or multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every process shares one record of the events already started; without it, each process remembers event IDs on its own (right for one process, up to about 100,000 events a day). The same credential is needed if <b>another node of this workflow writes workflow static data</b> (a Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs this node remembers, and after a restart a redelivered event can start again.';
 export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	header: "Deliveries come from a subscription in the service's Developer hub",
 	executionsHelp: {
 		inactive:
-			'This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. <br /><br ' +
-			'/><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, ' +
-			'create a subscription (sandbox client) with the Test URL and the same events as this ' +
-			'node, ' +
-			'and paste its signing secret into the <b>GST Compliance Webhook</b> credential. Click ' +
-			'<b>Execute step</b> to listen, then make the service send an event (for example, replay a ' +
-			'delivery in the hub): it shows up here. No subscription yet? ' +
-			"<b>examples/send-test-event.sh</b> in the package's repository sends a signed sample " +
-			'event ' +
-			'to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it (on n8n 1.x: activate it) and ' +
-			"subscribe the <b>Production URL</b> instead, with that subscription's signing secret in " +
-			'the credential. Those executions show up in the executions list, not in the editor.',
-		active:
-			"The workflow is published (active): subscriptions in the Developer hub that use this node's " +
-			'<b>Production URL</b> (under <b>Webhook URLs</b> at the top of its parameters) start it, ' +
-			'and the runs show up in the <a data-key="executions">executions list</a>, not in the ' +
-			'editor. <br /><br />To see a delivery here, subscribe the <b>Test URL</b> in the hub, ' +
-			'click <b>Execute step</b> to listen and make the service send an event (for example, ' +
-			"replay a delivery in the hub). Each subscription's signing secret goes into the <b>GST " +
-			'Compliance Webhook</b> credential. <br /><br />' +
-			SEVERAL_PROCESSES,
+			"This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. <br /><br /><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, create a subscription (sandbox client) with the Test URL and the same events as this node, and paste its signing secret into the <b>GST Compliance Webhook</b> credential. Click <b>Execute step</b> to listen, then make the service send an event (for example, replay a delivery in the hub): it shows up here. No subscription yet? <b>examples/send-test-event.sh</b> in the package's repository sends a signed sample event to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it (on n8n 1.x: activate it) and subscribe the <b>Production URL</b> instead, with that subscription's signing secret in the credential. Those executions show up in the executions list, not in the editor.",
+		active: `The workflow is published (active): subscriptions in the Developer hub that use this node's <b>Production URL</b> (under <b>Webhook URLs</b> at the top of its parameters) start it, and the runs show up in the <a data-key="executions">executions list</a>, not in the editor. <br /><br />To see a delivery here, subscribe the <b>Test URL</b> in the hub, click <b>Execute step</b> to listen and make the service send an event (for example, replay a delivery in the hub). Each subscription's signing secret goes into the <b>GST Compliance Webhook</b> credential. <br /><br />${SEVERAL_PROCESSES}`,
 	},
 	activationHint: {
 		inactive:
-			"Subscribe the <b>Test URL</b> (under Webhook URLs) in the service's Developer hub and put " +
-			"the subscription's signing secret into the credential; once the workflow is published (on n8n 1.x: active), " +
-			'subscribe the <b>Production URL</b> instead.',
+			"Subscribe the <b>Test URL</b> (under Webhook URLs) in the service's Developer hub and put the subscription's signing secret into the credential; once the workflow is published (on n8n 1.x: active), subscribe the <b>Production URL</b> instead.",
 		active:
-			"The workflow is published (active): the subscription in the service's Developer hub needs the " +
-			'<b>Production URL</b> (under Webhook URLs), and its signing secret in the credential.',
+			"The workflow is published (active): the subscription in the service's Developer hub needs the <b>Production URL</b> (under Webhook URLs), and its signing secret in the credential.",
 	},
 };
 
 /** Shown when the workflow is published (n8n's activation dialog). */
 export const activationMessage =
-	'Your workflow now runs on every verified delivery to its Production URL. Subscribe that URL ' +
-	'in ' +
-	"the service's Developer hub, with the same events, and keep the subscription's signing secret " +
-	'in the GST Compliance Webhook credential. If several n8n processes receive webhooks (queue ' +
-	'mode with webhook processes, or multi-main), or if another node of this workflow writes ' +
-	'workflow static data, attach a GST Compliance Dedupe Redis credential to the trigger.';
+	"Your workflow now runs on every verified delivery to its Production URL. Subscribe that URL in the service's Developer hub, with the same events, and keep the subscription's signing secret in the GST Compliance Webhook credential. If several n8n processes receive webhooks (queue mode with webhook processes, or multi-main), or if another node of this workflow writes workflow static data, attach a GST Compliance Dedupe Redis credential to the trigger.";
 
 /** Shown on the canvas node while the editor listens for a test event. */
 export const eventTriggerDescription =

@@ -112,14 +112,11 @@ async function start(
 				await buildOutput(context, event, { shape: options.outputShape, refetch }),
 			onReleaseFailure: (_, error) =>
 				context.logger.warn(
-					`GST Compliance Trigger: ${error.message} (releasing event ${JSON.stringify(event.id)}; ` +
-						`its claim lapses on its own)`,
+					`GST Compliance Trigger: ${error.message} (releasing event ${JSON.stringify(event.id)}; its claim lapses on its own)`,
 				),
 			onUnprotected: (eventId, untilMs, error) =>
 				context.logger.error(
-					`GST Compliance Trigger: event ${JSON.stringify(eventId)} started, but the dedupe ` +
-						`store could not remember it (${error.message}): a redelivery until ` +
-						`${new Date(untilMs).toISOString()} would start it again`,
+					`GST Compliance Trigger: event ${JSON.stringify(eventId)} started, but the dedupe store could not remember it (${error.message}): a redelivery until ${new Date(untilMs).toISOString()} would start it again`,
 				),
 		});
 	} catch (error) {
@@ -137,8 +134,7 @@ async function start(
 	switch (admission.kind) {
 		case 'failed':
 			context.logger.error(
-				`GST Compliance Trigger: event ${JSON.stringify(event.id)} could not be prepared ` +
-					`(${admission.error.message}); delivery answered 500, the service retries it`,
+				`GST Compliance Trigger: event ${JSON.stringify(event.id)} could not be prepared (${admission.error.message}); delivery answered 500, the service retries it`,
 			);
 			return respond(context, 500, { error: 'Delivery could not be processed, retry later' });
 		case 'duplicate':

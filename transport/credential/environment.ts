@@ -72,8 +72,7 @@ export function parseCredentials(data: ICredentialDataDecryptedObject): GstCrede
 	if (missing.length > 0) {
 		throw new GstCredentialError(
 			'configuration',
-			`The GST Compliance API credential is missing: ` +
-				`${missing.map((key) => FIELD_LABEL[key]).join(', ')}`,
+			`The GST Compliance API credential is missing: ${missing.map((key) => FIELD_LABEL[key]).join(', ')}`,
 		);
 	}
 	for (const key of ['authUrl', apiUrlField(environment)] as const) {
@@ -104,8 +103,7 @@ function assertUsableUrl(key: keyof typeof SENT_TO, value: string): void {
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
 		throw new GstCredentialError(
 			'configuration',
-			`${FIELD_LABEL[key]} in the GST Compliance API credential must be an http(s) URL, for ` +
-				`example https://auth.example.com`,
+			`${FIELD_LABEL[key]} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`,
 		);
 	}
 	if (url.username !== '' || url.password !== '') {
@@ -158,16 +156,11 @@ export function assertClientMatchesEnvironment(credentials: GstCredentials): voi
 	if (clientId.startsWith(CLIENT_ID_PREFIX[other])) {
 		throw new GstCredentialError(
 			'environmentMismatch',
-			`Client ID starts with "${CLIENT_ID_PREFIX[other]}", which is a ` +
-				`${ENVIRONMENT_LABEL[other]} client, but the credential's Environment is ${label}. ` +
-				`Set Environment to ${ENVIRONMENT_LABEL[other]}, or use a ${label} client (Client ID ` +
-				`starting with "${expected}") from the ${tab} tab of the Developer hub.`,
+			`Client ID starts with "${CLIENT_ID_PREFIX[other]}", which is a ${ENVIRONMENT_LABEL[other]} client, but the credential's Environment is ${label}. Set Environment to ${ENVIRONMENT_LABEL[other]}, or use a ${label} client (Client ID starting with "${expected}") from the ${tab} tab of the Developer hub.`,
 		);
 	}
 	throw new GstCredentialError(
 		'environmentMismatch',
-		`Client ID prefix "${clientId.slice(0, 9)}" is not a GST Compliance client id: ${label} ` +
-			`clients start with "${expected}" (Production: "svc_live_", Sandbox: "svc_test_"). ` +
-			'Copy the Client ID from the Developer hub again.',
+		`Client ID prefix "${clientId.slice(0, 9)}" is not a GST Compliance client id: ${label} clients start with "${expected}" (Production: "svc_live_", Sandbox: "svc_test_"). Copy the Client ID from the Developer hub again.`,
 	);
 }

@@ -24,8 +24,7 @@ export const ID_PATTERN: Record<GstResource, string> = {
 
 export const ID_ERROR: Record<GstResource, string> = {
 	einvoice:
-		'An e-invoice ID starts with einv_ and has no slash, "?", "#" or space ' +
-		'(the IRN or the invoice number is not the ID)',
+		'An e-invoice ID starts with einv_ and has no slash, "?", "#" or space (the IRN or the invoice number is not the ID)',
 	ewaybill: 'An e-way bill ID has no slash, "?", "#" or space',
 };
 

@@ -19,8 +19,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!selected) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`The operation "${operation}" of resource "${resource}" is not supported by this node ` +
-				`version`,
+			`The operation "${operation}" of resource "${resource}" is not supported by this node version`,
 		);
 	}
 	return [await selected.execute.call(this)];
