@@ -155,11 +155,8 @@ export function connectionFromCredential(data: Record<string, unknown>): RedisCo
 	};
 	if (data.deployment === 'cluster') {
 		const clusterNodes = parseClusterNodes(text(data.clusterNodes));
-		if (common.database !== 0)
-			throw new RedisCredentialError(
-				'Database Number',
-				'must be 0 with a Redis Cluster (a cluster has database 0 only)',
-			);
+		// A cluster has database 0 only; the field is hidden for clusters and its value unused.
+		common.database = 0;
 		return { host: clusterNodes[0].host, port: clusterNodes[0].port, ...common, clusterNodes };
 	}
 	const problem = hostProblem(text(data.host).trim());

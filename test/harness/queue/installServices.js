@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Installs what the queue-mode tests run besides n8n: Debian's `postgresql` and `redis-server`.
- * Idempotent (nothing happens when both are present). Run by `npm run e2e:install` (so by .ci/run)
+ * Installs what the queue-mode tests run besides n8n: Debian's `postgresql`, `redis-server` and
+ * `redis-tools` (redis-cli). Idempotent (nothing happens when all are present). Run by `npm run e2e:install` (so by .ci/run)
  * and by the `queue` jest project's globalSetup. Without root or apt-get it cannot install, and
  * says exactly what to install; the specs then fail with the same message (never skip).
  *
@@ -16,7 +16,9 @@ const { spawnSync } = require('child_process');
 
 const POSTGRES_ROOT = '/usr/lib/postgresql';
 const REDIS_SERVER = '/usr/bin/redis-server';
-const APT_PACKAGES = ['postgresql', 'redis-server'];
+// redis-cli builds the Redis Cluster of the cluster specs (`redis-cli --cluster create`).
+const REDIS_CLI = '/usr/bin/redis-cli';
+const APT_PACKAGES = ['postgresql', 'redis-server', 'redis-tools'];
 const INSTALL_HINT = `apt-get install -y --no-install-recommends ${APT_PACKAGES.join(' ')}`;
 
 function log(msg) {
@@ -45,11 +47,16 @@ function redisServer() {
 	return fs.existsSync(REDIS_SERVER) ? REDIS_SERVER : undefined;
 }
 
+function redisCli() {
+	return fs.existsSync(REDIS_CLI) ? REDIS_CLI : undefined;
+}
+
 /** What is missing, as Debian package names. */
 function missingPackages() {
 	const missing = [];
 	if (!postgresBinDir()) missing.push('postgresql');
 	if (!redisServer()) missing.push('redis-server');
+	if (!redisCli()) missing.push('redis-tools');
 	return missing;
 }
 
@@ -64,7 +71,7 @@ function missingMessage(missing) {
 function install() {
 	const missing = missingPackages();
 	if (missing.length === 0) {
-		log(`postgres (${postgresBinDir()}) and redis-server present`);
+		log(`postgres (${postgresBinDir()}), redis-server and redis-cli present`);
 		return;
 	}
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -86,7 +93,14 @@ function install() {
 	log('installed');
 }
 
-module.exports = { postgresBinDir, redisServer, missingPackages, missingMessage, install };
+module.exports = {
+	postgresBinDir,
+	redisServer,
+	redisCli,
+	missingPackages,
+	missingMessage,
+	install,
+};
 
 if (require.main === module) {
 	try {

@@ -18,6 +18,7 @@ import { FatalError, freePort, waitFor } from '../http';
 const installer = require('./installServices.js') as {
 	postgresBinDir(): string | undefined;
 	redisServer(): string | undefined;
+	redisCli(): string | undefined;
 	missingPackages(): string[];
 	missingMessage(missing: string[]): string;
 };
@@ -246,7 +247,7 @@ export interface RunningRedis {
  */
 export async function startRedis(
 	label = 'redis',
-	opts: { password?: string } = {},
+	opts: { password?: string; args?: string[] } = {},
 ): Promise<RunningRedis> {
 	assertServicesInstalled();
 	const server = installer.redisServer()!;
@@ -272,6 +273,7 @@ export async function startRedis(
 				'--protected-mode',
 				'no',
 				...(opts.password ? ['--requirepass', opts.password] : []),
+				...(opts.args ?? []),
 			],
 			{ cwd: dir },
 		);
@@ -309,6 +311,72 @@ export async function startRedis(
 			if (process.env.E2E_KEEP !== '1') fs.rmSync(dir, { recursive: true, force: true });
 		},
 	};
+}
+
+export interface RunningRedisCluster {
+	/** The cluster's nodes, every one a master holding a third of the slots. */
+	nodes: RunningRedis[];
+	/** `127.0.0.1:<port>,…`, the form of n8n's QUEUE_BULL_REDIS_CLUSTER_NODES and the credential. */
+	clusterNodes: string;
+	dispose(): Promise<void>;
+}
+
+/**
+ * A Redis Cluster of `size` masters (no replicas) on free loopback ports, built with
+ * `redis-cli --cluster create` and ready when every node reports `cluster_state:ok`.
+ */
+export async function startRedisCluster(
+	label = 'redis-cluster',
+	opts: { password?: string; size?: number } = {},
+): Promise<RunningRedisCluster> {
+	const size = opts.size ?? 3;
+	const auth = opts.password ? ['--masterauth', opts.password] : [];
+	const nodes: RunningRedis[] = [];
+	const dispose = async () => {
+		await Promise.all(nodes.map((node) => node.dispose()));
+	};
+	try {
+		for (let i = 0; i < size; i++)
+			nodes.push(
+				await startRedis(`${label}-${i + 1}`, {
+					password: opts.password,
+					args: ['--cluster-enabled', 'yes', '--cluster-node-timeout', '2000', ...auth],
+				}),
+			);
+		const cli = installer.redisCli()!;
+		const password = opts.password ? ['-a', opts.password, '--no-auth-warning'] : [];
+		const addresses = nodes.map((node) => `${node.host}:${node.port}`);
+		const created = spawnSync(
+			cli,
+			[
+				...password,
+				'--cluster',
+				'create',
+				...addresses,
+				'--cluster-replicas',
+				'0',
+				'--cluster-yes',
+			],
+			{ encoding: 'utf8', timeout: 60_000 },
+		);
+		if (created.status !== 0)
+			throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
+		await waitFor(
+			async () =>
+				nodes.every((node) =>
+					spawnSync(cli, [...password, '-p', String(node.port), 'cluster', 'info'], {
+						encoding: 'utf8',
+					}).stdout.includes('cluster_state:ok'),
+				),
+			`${label} to report cluster_state:ok on every node`,
+			30_000,
+			200,
+		);
+		return { nodes, clusterNodes: addresses.join(','), dispose };
+	} catch (error) {
+		await dispose();
+		throw error;
+	}
 }
 
 /** One inline PING; resolves the first reply line (or '' on a connection error). */

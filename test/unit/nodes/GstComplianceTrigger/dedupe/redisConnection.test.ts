@@ -99,10 +99,8 @@ describe('connectionFromCredential: a Redis Cluster', () => {
 		expect(error?.message).not.toContain('hunter2-pass');
 	});
 
-	it('a database other than 0 → refused: a cluster has database 0 only', () => {
-		expect(() => cluster('10.0.0.1:7000', { database: 2 })).toThrow(
-			/Database Number must be 0 with a Redis Cluster/,
-		);
+	it('a Database Number left from a single Redis → database 0 (the field is hidden for a cluster)', () => {
+		expect(cluster('10.0.0.1:7000', { database: 2 }).database).toBe(0);
 	});
 
 	it('a single Redis (the default, and every credential saved before clusters) has no cluster nodes', () => {

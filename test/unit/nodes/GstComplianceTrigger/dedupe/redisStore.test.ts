@@ -3,13 +3,14 @@
 /**
  * The Redis dedupe store against a real redis-server (Debian's `redis-server`, started here on a
  * free port with a password; missing, the suite fails with the command that installs it), and the
- * trigger's webhook() with a Redis credential attached. Separate store objects with separate
- * clients stand for separate n8n processes.
+ * trigger's webhook() with a Redis credential attached, on one Redis and on a 3-node Redis Cluster
+ * (built with redis-cli). Separate store objects with separate clients stand for separate n8n
+ * processes.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { createHash } from 'crypto';
-import Redis from 'ioredis';
+import Redis, { Cluster } from 'ioredis';
 
 import {
 	connectionFromCredential,
@@ -24,7 +25,12 @@ import {
 	RedisDedupeStore,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisStore';
 import { freePort, waitFor } from '../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
+import {
+	startRedis,
+	startRedisCluster,
+	type RunningRedis,
+	type RunningRedisCluster,
+} from '../../../../harness/queue/services';
 import { deliver, envelope, newWorkflow, NOW_MS, signed } from '../../../helpers/deliverToTrigger';
 
 jest.setTimeout(60_000);
@@ -474,5 +480,120 @@ describe('the signing-secret cache', () => {
 				credentialSet: 'shared',
 			});
 		expect(reads.gstComplianceWebhookApi).toBe(3);
+	});
+});
+
+describe('on a Redis Cluster', () => {
+	let cluster: RunningRedisCluster;
+	let clusterInspect: Cluster;
+	const credential = () => ({
+		deployment: 'cluster',
+		clusterNodes: cluster.clusterNodes,
+		password: PASSWORD,
+		// Saved while the credential pointed at a single Redis; hidden and unused for a cluster.
+		database: 3,
+	});
+
+	beforeAll(async () => {
+		cluster = await startRedisCluster('unit-redis-cluster', { password: PASSWORD });
+		clusterInspect = new Cluster(
+			cluster.nodes.map((node) => ({ host: node.host, port: node.port })),
+			{ redisOptions: { password: PASSWORD } },
+		);
+	});
+
+	afterAll(async () => {
+		clusterInspect?.disconnect();
+		await redisClients.close();
+		await cluster?.dispose();
+	});
+
+	/** Keys on each node (the cluster's masters), read node by node. */
+	async function keysPerNode(): Promise<number[]> {
+		return await Promise.all(
+			clusterInspect.nodes('master').map(async (node) => (await node.keys('*')).length),
+		);
+	}
+
+	it("the credential's Test connects to the cluster and names its nodes, never the password", async () => {
+		expect(await testRedisCredential(credential())).toEqual({
+			status: 'OK',
+			message: `Connected to Redis at the Redis Cluster of ${cluster.nodes
+				.map((node) => `${node.host}:${node.port}`)
+				.join(', ')}`,
+		});
+		const wrong = await testRedisCredential({ ...credential(), password: 'wrong-Pa55word-xyz' });
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).not.toContain('wrong-Pa55word-xyz');
+	});
+
+	it('claims, commits and answers duplicates for ids on every node; 20 concurrent claims of one id: one claimed', async () => {
+		const connection = connectionFromCredential(credential());
+		const client = await redisClients.get(connection);
+		const store = new RedisDedupeStore(client, connection, {
+			scope: 'wf-cluster:node-1:production',
+			windowMs: 60_000,
+		});
+		const ids = Array.from({ length: 60 }, (_, i) => `evt_cluster_${i}`);
+		for (const id of ids) await store.commit(await claimed(store, id), T0);
+		for (const id of ids)
+			expect(await store.claim(id, T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
+		const perNode = await keysPerNode();
+		expect(perNode.every((count) => count > 0)).toBe(true);
+		expect(perNode.reduce((a, b) => a + b, 0)).toBe(ids.length);
+
+		const results = await Promise.all(
+			Array.from({ length: 20 }, async () => await store.claim('evt_cluster_burst', T0, LEASE)),
+		);
+		expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+		expect(results.filter((r) => r.kind === 'busy')).toHaveLength(19);
+	});
+
+	it('the trigger with a cluster credential starts an event once; a node down → 503, back → served', async () => {
+		jest.spyOn(Date, 'now').mockImplementation(() => NOW_MS);
+		const workflow = newWorkflow('wf-cluster-trigger');
+		const body = (id: string) => JSON.stringify(envelope({ id }));
+		const first = await deliver({ ...signed(body('evt_c1')), workflow, redis: credential() });
+		expect(first.started).toHaveLength(1);
+		// The commit runs when n8n reads the answer; a redelivery is a duplicate once it has.
+		const again = await waitFor(
+			async () => {
+				const r = await deliver({ ...signed(body('evt_c1')), workflow, redis: credential() });
+				return r.started ? undefined : r;
+			},
+			'the redelivery to be a duplicate',
+			5_000,
+			50,
+		);
+		expect(again).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+
+		// Without replicas, a master down leaves slots uncovered: the cluster refuses every command.
+		await cluster.nodes[1].stop();
+		const down = await waitFor(
+			async () => {
+				const r = await deliver({ ...signed(body('evt_c2')), workflow, redis: credential() });
+				return r.status === 503 ? r : undefined;
+			},
+			'a 503 while a master is down',
+			20_000,
+			200,
+		);
+		expect(down.started).toBeUndefined();
+		await cluster.nodes[1].start();
+		const served = await waitFor(
+			async () => {
+				const r = await deliver({ ...signed(body('evt_c2')), workflow, redis: credential() });
+				return r.status === 503 ? undefined : r;
+			},
+			'the cluster to serve again',
+			30_000,
+			250,
+		);
+		expect(served.started).toHaveLength(1);
+		jest.restoreAllMocks();
 	});
 });
