@@ -1,4 +1,7 @@
-/** transport/ holds what talks HTTP to the service; it imports nothing from credentials/ or nodes/. */
+/**
+ * transport/ holds what talks HTTP: to the service, and the n8n HTTP behaviours the package depends
+ * on (n8nCompat.ts); it imports nothing from credentials/ or nodes/.
+ */
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -20,6 +23,7 @@ import { findCredentialError } from './credential/credentialError';
 import type { GstCredentials } from './credential/environment';
 import { apiBaseUrl, ENVIRONMENT_LABEL, parseCredentials } from './credential/environment';
 import { classifyStatus } from './httpStatus';
+import { sendAuthenticated } from './n8nCompat';
 import * as messages from './messages';
 import { describeNetworkFailure, isNetworkFailure } from './networkError';
 import { excerpt } from './redact';
@@ -37,6 +41,7 @@ export interface GstRequestContext {
 		itemIndex?: number,
 	): Promise<T>;
 	helpers: { httpRequest(requestOptions: IHttpRequestOptions): Promise<unknown> };
+	getExecutionCancelSignal?(): AbortSignal | undefined;
 }
 
 export interface GstRequestOptions {
@@ -107,13 +112,19 @@ export async function gstApiRequest(
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	let reauthenticated = false;
+	// The token request goes through the same helper, so n8n's outbound request policy applies.
+	const post = n8nHttpRequestPost(async (options) => await this.helpers.httpRequest(options));
 
 	const attempt = async (): Promise<AttemptResult<IDataObject>> => {
 		for (;;) {
 			const serialAtStart = tokenCache.lastSerial;
 			let response: IN8nHttpFullResponse;
 			try {
-				response = await send(this, credentialData, request);
+				response = await sendAuthenticated(
+					this,
+					request,
+					async (options) => await authenticateWith(credentialData, options, post),
+				);
 			} catch (error) {
 				const credentialError = findCredentialError(error);
 				if (credentialError) {
@@ -122,6 +133,16 @@ export async function gstApiRequest(
 						retryable: false,
 						error: fromCredentialError(node, credentialError, itemIndex),
 					};
+				}
+				if (this.getExecutionCancelSignal?.()?.aborted) {
+					// The user stopped the execution: n8n aborted the request; nothing to retry.
+					return fatal(
+						gstError(node, {
+							code: 'REQUEST_FAILED',
+							message: messages.apiRequestFailed(scope.host, 'the execution was stopped'),
+							itemIndex,
+						}),
+					);
 				}
 				if (isNetworkFailure(error)) {
 					return {
@@ -166,22 +187,6 @@ export async function getCredentialData(
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	}
-}
-
-/**
- * What `httpRequestWithAuthentication` does, minus its credential read: the credential's own
- * `authenticate` (token from the shared cache, host check) and n8n's request helper.
- */
-async function send(
-	context: GstRequestContext,
-	credentialData: ICredentialDataDecryptedObject,
-	request: IHttpRequestOptions,
-): Promise<IN8nHttpFullResponse> {
-	// The token request goes through the same helper, so n8n's outbound request policy applies.
-	const post = n8nHttpRequestPost(async (options) => await context.helpers.httpRequest(options));
-	return (await context.helpers.httpRequest(
-		await authenticateWith(credentialData, request, post),
-	)) as IN8nHttpFullResponse;
 }
 
 function classify(

@@ -55,4 +55,3 @@ export const settings: GstSettings = {
 	tokenCacheSize: 100,
 	maxTokenPauseMs: 5 * 60_000,
 };
-

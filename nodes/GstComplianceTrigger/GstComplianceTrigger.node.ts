@@ -18,7 +18,7 @@ import {
 	properties,
 	triggerPanel,
 } from './description';
-import { TRIGGER_WEBHOOK } from './n8nCompat';
+import { TRIGGER_WEBHOOK } from '../../transport/n8nCompat';
 import { checkSigningSecrets } from './secretCheck';
 import { handleWebhook } from './webhook';
 

@@ -24,7 +24,7 @@ import {
 	SIZE_ERROR,
 	type EventEnvelope,
 } from './delivery';
-import { answerOnceExecutionExists } from './n8nCompat';
+import { answerOnceExecutionExists } from '../../transport/n8nCompat';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { buildOutput, REFETCH_BUDGET_MS } from './output';
 import { usableSigningSecrets } from './secretCheck';

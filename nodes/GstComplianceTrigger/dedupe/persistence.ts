@@ -14,7 +14,7 @@
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  * - The commit runs when n8n reads the answer, after the execution exists, and its static-data
- *   write lands in the save n8n makes right after that read (n8nCompat.ts). Per event: execution
+ *   write lands in the save n8n makes right after that read (transport/n8nCompat.ts). Per event: execution
  *   created → id saved → 200 sent.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';

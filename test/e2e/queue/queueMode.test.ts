@@ -5,7 +5,8 @@
  * `n8n webhook` processes behind a round-robin balancer, the package installed as a community
  * package in each. Every trigger here has a Redis dedupe credential attached (the queue's own
  * Redis, database 1, except the outage spec, which has a Redis of its own so the queue keeps
- * running). Counts are executions read from n8n, exactly.
+ * running, and the cluster spec, which has a 3-node Redis Cluster). Counts are executions read
+ * from n8n, exactly.
  *
  * One cluster for the whole file (it takes about a minute to start on 2 cores); the specs run in
  * order and each has its own workflow, so one spec's events never count for another.
@@ -13,7 +14,7 @@
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import Redis from 'ioredis';
 
-import { eventKey } from '../../../nodes/GstComplianceTrigger/dedupe/redisStore';
+import { eventKey, KEY_PREFIX } from '../../../nodes/GstComplianceTrigger/dedupe/redisStore';
 import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
 import { sleep, waitFor, type HttpResponse } from '../../harness/http';
 import type { N8n } from '../../harness/n8n';
@@ -27,7 +28,12 @@ import { executionCount, waitForFinished } from '../../harness/executions';
 import { runBounded, shuffled } from '../../harness/load';
 import { startBalancer, type Balancer } from '../../harness/queue/balancer';
 import { startQueueCluster, type QueueCluster } from '../../harness/queue/cluster';
-import { startRedis, type RunningRedis } from '../../harness/queue/services';
+import {
+	startRedis,
+	startRedisCluster,
+	type RunningRedis,
+	type RunningRedisCluster,
+} from '../../harness/queue/services';
 
 jest.setTimeout(900_000);
 
@@ -506,4 +512,80 @@ it('dedupe Redis stopped mid-stream: 5xx while down, then each missing event sta
 		.deliveries({ subscriptionId })
 		.map((d) => `${d.lastResponseBody ?? ''} ${d.lastError ?? ''}`);
 	expect(bodies.filter((body) => body.includes(DEDUPE_REDIS_PASSWORD))).toEqual([]);
+});
+
+describe('the dedupe store on a Redis Cluster', () => {
+	const UNIQUE = 150;
+	let redisCluster: RunningRedisCluster;
+	let clusterCredential: { id: string; name: string };
+	let data: Record<string, unknown>;
+
+	beforeAll(async () => {
+		redisCluster = await startRedisCluster('dedupe-cluster', { password: DEDUPE_REDIS_PASSWORD });
+		data = {
+			deployment: 'cluster',
+			clusterNodes: redisCluster.clusterNodes,
+			user: '',
+			password: DEDUPE_REDIS_PASSWORD,
+			ssl: false,
+		};
+		clusterCredential = await main.createCredential('Dedupe Redis Cluster', REDIS_CRED, data);
+	});
+
+	afterAll(async () => {
+		await redisCluster?.dispose();
+	});
+
+	it("the credential's Test button, in the main, connects to the cluster", async () => {
+		const result = await main.testCredential(clusterCredential, REDIS_CRED, data);
+		expect(result.status).toBe('OK');
+		expect(result.message).toContain('the Redis Cluster of');
+	});
+
+	it('over both webhook processes: each unique event once, 20 concurrent copies included, ids on every node', async () => {
+		const trigger = await activeTrigger('queue: redis cluster', clusterCredential);
+		const events = Array.from({ length: UNIQUE }, (_, i) => einvoiceEvent(4_000_000 + i));
+		const steps: Array<Envelope | Envelope[]> = shuffled([...events, ...events.slice(0, 50)], 7);
+		steps.splice(steps.length / 2, 0, Array(20).fill(events[UNIQUE - 1]));
+		const outcomes = new Map<string, string[][]>();
+		const send = async (event: Envelope, process: number) => {
+			const answers = await deliverWithRetry(trigger.url(process), event);
+			outcomes.set(event.id, [...(outcomes.get(event.id) ?? []), answers]);
+		};
+		const load = await runBounded(
+			steps.length,
+			8,
+			async (index) => {
+				const step = steps[index];
+				await (Array.isArray(step)
+					? Promise.all(step.map((event, j) => send(event, j % 2)))
+					: send(step, index % 2));
+			},
+			300_000,
+		);
+		expect(load.results.filter((r) => r.error).map((r) => r.error?.message)).toEqual([]);
+
+		const total = await waitForFinished(main, trigger.workflowId, UNIQUE, 240_000, 3_000);
+		const { accepted, finals } = tally(outcomes);
+		expect(total).toBe(UNIQUE);
+		expect(accepted.filter((n) => n !== 1)).toEqual([]);
+		expect(finals).toEqual(['accepted', 'duplicate']);
+
+		// The trigger's keys are spread over the three masters (one key per id, any slot).
+		const perNode = await Promise.all(
+			redisCluster.nodes.map(async (node) => {
+				const direct = new Redis({
+					host: node.host,
+					port: node.port,
+					password: DEDUPE_REDIS_PASSWORD,
+				});
+				const keys = await direct.keys(`${KEY_PREFIX}:${trigger.scope}:*`);
+				direct.disconnect();
+				return keys.length;
+			}),
+		);
+		console.log(`redis cluster: ${UNIQUE} events, ${total} executions, keys per node ${perNode}`);
+		expect(perNode.every((count) => count > 0)).toBe(true);
+		expect(perNode.reduce((a, b) => a + b, 0)).toBe(UNIQUE);
+	});
 });

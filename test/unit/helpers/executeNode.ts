@@ -23,6 +23,8 @@ export interface ExecuteOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	/** The node's "On Error" setting: continueRegularOutput is what continueOnFail() reads. */
 	continueOnFail?: boolean;
+	/** The execution's cancel signal (n8n aborts it when the user stops the execution). */
+	abortSignal?: AbortSignal;
 }
 
 export interface NodeRun {
@@ -66,6 +68,7 @@ export function executeContext(options: ExecuteOptions): NodeRun {
 		inputData,
 		{ node, data: inputData, source: null },
 		[],
+		options.abortSignal,
 	);
 	return { context, credentialsHelper };
 }

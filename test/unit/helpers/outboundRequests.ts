@@ -2,14 +2,18 @@
 /**
  * Watches the requests n8n's request helpers send, from inside the real stack: n8n-core's
  * `httpRequest` goes through @n8n/backend-network to axios, and these are axios interceptors on
- * that same instance. Nothing is changed, only counted: each request's method, URL and status (or
- * error code), and how many were in flight at once.
+ * that same instance. Nothing is changed, only counted: each request's method, URL, headers and
+ * status (or error code), and how many were in flight at once.
  */
 import type { AxiosError, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 
 export interface OutboundRequest {
 	method: string;
 	url: string;
+	/** Header names in lower case, as axios sends them. */
+	headers: Record<string, string>;
+	/** Whether the request carries an abort signal (the execution's cancel signal). */
+	cancellable: boolean;
 	status?: number;
 	error?: string;
 }
@@ -58,7 +62,18 @@ export function recordOutboundRequests(): OutboundRecorder & { reset(): void } {
 	beforeAll(() => {
 		requestId = axios.interceptors.request.use((config: Tagged) => {
 			const url = axios.getUri(config);
-			const entry: OutboundRequest = { method: (config.method ?? 'get').toUpperCase(), url };
+			const headers = Object.fromEntries(
+				Object.entries(config.headers?.toJSON() ?? {}).map(([name, value]) => [
+					name.toLowerCase(),
+					String(value),
+				]),
+			);
+			const entry: OutboundRequest = {
+				method: (config.method ?? 'get').toUpperCase(),
+				url,
+				headers,
+				cancellable: config.signal !== undefined,
+			};
 			config[ENTRY] = entry;
 			recorder.requests.push(entry);
 			recorder.maxInFlight = Math.max(recorder.maxInFlight, ++recorder.inFlight);

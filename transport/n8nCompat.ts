@@ -1,0 +1,75 @@
+/**
+ * The n8n behaviours the package depends on beyond n8n-workflow's types, in one place. Each is
+ * pinned by a test that fails when n8n changes it: 1 and 2 by test/e2e/specs/n8nCompat.test.ts on
+ * the e2e n8n (and the compatibility project on each version of the tested range), 3 by
+ * test/unit/transport/n8nCompat.test.ts against n8n-core's own helper.
+ *
+ * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
+ *    the node's `webhookResponse`. Left undefined, n8n 2.41 answers the literal text
+ *    `firstEntryJson` and never reads `webhookResponse`.
+ * 2. From n8n 2.8.0, an `onReceived` answer is read (`webhookResponse`) only after n8n has created
+ *    the execution (`shouldDeferOnReceivedResponse` in webhook-helpers), so a getter on it runs
+ *    once the execution exists. n8n creates the execution from a fresh workflow object over the
+ *    same static data, which resets its "changed" flag, and saves static data right after that
+ *    read: a static-data write made inside the getter is saved, one made earlier in `webhook()`
+ *    is not. n8n 1.x answers before the execution exists (README, Compatibility).
+ * 3. n8n-core's `httpRequestWithAuthentication` reads the credential, runs its `authenticate`,
+ *    sets the execution's cancel signal (so stopping the execution aborts the request) and sends
+ *    with n8n's request helper. The action node does the same minus the credential read, which it
+ *    has already made for the item (a database read and a decryption each time).
+ */
+import type {
+	IDataObject,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	IWebhookDescription,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+/** The trigger's one webhook: POST, answered by the node itself once the execution exists. */
+export const TRIGGER_WEBHOOK: IWebhookDescription = {
+	name: 'default',
+	httpMethod: 'POST',
+	responseMode: 'onReceived',
+	responseData: '',
+	path: 'webhook',
+};
+
+/**
+ * Starts the workflow with `item`; `onExecutionCreated` runs, and the 200 `{received: true}` is
+ * built, when n8n reads the answer, after the execution exists (2. above).
+ */
+export function answerOnceExecutionExists(
+	item: IDataObject,
+	onExecutionCreated: () => void,
+): IWebhookResponseData {
+	const response: IWebhookResponseData = { workflowData: [[{ json: item }]] };
+	Object.defineProperty(response, 'webhookResponse', {
+		enumerable: true,
+		get() {
+			onExecutionCreated();
+			return { received: true };
+		},
+	});
+	return response;
+}
+
+/** What `sendAuthenticated` needs of an n8n context (IExecuteFunctions and IWebhookFunctions fit). */
+export interface SendContext {
+	helpers: { httpRequest(requestOptions: IHttpRequestOptions): Promise<unknown> };
+	getExecutionCancelSignal?(): AbortSignal | undefined;
+}
+
+/**
+ * `httpRequestWithAuthentication` (3. above) with credential data already read: `authenticate` is
+ * the credential's own, and the request carries the execution's cancel signal.
+ */
+export async function sendAuthenticated(
+	context: SendContext,
+	request: IHttpRequestOptions,
+	authenticate: (request: IHttpRequestOptions) => Promise<IHttpRequestOptions>,
+): Promise<IN8nHttpFullResponse> {
+	const signal = context.getExecutionCancelSignal?.();
+	const authenticated = await authenticate(signal ? { ...request, abortSignal: signal } : request);
+	return (await context.helpers.httpRequest(authenticated)) as IN8nHttpFullResponse;
+}
