@@ -11,6 +11,7 @@ import { startEmulator } from '../../emulator';
 import type { ClientInfo, EmulatorOptions, RunningEmulator } from '../../emulator';
 import { tokenCache } from '../../../transport/credential/tokenCache';
 import type { GstSettings } from '../../../transport/settings';
+import { executeContext } from './executeNode';
 import { configureSettings, resetSettings } from './settings';
 
 export function credentialData(
@@ -28,6 +29,18 @@ export function credentialData(
 		sandboxApiUrl: emulator.sandboxUrl,
 		...overrides,
 	};
+}
+
+/** n8n-core's execute context for a node whose GST Compliance API credential is this client's. */
+export function apiContext(
+	emulator: RunningEmulator,
+	client: Pick<ClientInfo, 'clientId' | 'clientSecret' | 'environment'>,
+	overrides: ICredentialDataDecryptedObject = {},
+) {
+	return executeContext({
+		parameters: {},
+		credentials: { gstComplianceApi: credentialData(emulator, client, overrides) },
+	}).context;
 }
 
 /**

@@ -24,9 +24,12 @@ import { parseCredentials } from '../../../../transport/credential/environment';
 import { tokenCache } from '../../../../transport/credential/tokenCache';
 import { resetSettings } from '../../helpers/settings';
 import type { ClientInfo } from '../../../emulator';
-import { executeContext } from '../../helpers/executeNode';
 import { recordOutboundRequests } from '../../helpers/outboundRequests';
-import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
+import {
+	apiContext,
+	credentialData,
+	useEmulatorForPackage,
+} from '../../helpers/emulatorForPackage';
 import { realN8nHelpers } from '../../helpers/realN8nHelpers';
 import {
 	startScriptedServer,
@@ -43,11 +46,7 @@ beforeEach(() => {
 	client = emulator().control.createClient({ environment: 'sandbox' });
 });
 
-const context = (overrides = {}) =>
-	executeContext({
-		parameters: {},
-		credentials: { gstComplianceApi: credentialData(emulator(), client, overrides) },
-	}).context;
+const context = (overrides = {}) => apiContext(emulator(), client, overrides);
 const createEinvoice = () =>
 	emulator().control.createEinvoice({
 		organizationId: client.organizationId,

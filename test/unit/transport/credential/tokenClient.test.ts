@@ -25,12 +25,12 @@ import { configureSettings, resetSettings } from '../../helpers/settings';
 import type { ClientInfo, TokenFault } from '../../../emulator';
 import {
 	closedPortUrl,
+	apiContext,
 	credentialData,
 	FAST_RETRIES,
 	recordingSleep,
 	useEmulatorForPackage,
 } from '../../helpers/emulatorForPackage';
-import { executeContext } from '../../helpers/executeNode';
 import { realN8nHelpers, TEST_NODE } from '../../helpers/realN8nHelpers';
 import {
 	fakeJwt,
@@ -142,11 +142,7 @@ function useEmulatorClient(): void {
 		client = emulator().control.createClient({ environment: 'sandbox' });
 	});
 }
-const context = (overrides = {}) =>
-	executeContext({
-		parameters: {},
-		credentials: { gstComplianceApi: credentialData(emulator(), client, overrides) },
-	}).context;
+const context = (overrides = {}) => apiContext(emulator(), client, overrides);
 /** The error a GET through the node's transport ends in. */
 const transportFailure = async (ctx = context()) => {
 	const error = await gstApiRequest.call(ctx, 'GET', '/v1/einvoices/einv_x').then(

@@ -55,6 +55,13 @@ const saved = (row: WorkflowRow) =>
 		| DedupeSnapshot
 		| undefined;
 
+// Every delivery here runs at NOW_MS in a fresh process (no store remembered from another test).
+beforeEach(() => {
+	jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+	dedupeRegistry.clear();
+});
+afterEach(() => jest.restoreAllMocks());
+
 describe('DedupeRegistry', () => {
 	it('get(key) → one store and capacity watch per key, reconfigured on each use; clear() → new stores', () => {
 		const registry = new DedupeRegistry();
@@ -85,12 +92,6 @@ describe('the shipped store policy', () => {
 });
 
 describe('saving the ids in the workflow’s static data', () => {
-	beforeEach(() => {
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-		dedupeRegistry.clear();
-	});
-	afterEach(() => jest.restoreAllMocks());
-
 	it('webhook() × 3 accepted events → all three ids saved under global "dedupe:<node id>"', async () => {
 		const row = newWorkflow('wf-static-data');
 		for (const id of ['evt_static_1', 'evt_static_2', 'evt_static_3']) {
@@ -120,12 +121,6 @@ describe('saving the ids in the workflow’s static data', () => {
 });
 
 describe('moving the ids saved by earlier versions (node static data, by node name)', () => {
-	beforeEach(() => {
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-		dedupeRegistry.clear();
-	});
-	afterEach(() => jest.restoreAllMocks());
-
 	/** A row as an earlier version left it: the snapshot in `node:<name>`.dedupe. */
 	const legacyRow = (id: string, eventIds: string[]) => {
 		const store = new MemoryDedupeStore(SHIPPED);
@@ -168,12 +163,6 @@ describe('moving the ids saved by earlier versions (node static data, by node na
 });
 
 describe('the claim of a delivery that fails before the execution exists', () => {
-	beforeEach(() => {
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-		dedupeRegistry.clear();
-	});
-	afterEach(() => jest.restoreAllMocks());
-
 	it('webhook() whose item cannot be prepared → 500, and the released id starts on the very next redelivery', async () => {
 		const row = newWorkflow('wf-prepare-fails');
 		jest.spyOn(output, 'buildOutput').mockRejectedValueOnce(new Error('output failed'));
@@ -183,12 +172,6 @@ describe('the claim of a delivery that fails before the execution exists', () =>
 });
 
 describe('keeping deliveries of different workflows and modes apart', () => {
-	beforeEach(() => {
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-		dedupeRegistry.clear();
-	});
-	afterEach(() => jest.restoreAllMocks());
-
 	it('webhook() with one id in two workflows → started in each', async () => {
 		for (const id of ['wf1', 'wf2'])
 			expect(
@@ -225,12 +208,6 @@ describe('keeping deliveries of different workflows and modes apart', () => {
 });
 
 describe('ids that differ only in unpaired UTF-16 surrogates', () => {
-	beforeEach(() => {
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
-		dedupeRegistry.clear();
-	});
-	afterEach(() => jest.restoreAllMocks());
-
 	// As UTF-8 all three are "evt_\ufffd": hashed that way they shared one key, and only the first
 	// of the three events ever started.
 	it('webhook() with ids "evt_\\ud800", "evt_\\udc00", "evt_\\ufffd" → each started once', async () => {

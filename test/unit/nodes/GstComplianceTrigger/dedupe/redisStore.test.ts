@@ -571,28 +571,23 @@ describe('on a Redis Cluster', () => {
 			started: undefined,
 		});
 
+		/** Delivers evt_c2 until the answer is (or is not) a 503. */
+		const deliverUntil = async (want503: boolean, what: string, timeoutMs: number) =>
+			await waitFor(
+				async () => {
+					const r = await deliver({ ...signed(body('evt_c2')), workflow, redis: credential() });
+					return (r.status === 503) === want503 ? r : undefined;
+				},
+				what,
+				timeoutMs,
+				200,
+			);
 		// Without replicas, a master down leaves slots uncovered: the cluster refuses every command.
 		await cluster.nodes[1].stop();
-		const down = await waitFor(
-			async () => {
-				const r = await deliver({ ...signed(body('evt_c2')), workflow, redis: credential() });
-				return r.status === 503 ? r : undefined;
-			},
-			'a 503 while a master is down',
-			20_000,
-			200,
-		);
+		const down = await deliverUntil(true, 'a 503 while a master is down', 20_000);
 		expect(down.started).toBeUndefined();
 		await cluster.nodes[1].start();
-		const served = await waitFor(
-			async () => {
-				const r = await deliver({ ...signed(body('evt_c2')), workflow, redis: credential() });
-				return r.status === 503 ? undefined : r;
-			},
-			'the cluster to serve again',
-			30_000,
-			250,
-		);
+		const served = await deliverUntil(false, 'the cluster to serve again', 30_000);
 		expect(served.started).toHaveLength(1);
 		jest.restoreAllMocks();
 	});
