@@ -1,8 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
- * `npm run bench [-- --quick] [-- --no-n8n]`: builds the package, measures, prints the table of
- * ratios and writes docs/benchmarks.md. Items 1–4 and the in-process part of 7 run in process; 5–6
- * start a real n8n through the e2e harness, 7–8 n8n in queue mode (test/harness/queue).
+ * `npm run bench [-- --quick] [-- --no-n8n] [-- --only <group>,…]`: builds the package, measures,
+ * prints the table of ratios and writes docs/benchmarks.md. Items 1–4 and the in-process part of 7
+ * run in process; 5–6 start a real n8n through the e2e harness, 7–8 n8n in queue mode
+ * (test/harness/queue), 9 both (the built-in store's capacity). `--only` runs some groups (tokens,
+ * trigger, scale, n8n, queue, capacity) and never writes docs/benchmarks.md.
  *
  * A benchmark on a busy machine records noise: when the 1-minute load average at the start is above
  * MAX_START_LOAD, the table is printed but docs/benchmarks.md is not written.
@@ -13,6 +15,7 @@ import * as path from 'path';
 import { spawnSync } from 'child_process';
 
 import { n8nBench } from './n8n/index';
+import { capacityBench } from './n8n/capacity';
 import { queueBench } from './n8n/queue';
 import { dedupeScaleBench } from './dedupeScale';
 import { consoleTable } from './report';
@@ -21,19 +24,40 @@ import type { Section } from './result';
 import { tokenBench } from './tokens';
 import { triggerBench } from './trigger';
 
+const GROUPS = ['tokens', 'trigger', 'scale', 'n8n', 'queue', 'capacity'] as const;
+type Group = (typeof GROUPS)[number];
+const NEEDS_N8N: readonly Group[] = ['n8n', 'queue', 'capacity'];
+
 export interface BenchOptions {
 	quick: boolean;
 	n8n: boolean;
 	runs: number;
+	/** The groups to run; all when `--only` is not given. */
+	only?: Group[];
 }
 
 function parseArgs(argv: string[]): BenchOptions {
+	const onlyAt = argv.indexOf('--only');
+	const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? '').split(',').filter(Boolean) : undefined;
+	const rest = onlyAt >= 0 ? argv.filter((_, i) => i !== onlyAt && i !== onlyAt + 1) : argv;
 	const known = new Set(['--quick', '--no-n8n']);
-	const unknown = argv.filter((arg) => !known.has(arg));
+	const unknown = rest.filter((arg) => !known.has(arg));
 	if (unknown.length > 0)
-		throw new Error(`unknown option(s): ${unknown.join(' ')} (use --quick, --no-n8n)`);
-	const quick = argv.includes('--quick');
-	return { quick, n8n: !argv.includes('--no-n8n'), runs: quick ? 3 : 5 };
+		throw new Error(
+			`unknown option(s): ${unknown.join(' ')} (use --quick, --no-n8n, --only <group>,…)`,
+		);
+	const badGroups = (only ?? []).filter((group) => !(GROUPS as readonly string[]).includes(group));
+	if (only && (only.length === 0 || badGroups.length > 0))
+		throw new Error(
+			`--only takes groups among ${GROUPS.join(', ')} (got "${argv[onlyAt + 1] ?? ''}")`,
+		);
+	const quick = rest.includes('--quick');
+	return {
+		quick,
+		n8n: !rest.includes('--no-n8n'),
+		runs: quick ? 3 : 5,
+		only: only as Group[] | undefined,
+	};
 }
 
 /** Above this 1-minute load average at the start, the run is not recorded. */
@@ -51,34 +75,53 @@ function build(): void {
 async function main(): Promise<void> {
 	const options = parseArgs(process.argv.slice(2));
 	const startLoad = os.loadavg()[0];
-	if (options.n8n) build();
+	const runs = (group: Group) => !options.only || options.only.includes(group);
+	const n8nGroups = NEEDS_N8N.filter(runs);
+	if (options.n8n && n8nGroups.length > 0) build();
 	const started = Date.now();
 	const sections: Section[] = [];
-	const step = async (name: string, measure: () => Promise<Section>) => {
+	const step = async (group: Group, name: string, measure: () => Promise<Section>) => {
+		if (!runs(group)) return;
+		if (NEEDS_N8N.includes(group) && !options.n8n) {
+			sections.push({ title: name, rows: [], skipped: '--no-n8n' });
+			return;
+		}
 		process.stdout.write(`bench: ${name} …\n`);
 		sections.push(await measure());
 	};
-	await step('items 1–2, token cache', async () => await tokenBench(options.runs));
+	await step('tokens', 'items 1–2, token cache', async () => await tokenBench(options.runs));
 	await step(
+		'trigger',
 		'items 3–4, trigger verify and dedupe',
 		async () => await triggerBench(options.runs, options.quick),
 	);
 	await step(
+		'scale',
 		'item 7, dedupe memory at 100,000 ids',
 		async () => await dedupeScaleBench(options.runs, options.quick),
 	);
-	if (options.n8n) await step('items 5–6, real n8n', async () => await n8nBench(options));
-	else sections.push({ title: 'Real n8n (items 5–6)', rows: [], skipped: '--no-n8n' });
-	if (options.n8n)
-		await step(
-			'items 7–8, n8n queue mode',
-			async () => await queueBench(options.runs, options.quick),
-		);
-	else sections.push({ title: 'n8n queue mode (items 7–8)', rows: [], skipped: '--no-n8n' });
+	await step('n8n', 'items 5–6, real n8n', async () => await n8nBench(options));
+	await step(
+		'queue',
+		'items 7–8, n8n queue mode',
+		async () => await queueBench(options.runs, options.quick),
+	);
+	await step(
+		'capacity',
+		'item 9, built-in store capacity in n8n',
+		async () => await capacityBench(options.runs, options.quick),
+	);
 
 	const seconds = Math.round((Date.now() - started) / 1000);
 	process.stdout.write(`\n${consoleTable(sections)}\n\n`);
 	const endLoad = os.loadavg()[0];
+	process.stdout.write(
+		`bench: 1-minute load average ${startLoad.toFixed(2)} at the start, ${endLoad.toFixed(2)} at the end\n`,
+	);
+	if (options.only) {
+		process.stdout.write('bench: --only: docs/benchmarks.md is left as it is.\n');
+		return;
+	}
 	if (startLoad > MAX_START_LOAD) {
 		process.stdout.write(
 			`bench: load average ${startLoad.toFixed(2)} at the start (above ${MAX_START_LOAD}): the ` +

@@ -1,0 +1,295 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
+/**
+ * Item 9, the built-in store's capacity: events/s and bytes written per event with 0, 10,000,
+ * 25,000, 50,000 and 100,000 ids remembered, in regular mode (one n8n, SQLite) and in queue mode
+ * (Postgres, a webhook process and a worker). n8n reads the whole static data with every webhook
+ * request and rewrites the whole column whenever it changed, so every accepted event costs in
+ * proportion to the ids remembered; these rows say how much, and so where Redis should take over.
+ *
+ * Each size is its own trigger workflow. Its ids are written into the workflow row as n8n saves
+ * them (`global["dedupe:<node id>"]`, ids claimed over the last day) after activation and before
+ * its first delivery. Bytes written: in regular mode, what the n8n process passes to write calls
+ * (`wchar` in /proc/<pid>/io: SQLite pages and WAL, plus its log lines and HTTP answers); in queue
+ * mode, the Postgres WAL generated (`pg_current_wal_lsn`), which holds every row n8n writes.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+import { MemoryDedupeStore } from '../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import { staticDataKey } from '../../nodes/GstComplianceTrigger/dedupe/persistence';
+import {
+	CRED,
+	envelope,
+	request,
+	runBounded,
+	signatureHeader,
+	startN8n,
+	triggerNode,
+	triggerUrl,
+	uuid,
+	waitFor,
+	waitForFinished,
+	type N8n,
+} from '../../test/harness';
+import { startQueueCluster } from '../../test/harness/queue/cluster';
+import { ratios, type Row, type Section } from '../result';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer (Node 24 binary and n8n's modules)
+const installer = require('../../test/harness/install.js') as {
+	NODE24_BIN: string;
+	NODE_MODULES: string;
+};
+
+export const SIZES = [0, 10_000, 25_000, 50_000, 100_000] as const;
+/** The ratio to the empty store the README's threshold keeps. */
+export const KEEP = 0.9;
+const CONCURRENCY = 10;
+const DEADLINE_MS = 180_000;
+const WINDOW_MS = (24 * 3600 + 300) * 1000;
+
+interface Side {
+	size: number;
+	url: string;
+	workflowId: string;
+	done: number;
+}
+
+interface Measure {
+	perSecond: number;
+	bytesPerEvent: number;
+}
+
+/** What a mode gives the measurement: where to create workflows, and a byte counter. */
+interface Mode {
+	label: string;
+	n8n: N8n;
+	urlOf(webhookId: string): string;
+	writeStaticData(workflowId: string, json: string): void;
+	bytesWritten(): number;
+}
+
+function body(seq: number): string {
+	return JSON.stringify(
+		envelope('einvoice.generated', {
+			id: `einv_cap_${seq}`,
+			object: 'einvoice',
+			status: 'generated',
+			irn: 'a'.repeat(64),
+			notes: 'x'.repeat(3600),
+		}),
+	);
+}
+
+/** The global static data of a trigger that remembers `size` ids claimed over the last day. */
+function staticDataWith(nodeId: string, size: number): string {
+	const store = new MemoryDedupeStore({ windowMs: WINDOW_MS, capacity: 125_000 });
+	const now = Date.now();
+	const day = 24 * 3_600_000;
+	for (let i = 0; i < size; i++)
+		store.claimNow(`evt_fill_${i}`, now - day + Math.floor((i * day) / size));
+	return JSON.stringify({ global: { [staticDataKey(nodeId)]: store.snapshot() } });
+}
+
+async function createSide(
+	mode: Mode,
+	size: number,
+	credential: { id: string; name: string },
+): Promise<Side> {
+	const node = triggerNode({ events: ['*'], webhookCredential: credential });
+	const wf = await mode.n8n.createWorkflow({ name: `bench: capacity ${size}`, nodes: [node] });
+	await mode.n8n.activateWorkflow(wf.id);
+	const url = mode.urlOf(node.webhookId as string);
+	await waitFor(
+		async () => (await request(url, { method: 'POST', body: '{}' })).status !== 404,
+		`the ${size}-id trigger to be live`,
+		60_000,
+		250,
+	);
+	// After activation (which may save the row) and before the first signed delivery, which loads it.
+	if (size > 0) mode.writeStaticData(wf.id, staticDataWith(node.id as string, size));
+	return { size, url, workflowId: wf.id, done: 0 };
+}
+
+async function runSide(
+	mode: Mode,
+	side: Side,
+	events: number,
+	secret: string,
+	seq: { next: number },
+): Promise<Measure> {
+	const bodies = Array.from({ length: events }, () => body(seq.next++));
+	const bytesBefore = mode.bytesWritten();
+	const started = Date.now();
+	const load = await runBounded(
+		events,
+		CONCURRENCY,
+		async (index) => {
+			const payload = bodies[index];
+			const response = await request(side.url, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'service-signature': signatureHeader(secret, payload),
+				},
+				body: payload,
+			});
+			if (response.status !== 200)
+				throw new Error(
+					`${side.size} ids: answered ${response.status}: ${response.text.slice(0, 200)}`,
+				);
+		},
+		DEADLINE_MS,
+	);
+	const failed = load.results.find((result) => result.error);
+	if (failed || load.notStarted > 0)
+		throw new Error(`${side.size} ids: ${failed?.error?.message ?? `${load.notStarted} not sent`}`);
+	side.done = await waitForFinished(mode.n8n, side.workflowId, side.done + events, DEADLINE_MS);
+	const elapsedMs = Date.now() - started;
+	return {
+		perSecond: (events * 1000) / elapsedMs,
+		bytesPerEvent: (mode.bytesWritten() - bytesBefore) / events,
+	};
+}
+
+async function measureMode(
+	mode: Mode,
+	credential: { id: string; name: string },
+	secret: string,
+	runs: number,
+	events: number,
+): Promise<Row[]> {
+	const sides: Side[] = [];
+	for (const size of SIZES) sides.push(await createSide(mode, size, credential));
+	const seq = { next: 0 };
+	// Warm-up, not counted: it also loads each filled snapshot into the process's store.
+	for (const side of sides) await runSide(mode, side, 10, secret, seq);
+	const measured = sides.map(() => [] as Measure[]);
+	for (let run = 0; run < runs; run++)
+		for (let i = 0; i < sides.length; i++) {
+			const index = (i + run) % sides.length;
+			measured[index].push(await runSide(mode, sides[index], events, secret, seq));
+		}
+	const rate = (i: number) => measured[i].map((m) => m.perSecond);
+	const bytes = (i: number) => measured[i].map((m) => m.bytesPerEvent);
+	return SIZES.flatMap((size, i): Row[] =>
+		i === 0
+			? [
+					{
+						item: '9',
+						what: `${mode.label}: built-in store, empty: bytes written per event`,
+						unit: 'B/event',
+						ours: bytes(0),
+						ratio: bytes(0),
+						goal: '— (context)',
+					},
+				]
+			: [
+					{
+						item: '9',
+						what: `${mode.label}: built-in store with ${size.toLocaleString('en')} ids: events/s`,
+						unit: 'events/s',
+						ours: rate(i),
+						baseline: { label: 'built-in store, empty', values: rate(0) },
+						ratio: ratios(rate(i), rate(0)),
+						goal: `≥ ${KEEP}× keeps the size`,
+						met: (ratio) => ratio.median >= KEEP,
+					},
+					{
+						item: '9',
+						what: `${mode.label}: built-in store with ${size.toLocaleString('en')} ids: bytes written per event`,
+						unit: 'B/event',
+						ours: bytes(i),
+						baseline: { label: 'built-in store, empty', values: bytes(0) },
+						ratio: ratios(bytes(i), bytes(0)),
+						goal: '— (context)',
+					},
+				],
+	);
+}
+
+/** `wchar` of /proc/<pid>/io: bytes the process passed to write calls. */
+function processWrites(pid: number): number {
+	const io = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
+	return Number(/^wchar: (\d+)$/m.exec(io)?.[1] ?? NaN);
+}
+
+/** Runs one UPDATE in n8n's SQLite database with n8n's own sqlite3 module, under Node 24. */
+function writeSqliteStaticData(database: string, workflowId: string, json: string): void {
+	const file = path.join(os.tmpdir(), `gst-capacity-${uuid()}.json`);
+	fs.writeFileSync(file, json);
+	const script = `
+const sqlite3 = require('sqlite3');
+const fs = require('fs');
+const db = new sqlite3.Database(${JSON.stringify(database)});
+db.configure('busyTimeout', 10000);
+db.run('UPDATE workflow_entity SET staticData = ? WHERE id = ?', [fs.readFileSync(${JSON.stringify(file)}, 'utf8'), ${JSON.stringify(workflowId)}], function (error) {
+  if (error || this.changes !== 1) { console.error(error ? error.message : 'no row ' + ${JSON.stringify(workflowId)}); process.exit(1); }
+  db.close();
+});`;
+	const result = spawnSync(installer.NODE24_BIN, ['-e', script], {
+		cwd: path.join(installer.NODE_MODULES, 'n8n'),
+		encoding: 'utf8',
+	});
+	fs.rmSync(file, { force: true });
+	if (result.status !== 0)
+		throw new Error(`writing static data into SQLite failed: ${result.stderr}`);
+}
+
+export async function capacityBench(runs: number, quick: boolean): Promise<Section> {
+	const title =
+		'Built-in store capacity (item 9): n8n 2.41, regular mode (SQLite) and queue mode (Postgres)';
+	const events = quick ? 60 : 120;
+	const rows: Row[] = [];
+
+	const n8n = await startN8n({ name: 'bench-capacity', env: { N8N_LOG_LEVEL: 'warn' } });
+	try {
+		const secret = `whsec_${uuid()}`;
+		const credential = await n8n.createCredential('bench webhook', CRED.webhook, {
+			signingSecret: secret,
+			previousSigningSecret: '',
+		});
+		const database = path.join(n8n.n8nFolder, 'database.sqlite');
+		const pid = n8n.pid;
+		if (!pid || !fs.existsSync(database))
+			throw new Error(`n8n's process or SQLite database (${database}) not found`);
+		const regular: Mode = {
+			label: 'Regular mode, SQLite',
+			n8n,
+			urlOf: (webhookId) => triggerUrl(n8n, { webhookId }),
+			writeStaticData: (workflowId, json) => writeSqliteStaticData(database, workflowId, json),
+			bytesWritten: () => processWrites(pid),
+		};
+		rows.push(...(await measureMode(regular, credential, secret, runs, events)));
+	} finally {
+		await n8n.dispose();
+	}
+
+	const cluster = await startQueueCluster({ webhookProcesses: 1, env: { N8N_LOG_LEVEL: 'warn' } });
+	try {
+		const { main, postgres } = cluster;
+		const secret = `whsec_${uuid()}`;
+		const credential = await main.createCredential('bench webhook', CRED.webhook, {
+			signingSecret: secret,
+			previousSigningSecret: '',
+		});
+		const queue: Mode = {
+			label: 'Queue mode, Postgres',
+			n8n: main,
+			urlOf: (webhookId) => cluster.triggerUrl(0, { webhookId }),
+			writeStaticData: (workflowId, json) => {
+				if (/'/.test(json)) throw new Error('unexpected quote in the snapshot');
+				postgres.query(
+					`UPDATE workflow_entity SET "staticData" = '${json}'::json WHERE id = '${workflowId}';`,
+				);
+			},
+			bytesWritten: () =>
+				Number(postgres.query("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0');").trim()),
+		};
+		rows.push(...(await measureMode(queue, credential, secret, runs, events)));
+	} finally {
+		await cluster.stop();
+	}
+	return { title, rows };
+}
