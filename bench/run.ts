@@ -4,7 +4,7 @@
  * prints the table of ratios and writes docs/benchmarks.md. Items 1–4 and the in-process part of 7
  * run in process; 5–6 start a real n8n through the e2e harness, 7–8 n8n in queue mode
  * (test/harness/queue), 9 both (the built-in store's capacity). `--only` runs some groups (tokens,
- * trigger, scale, n8n, queue, capacity) and never writes docs/benchmarks.md.
+ * trigger, scale, n8n, profile, queue, capacity) and never writes docs/benchmarks.md.
  *
  * A benchmark on a busy machine records noise: when the 1-minute load average at the start is above
  * MAX_START_LOAD, the table is printed but docs/benchmarks.md is not written.
@@ -16,6 +16,7 @@ import { spawnSync } from 'child_process';
 
 import { n8nBench } from './n8n/index';
 import { capacityBench } from './n8n/capacity';
+import { profileBench } from './n8n/profile';
 import { queueBench } from './n8n/queue';
 import { dedupeScaleBench } from './dedupeScale';
 import { consoleTable } from './report';
@@ -24,9 +25,9 @@ import type { Section } from './result';
 import { tokenBench } from './tokens';
 import { triggerBench } from './trigger';
 
-const GROUPS = ['tokens', 'trigger', 'scale', 'n8n', 'queue', 'capacity'] as const;
+const GROUPS = ['tokens', 'trigger', 'scale', 'n8n', 'profile', 'queue', 'capacity'] as const;
 type Group = (typeof GROUPS)[number];
-const NEEDS_N8N: readonly Group[] = ['n8n', 'queue', 'capacity'];
+const NEEDS_N8N: readonly Group[] = ['n8n', 'profile', 'queue', 'capacity'];
 
 export interface BenchOptions {
 	quick: boolean;
@@ -101,6 +102,11 @@ async function main(): Promise<void> {
 		async () => await dedupeScaleBench(options.runs, options.quick),
 	);
 	await step('n8n', 'items 5–6, real n8n', async () => await n8nBench(options));
+	await step(
+		'profile',
+		"item 6's CPU profile, real n8n",
+		async () => await profileBench(options.runs, options.quick),
+	);
 	await step(
 		'queue',
 		'items 7–8, n8n queue mode',

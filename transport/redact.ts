@@ -1,7 +1,7 @@
 const JWT_LIKE = /eyJ[\w-]*\.[\w-]*\.[\w-]*/g;
 
 /** The user info of a URL (`redis://user:secret@host` → `redis://[redacted]@host`). */
-const URL_USER_INFO = /([a-z][a-z\d+.-]*:\/\/)[^\s/@]*@/gi;
+const URL_USER_INFO = /:\/\/[^\s/@]*@/g;
 
 /** Shorter secrets are not redacted: they would blank out ordinary words. */
 const MIN_SECRET_LENGTH = 4;
@@ -32,7 +32,7 @@ const NAMED_SECRET = new RegExp(
  * these forms independently, so mixtures match too.
  */
 export function redact(text: string, secrets: string[] = []): string {
-	let result = text.replace(JWT_LIKE, '[redacted token]').replace(URL_USER_INFO, '$1[redacted]@');
+	let result = text.replace(JWT_LIKE, '[redacted token]').replace(URL_USER_INFO, '://[redacted]@');
 	const usable = secrets.filter((secret) => secret.length >= MIN_SECRET_LENGTH);
 	if (usable.length === 0) return result;
 	for (const secret of usable) {

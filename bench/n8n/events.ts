@@ -20,7 +20,7 @@ const CONCURRENCY = 10;
 const DEADLINE_MS = 120_000;
 const HEADER_AUTH = { name: 'x-bench-key', value: 'bench-key-value' };
 
-interface Side {
+export interface Side {
 	label: string;
 	url: string;
 	workflowId: string;
@@ -28,7 +28,7 @@ interface Side {
 	done: number;
 }
 
-type SideName = 'ours' | 'bare' | 'headerAuth';
+export type SideName = 'ours' | 'bare' | 'headerAuth';
 
 /**
  * n8n's Webhook node, bare or with its Header Auth (which, like our trigger, reads a credential per
@@ -61,7 +61,7 @@ async function webhookSide(
 	return { label, url: n8n.webhookUrl(path), workflowId: wf.id, done: 0 };
 }
 
-async function createSides(session: BenchSession): Promise<Record<SideName, Side>> {
+export async function createSides(session: BenchSession): Promise<Record<SideName, Side>> {
 	const { n8n } = session;
 	const trigger = await activeTrigger(session, 'bench: GST trigger');
 	const headerCredential = await n8n.createCredential(
@@ -98,7 +98,7 @@ interface Rates {
 	acknowledgedPerSecond: number;
 }
 
-async function runSide(
+export async function runSide(
 	n8n: N8n,
 	side: Side,
 	events: number,

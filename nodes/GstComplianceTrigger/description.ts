@@ -13,7 +13,7 @@ import { TOLERANCE_SECONDS, WINDOW_HOURS } from './options';
  * event (docs/deployments.md).
  */
 const SEVERAL_PROCESSES =
-	'<b>Several n8n processes</b> receiving webhooks (queue mode with webhook processes, or multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every process shares one record of the events already started; without it, each process remembers event IDs on its own (right for one process, up to about 100,000 events a day). The same credential is needed if <b>another node of this workflow writes workflow static data</b> (a Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs this node remembers, and after a restart a redelivered event can start again.';
+	'<b>Several n8n processes</b> receiving webhooks (queue mode with webhook processes, or multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every process shares one record of the events already started; without it, each process remembers event IDs on its own (right for one process, up to about 10,000 events a day; beyond that each event gets slower, and the items it starts say so in dedupeNotice). The same credential is needed if <b>another node of this workflow writes workflow static data</b> (a Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs this node remembers, and after a restart a redelivered event can start again.';
 export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	header: "Deliveries come from a subscription in the service's Developer hub",
 	executionsHelp: {

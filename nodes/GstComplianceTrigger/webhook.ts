@@ -108,8 +108,11 @@ async function start(
 			prepareMs: refetch ? REFETCH_BUDGET_MS : PREPARE_MS_WITHOUT_REFETCH,
 			startMs: START_MS,
 			windowMs: options.dedupeWindowMs,
-			prepare: async () =>
-				await buildOutput(context, event, { shape: options.outputShape, refetch }),
+			prepare: async () => {
+				const item = await buildOutput(context, event, { shape: options.outputShape, refetch });
+				const notice = store.notice?.();
+				return notice ? { ...item, dedupeNotice: notice } : item;
+			},
 			onReleaseFailure: (_, error) =>
 				context.logger.warn(
 					`GST Compliance Trigger: ${error.message} (releasing event ${JSON.stringify(event.id)}; its claim lapses on its own)`,

@@ -1,44 +1,69 @@
 /**
- * Says so, in the n8n log, when the single-process store nears its cap or has had to forget ids
- * still inside the window (a redelivery of a forgotten id starts the workflow again). At most one
- * line per store and kind every WARN_EVERY_MS, so a busy trigger does not flood the log.
+ * When the single-process store should give way to Redis, and how it says so: in the n8n log (at
+ * most one line per store and kind every WARN_EVERY_MS, so a busy trigger does not flood it) and
+ * on the item each started execution carries (`dedupeNotice`), where a user who never reads the
+ * log sees it.
+ *
+ * Two reasons: the store has had to forget ids still inside the window (a redelivery of one starts
+ * the workflow again), or it remembers so many that every event is slower. n8n saves the whole
+ * static data with each started event, so each event costs in proportion to the ids remembered;
+ * bench item 9 (docs/benchmarks.md) measured the rate against the empty store: with Postgres
+ * 0.96× at 10,000 ids, 0.89× at 25,000 and 0.54× at 100,000; with SQLite ≥ 0.98× up to 50,000
+ * and 0.89× at 100,000.
  */
 import type { Logger } from 'n8n-workflow';
 
 import type { MemoryDedupeStore } from './memoryStore';
 
-/** Warn from this share of the cap on. */
+/** The largest measured size that keeps ≥ 0.9× of the empty store's rate on every database. */
+export const ATTACH_REDIS_FROM = 10_000;
+/** Warn from this share of the cap on, when the cap is below ATTACH_REDIS_FROM. */
 export const NEAR_CAPACITY = 0.8;
 const WARN_EVERY_MS = 10 * 60_000;
+
+type WatchedStore = Pick<MemoryDedupeStore, 'size' | 'capacity' | 'evictedInWindow'>;
+
+/** Whether the store should give way to Redis: it forgets ids, or it has grown slow. */
+function concern(store: WatchedStore, evictedBefore: number): 'evicting' | 'near' | undefined {
+	if (store.evictedInWindow > evictedBefore) return 'evicting';
+	const near = Math.min(ATTACH_REDIS_FROM, store.capacity * NEAR_CAPACITY);
+	return store.size >= near ? 'near' : undefined;
+}
+
+/** What the trigger says, in the log and on the started item. */
+export function capacityMessage(kind: 'evicting' | 'near', store: WatchedStore): string {
+	const remembers = `The GST Compliance Trigger's built-in dedupe store remembers ${store.size.toLocaleString('en')} event ids (at most ${store.capacity.toLocaleString('en')})`;
+	if (kind === 'evicting')
+		return `${remembers} and has had to forget ${store.evictedInWindow.toLocaleString('en')} still inside the dedupe window: a redelivery of one of them starts the workflow again. Attach a GST Compliance Dedupe Redis credential to the trigger (no cap), or shorten the Dedupe Window.`;
+	if (store.size >= ATTACH_REDIS_FROM)
+		return `${remembers}. n8n saves all of them with the workflow on every event, which slows each delivery from about ${ATTACH_REDIS_FROM.toLocaleString('en')} ids on. Attach a GST Compliance Dedupe Redis credential to the trigger, or shorten the Dedupe Window.`;
+	return `${remembers}. Beyond the cap it forgets the oldest ids inside the window; attach a GST Compliance Dedupe Redis credential to the trigger before the volume reaches the cap.`;
+}
 
 /** One store's warnings: what it last said, and when. Lives as long as the store it watches. */
 export class CapacityWatch {
 	private readonly lastWarned = new Map<'evicting' | 'near', number>();
 	private evictedSeen = 0;
 
-	/** Logs a warning when the store is near its cap or has forgotten ids inside the window. */
+	/** The note for the item an event starts the workflow with, while there is a concern. */
+	notice(store: WatchedStore): string | undefined {
+		const kind = store.evictedInWindow > 0 ? 'evicting' : concern(store, 0);
+		return kind && capacityMessage(kind, store);
+	}
+
+	/** Logs a warning when the store should give way to Redis, at most every WARN_EVERY_MS. */
 	check(
 		logger: Pick<Logger, 'warn'>,
 		scope: string,
-		store: Pick<MemoryDedupeStore, 'size' | 'capacity' | 'evictedInWindow'>,
+		store: WatchedStore,
 		nowMs = Date.now(),
 	): 'evicting' | 'near' | undefined {
-		const kind =
-			store.evictedInWindow > this.evictedSeen
-				? 'evicting'
-				: store.size >= store.capacity * NEAR_CAPACITY
-					? 'near'
-					: undefined;
+		const kind = concern(store, this.evictedSeen);
 		if (!kind) return undefined;
 		if (nowMs - (this.lastWarned.get(kind) ?? -Infinity) < WARN_EVERY_MS) return kind;
 		this.lastWarned.set(kind, nowMs);
 		this.evictedSeen = store.evictedInWindow;
-		const holds = `GST Compliance Trigger (${scope}): the single-process dedupe store holds ${store.size} of at most ${store.capacity} event ids`;
-		logger.warn(
-			kind === 'evicting'
-				? `${holds} and has forgotten ${store.evictedInWindow} ids still inside the dedupe window: a redelivery of one of them starts the workflow again. Attach a GST Compliance Dedupe Redis credential to the trigger (no cap), or shorten the dedupe window.`
-				: `${holds}. Beyond the cap it forgets the oldest ids inside the window; attach a GST Compliance Dedupe Redis credential to the trigger before the volume reaches the cap.`,
-		);
+		logger.warn(`${capacityMessage(kind, store)} (${scope})`);
 		return kind;
 	}
 }

@@ -68,6 +68,12 @@ export class DedupeRegistry {
  */
 export const dedupeRegistry = new DedupeRegistry();
 
+/** A store as the trigger uses it: the lifecycle's steps, and what to tell the user about it. */
+export interface TriggerDedupe extends ClaimStore {
+	/** A note for the started item when the built-in store should give way to Redis. */
+	notice?(): string | undefined;
+}
+
 /**
  * The store for this delivery: Redis when a Redis credential is attached (throws
  * DedupeUnavailableError when it does not answer), otherwise the process's own.
@@ -75,7 +81,7 @@ export const dedupeRegistry = new DedupeRegistry();
 export async function nodeDedupe(
 	context: IWebhookFunctions,
 	options: DedupeOptions,
-): Promise<ClaimStore> {
+): Promise<TriggerDedupe> {
 	const node = context.getNode();
 	const isTest = context.getMode() === 'manual';
 	const namespace = isTest ? 'test' : 'production';
@@ -93,6 +99,7 @@ export async function nodeDedupe(
 		claim: async (eventId, nowMs, leaseMs) => await store.claim(eventId, nowMs, leaseMs),
 		renew: async (claim, nowMs, leaseMs) => await store.renew(claim, nowMs, leaseMs),
 		release: async (claim) => await store.release(claim),
+		notice: () => watch.notice(store),
 		// Synchronous up to the write: n8n saves static data right after reading the answer.
 		commit: async (claim: Claim, nowMs: number) => {
 			store.commitNow(claim, nowMs);

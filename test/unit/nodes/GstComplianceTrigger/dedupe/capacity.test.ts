@@ -2,7 +2,11 @@
  * The single-process store near and at its cap: it says so in the n8n log (at most once per ten
  * minutes per store and kind) and counts every id it had to forget inside the window.
  */
-import { CapacityWatch } from '../../../../../nodes/GstComplianceTrigger/dedupe/capacity';
+import {
+	ATTACH_REDIS_FROM,
+	CapacityWatch,
+} from '../../../../../nodes/GstComplianceTrigger/dedupe/capacity';
+import { DEDUPE_CAPACITY } from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { MemoryDedupeStore } from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
 
 const NOW = Date.UTC(2025, 0, 15, 4, 30, 0);
@@ -30,7 +34,7 @@ it('warns once when it nears the cap, naming the fix', () => {
 	const { warnings, claim } = setup();
 	for (let i = 0; i < 9; i++) claim(`evt_${i}`);
 	expect(warnings).toHaveLength(1);
-	expect(warnings[0]).toMatch(/holds 8 of at most 10 event ids/);
+	expect(warnings[0]).toMatch(/remembers 8 event ids \(at most 10\)\. Beyond the cap/);
 	expect(warnings[0]).toMatch(/attach a GST Compliance Dedupe Redis credential/);
 });
 
@@ -40,7 +44,7 @@ it('at the cap, counts the ids forgotten inside the window and warns again (a re
 	expect(store.size).toBe(10);
 	expect(store.evictedInWindow).toBe(2);
 	expect(warnings).toHaveLength(2);
-	expect(warnings[1]).toMatch(/has forgotten 1 ids still inside the dedupe window/);
+	expect(warnings[1]).toMatch(/has had to forget 1 still inside the dedupe window/);
 	// The evicted id is no longer known: the silent loss the warning is about.
 	expect(claim('evt_0').isNew).toBe(true);
 });
@@ -59,4 +63,35 @@ it('ids that expire with the window are not counted as forgotten', () => {
 	claim('evt_next_day', NOW + 25 * HOUR);
 	expect(store.evictedInWindow).toBe(0);
 	expect(store.size).toBe(1);
+});
+
+describe('with the shipped cap, the store gives way to Redis long before it is full', () => {
+	/** A store of the shipped cap holding `size` ids (only what the watch reads). */
+	const holding = (size: number, evictedInWindow = 0) => ({
+		size,
+		capacity: DEDUPE_CAPACITY,
+		evictedInWindow,
+	});
+
+	it(`from ${ATTACH_REDIS_FROM.toLocaleString('en')} ids (bench item 9: slower on Postgres beyond) → warns that every event is slower, naming the fix`, () => {
+		const warnings: string[] = [];
+		const logger = { warn: (message: string) => void warnings.push(message) };
+		const watch = new CapacityWatch();
+		expect(watch.check(logger, 'scope', holding(ATTACH_REDIS_FROM - 1), NOW)).toBeUndefined();
+		expect(watch.check(logger, 'scope', holding(ATTACH_REDIS_FROM), NOW)).toBe('near');
+		expect(warnings).toEqual([
+			"The GST Compliance Trigger's built-in dedupe store remembers 10,000 event ids (at most 125,000). n8n saves all of them with the workflow on every event, which slows each delivery from about 10,000 ids on. Attach a GST Compliance Dedupe Redis credential to the trigger, or shorten the Dedupe Window. (scope)",
+		]);
+	});
+
+	it('notice() → the same words for the started item, from the threshold on; nothing below it', () => {
+		const watch = new CapacityWatch();
+		expect(watch.notice(holding(ATTACH_REDIS_FROM - 1))).toBeUndefined();
+		expect(watch.notice(holding(ATTACH_REDIS_FROM))).toMatch(
+			/slows each delivery from about 10,000 ids on/,
+		);
+		expect(watch.notice(holding(DEDUPE_CAPACITY, 3))).toMatch(
+			/has had to forget 3 still inside the dedupe window/,
+		);
+	});
 });

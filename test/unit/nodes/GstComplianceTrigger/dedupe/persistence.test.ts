@@ -10,6 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { ATTACH_REDIS_FROM } from '../../../../../nodes/GstComplianceTrigger/dedupe/capacity';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
@@ -222,5 +223,35 @@ describe('ids that differ only in unpaired UTF-16 surrogates', () => {
 		}
 		for (const id of ids)
 			expect({ id, ...(await deliver({ ...event(id), workflow })) }).toEqual({ id, ...DUPLICATE });
+	});
+});
+
+describe('telling the user, on the started item, when the built-in store should give way to Redis', () => {
+	/** A workflow row whose trigger already remembers `size` ids from the last hour. */
+	function rowRemembering(size: number): WorkflowRow {
+		const row = newWorkflow(`wf-notice-${size}`);
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (let i = 0; i < size; i++) store.claimNow(`evt_old_${i}`, NOW_MS - HOUR);
+		row.staticData = {
+			global: { [staticDataKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
+		};
+		return row;
+	}
+
+	it(`webhook() with ${ATTACH_REDIS_FROM.toLocaleString('en')} ids remembered → the item carries dedupeNotice naming the fix`, async () => {
+		const result = await deliver({
+			...event('evt_busy_store'),
+			workflow: rowRemembering(ATTACH_REDIS_FROM),
+		});
+		expect(result.started).toHaveLength(1);
+		expect(result.started?.[0].dedupeNotice).toMatch(
+			/remembers 10,00\d event ids .*Attach a GST Compliance Dedupe Redis credential/,
+		);
+	});
+
+	it('webhook() with fewer ids remembered → no dedupeNotice', async () => {
+		const result = await deliver({ ...event('evt_quiet_store'), workflow: rowRemembering(100) });
+		expect(result.started).toHaveLength(1);
+		expect(result.started?.[0]).not.toHaveProperty('dedupeNotice');
 	});
 });
