@@ -61,6 +61,7 @@ export function excerpt(text: string, secrets: string[] = [], max = 300): string
 	}
 }
 
+/** Compiled patterns of the last secrets seen (at most 65): a module cache, its content derived only. */
 const patternCache = new Map<string, RegExp>();
 
 /** A global regex matching `value` with each character in any of the forms listed on `redact`. */

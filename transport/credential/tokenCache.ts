@@ -174,7 +174,8 @@ export function cacheKey(credentials: GstCredentials): string {
 }
 
 /**
- * One cache per n8n process: n8n `require`s credential and node files from the same dist, so this
- * module is shared.
+ * Process-wide: the credential's `authenticate` receives only the credential data and the request,
+ * so a cache the action node, the trigger's refetch and the HTTP Request node all reuse can live
+ * nowhere else (n8n `require`s credential and node files from the same dist, so they share it).
  */
 export const tokenCache = new TokenCache(mintToken);
