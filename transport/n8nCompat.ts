@@ -1,8 +1,9 @@
 /**
  * The n8n behaviours the package depends on beyond n8n-workflow's types, in one place. Each is
  * pinned by a test that fails when n8n changes it: 1 and 2 by test/e2e/specs/n8nCompat.test.ts on
- * the e2e n8n (and the compatibility project on each version of the tested range), 3 by
- * test/unit/transport/n8nCompat.test.ts against n8n-core's own helper.
+ * the e2e n8n (and the compatibility project on each version of the tested range), 3 by bench
+ * item 6's profile and the e2e spec, 4 by test/unit/transport/n8nCompat.test.ts against n8n-core's
+ * own helper.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
  *    the node's `webhookResponse`. Left undefined, n8n 2.41 answers the literal text
@@ -13,7 +14,12 @@
  *    same static data, which resets its "changed" flag, and saves static data right after that
  *    read: a static-data write made inside the getter is saved, one made earlier in `webhook()`
  *    is not. n8n 1.x answers before the execution exists (README, Compatibility).
- * 3. n8n-core's `httpRequestWithAuthentication` reads the credential, runs its `authenticate`,
+ * 3. n8n (2.41 `webhook-helpers` parseRequestBody, and 1.x alike) evaluates the expression
+ *    `$parameter["options"]["binaryData"]` on every request to a webhook node of version 1; in
+ *    n8n 2.41 that is an isolated-VM expression, about 5 ms of CPU per event (bench item 6's
+ *    profile). Version 2 of the trigger is version 1 unchanged, so new nodes skip it; saved
+ *    version-1 nodes keep working as they are.
+ * 4. n8n-core's `httpRequestWithAuthentication` reads the credential, runs its `authenticate`,
  *    sets the execution's cancel signal (so stopping the execution aborts the request) and sends
  *    with n8n's request helper. The action node does the same minus the credential read, which it
  *    has already made for the item (a database read and a decryption each time).
@@ -25,6 +31,10 @@ import type {
 	IWebhookDescription,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+
+/** The trigger's versions; the newest is what the editor adds (3. above). */
+export const TRIGGER_VERSIONS = [1, 2];
+export const TRIGGER_DEFAULT_VERSION = 2;
 
 /** The trigger's one webhook: POST, answered by the node itself once the execution exists. */
 export const TRIGGER_WEBHOOK: IWebhookDescription = {
@@ -61,7 +71,7 @@ export interface SendContext {
 }
 
 /**
- * `httpRequestWithAuthentication` (3. above) with credential data already read: `authenticate` is
+ * `httpRequestWithAuthentication` (4. above) with credential data already read: `authenticate` is
  * the credential's own, and the request carries the execution's cancel signal.
  */
 export async function sendAuthenticated(

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
  * Item 9, the built-in store's capacity: events/s and bytes written per event with 0, 10,000,
  * 25,000, 50,000 and 100,000 ids remembered, in regular mode (one n8n, SQLite) and in queue mode

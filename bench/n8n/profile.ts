@@ -84,6 +84,52 @@ function cpuIn(
 	return totals;
 }
 
+/** Inclusive CPU microseconds per function (name and file) inside the windows. */
+function inclusiveIn(profile: CpuProfile, windows: Array<[number, number]>): Map<string, number> {
+	const parent = new Map<number, number>();
+	for (const node of profile.nodes)
+		for (const child of node.children ?? []) parent.set(child, node.id);
+	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+	const label = (node: ProfileNode) =>
+		`${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '')}`;
+	const totals = new Map<string, number>();
+	let at = profile.startTime;
+	for (let i = 0; i < profile.samples.length; i++) {
+		at += profile.timeDeltas[i];
+		const delta = profile.timeDeltas[i + 1] ?? 0;
+		if (!windows.some(([from, to]) => at >= from && at < to)) continue;
+		const seen = new Set<string>();
+		for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
+			const node = byId.get(id)!;
+			if (node.callFrame.functionName === '(idle)' || node.callFrame.functionName === '(program)')
+				break;
+			seen.add(label(node));
+		}
+		for (const key of seen) totals.set(key, (totals.get(key) ?? 0) + delta);
+	}
+	return totals;
+}
+
+/** The functions whose inclusive time per event differs most between two sides. */
+function topDifferences(
+	profile: CpuProfile,
+	ours: Array<[number, number]>,
+	base: Array<[number, number]>,
+	events: number,
+): string[] {
+	const a = inclusiveIn(profile, ours);
+	const b = inclusiveIn(profile, base);
+	const perEvent = (us: number, windows: number) => us / 1000 / (events * windows);
+	return [...new Set([...a.keys(), ...b.keys()])]
+		.map((key) => ({
+			key,
+			diff: perEvent(a.get(key) ?? 0, ours.length) - perEvent(b.get(key) ?? 0, base.length),
+		}))
+		.sort((x, y) => y.diff - x.diff)
+		.slice(0, 25)
+		.map(({ key, diff }) => `${diff.toFixed(2)} ms/event  ${key}`);
+}
+
 export async function profileBench(runs: number, quick: boolean): Promise<Section> {
 	const title = "Item 6's CPU profile: the n8n process per event, by where the time goes";
 	const events = quick ? 150 : 300;
@@ -134,6 +180,13 @@ export async function profileBench(runs: number, quick: boolean): Promise<Sectio
 		SideName,
 		Array<Record<Category, number>>
 	>;
+	for (const [label, base] of [
+		['bare Webhook node', 'bare'],
+		['Webhook node + Header Auth', 'headerAuth'],
+	] as const)
+		process.stdout.write(
+			`bench: functions with the most more inclusive CPU per event, our trigger vs the ${label}:\n  ${topDifferences(profile, windows.ours, windows[base], events).join('\n  ')}\n`,
+		);
 	const total = (name: SideName) =>
 		measured[name].map((run) => CATEGORIES.reduce((sum, c) => sum + run[c], 0));
 	const rows: Row[] = [

@@ -18,7 +18,11 @@ import {
 	properties,
 	triggerPanel,
 } from './description';
-import { TRIGGER_WEBHOOK } from '../../transport/n8nCompat';
+import {
+	TRIGGER_DEFAULT_VERSION,
+	TRIGGER_VERSIONS,
+	TRIGGER_WEBHOOK,
+} from '../../transport/n8nCompat';
 import { checkSigningSecrets } from './secretCheck';
 import { handleWebhook } from './webhook';
 
@@ -32,7 +36,8 @@ export class GstComplianceTrigger implements INodeType {
 			dark: 'file:../../icons/gstCompliance.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		version: TRIGGER_VERSIONS,
+		defaultVersion: TRIGGER_DEFAULT_VERSION,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description: 'Starts the workflow on verified e-invoice and e-way bill events',
 		defaults: { name: 'GST Compliance Trigger' },

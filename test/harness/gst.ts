@@ -54,6 +54,8 @@ export function triggerNode(opts: {
 	options?: Record<string, unknown>;
 	webhookId?: string;
 	position?: [number, number];
+	/** 2 (the version the editor adds) unless a spec pins a saved version-1 node. */
+	typeVersion?: number;
 }): Record<string, any> {
 	const credentials: Record<string, unknown> = { [CRED.webhook]: opts.webhookCredential };
 	if (opts.apiCredential) credentials[CRED.api] = opts.apiCredential;
@@ -61,7 +63,7 @@ export function triggerNode(opts: {
 		id: nodeId(),
 		name: opts.name ?? 'GST Compliance Trigger',
 		type: NODE_TYPES.trigger,
-		typeVersion: 1,
+		typeVersion: opts.typeVersion ?? 2,
 		position: opts.position ?? [0, 0],
 		webhookId: opts.webhookId ?? uuid(),
 		parameters: {

@@ -5,12 +5,14 @@
  * as n8n's Community Nodes screen installs it; then the credential Test button, both nodes, the
  * HTTP Request node with the credential across a cross-origin redirect, the trigger (accept,
  * duplicate, forged, 20 concurrent copies, SIGKILL and restart mid-stream with the service
- * retrying), every template's import, and the trigger panel's wording.
+ * retrying), every template's import, and the trigger panel's wording, served and as the editor
+ * shows it (headless Chromium).
  *
  * Where the n8n line behaves differently, the test pins that line's behaviour (README,
  * Compatibility): on 1.x n8n answers a webhook before the execution exists.
  */
 import * as fs from 'fs';
+import * as path from 'path';
 
 import { EVENT_TYPES } from '../../emulator';
 import * as installer from '../../harness/install';
@@ -23,6 +25,9 @@ import {
 	EXAMPLES_DIR,
 	killHard,
 	loadTemplate,
+	OWNER,
+	REPO_ROOT,
+	WORK_DIR,
 	signatureHeader,
 	startSession,
 	triggerNode,
@@ -34,6 +39,7 @@ import {
 	waitForFinished,
 	type Session,
 } from '../../harness';
+import { triggerPanel } from '../../../nodes/GstComplianceTrigger/description';
 
 jest.setTimeout(300_000);
 
@@ -250,3 +256,74 @@ it('the trigger panel served by this n8n says publish, and activate for n8n 1.x'
 	const inactive = String(trigger?.triggerPanel?.executionsHelp?.inactive ?? '');
 	expect(inactive).toContain('publish it (on n8n 1.x: activate it)');
 });
+
+it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)", async () => {
+	const chromiumPath = '/usr/bin/chromium';
+	const playwright = path.join(
+		REPO_ROOT,
+		'test',
+		'e2e',
+		'runtime',
+		'node_modules',
+		'playwright-core',
+	);
+	if (!fs.existsSync(chromiumPath) || !fs.existsSync(playwright))
+		throw new Error('the editor check needs chromium and playwright-core: run npm run e2e:install');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- playwright-core from the e2e runtime, loaded by path
+	const { chromium } = require(playwright) as {
+		chromium: {
+			launch(options: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }>;
+		};
+	};
+	const webhookCredential = session.webhookCredential;
+	const node = triggerNode({
+		events: ['*'],
+		webhookCredential,
+		webhookId: uuid(),
+		position: [0, 0],
+	});
+	const wf = await session.n8n.createWorkflow({ name: 'compat editor', nodes: [node] });
+	const browser = await chromium.launch({
+		executablePath: chromiumPath,
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+	});
+	try {
+		const page = await browser.newPage();
+		page.setDefaultTimeout(60_000);
+		await page.goto(`${session.n8n.baseUrl}/signin`);
+		await page.fill('#emailOrLdapLoginId', OWNER.email);
+		await page.fill('#password', OWNER.password);
+		await page.click('[data-test-id="form-submit-button"]');
+		await page.waitForURL((url: URL) => !url.pathname.includes('signin'));
+		await page.goto(`${session.n8n.baseUrl}/workflow/${wf.id}`);
+		await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${node.name as string}"]`);
+		await page.locator('[data-test-id="trigger-header"]').waitFor();
+		await page.getByText('More info').click();
+		await page.getByText('This node has two URLs').waitFor();
+		const shown = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+		const help = (triggerPanel as { executionsHelp: { inactive: string } }).executionsHelp;
+		const asShown = help.inactive
+			.replace(/<br\s*\/?>/g, ' ')
+			.replace(/<[^>]+>/g, '')
+			.replace(/\s+/g, ' ')
+			.trim();
+		expect(shown).toContain(asShown);
+		expect(shown).toContain(MAJOR === 1 ? 'on n8n 1.x: activate it' : 'publish it');
+		await page.screenshot({ path: path.join(WORK_DIR, `compat-${VERSION}-trigger-panel.png`) });
+	} finally {
+		await browser.close();
+	}
+});
+
+interface Page {
+	goto(url: string): Promise<unknown>;
+	fill(selector: string, value: string): Promise<void>;
+	click(selector: string): Promise<void>;
+	dblclick(selector: string): Promise<void>;
+	waitForURL(predicate: (url: URL) => boolean): Promise<void>;
+	locator(selector: string): { waitFor(): Promise<void>; innerText(): Promise<string> };
+	getByText(text: string): { click(): Promise<void>; waitFor(): Promise<void> };
+	screenshot(options: { path: string }): Promise<unknown>;
+	setDefaultTimeout(ms: number): void;
+}

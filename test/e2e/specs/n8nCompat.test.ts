@@ -62,3 +62,23 @@ it('a static-data write made while n8n reads the answer is saved with the workfl
 	const again = await deliver(url, event, secret);
 	expect(again.json()).toEqual({ received: true, duplicate: true });
 });
+
+it('a trigger saved as version 1 (before version 2 existed) still accepts, and answers a duplicate as one', async () => {
+	const credential = await n8n.createCredential('GST webhook v1', CRED.webhook, {
+		signingSecret: secret,
+		previousSigningSecret: '',
+	});
+	const webhookId = uuid();
+	const node = triggerNode({
+		events: ['*'],
+		webhookCredential: credential,
+		webhookId,
+		typeVersion: 1,
+	});
+	const wf = await n8n.createWorkflow({ name: 'n8n compat: version 1', nodes: [node] });
+	await n8n.activateWorkflow(wf.id);
+	const v1Url = triggerUrl(n8n, { webhookId });
+	const event = envelope('einvoice.generated', { id: 'einv_compat_v1' });
+	expect((await deliver(v1Url, event, secret)).json()).toEqual({ received: true });
+	expect((await deliver(v1Url, event, secret)).json()).toEqual({ received: true, duplicate: true });
+});

@@ -3,6 +3,8 @@
  * n8nCompat spec pins the trigger's on the e2e n8n, and `sendAuthenticated` is compared here with
  * n8n-core's own `httpRequestWithAuthentication` over real HTTP.
  */
+import { sleep } from 'n8n-workflow';
+
 import { GstComplianceTrigger } from '../../../nodes/GstComplianceTrigger/GstComplianceTrigger.node';
 import { gstApiRequest } from '../../../transport/apiRequest';
 import { authenticateWith } from '../../../transport/credential/authenticate';
@@ -25,6 +27,14 @@ describe('answerOnceExecutionExists', () => {
 		expect(onExecutionCreated).not.toHaveBeenCalled();
 		expect(response.webhookResponse).toEqual({ received: true });
 		expect(onExecutionCreated).toHaveBeenCalledTimes(1);
+	});
+});
+
+describe('the trigger versions', () => {
+	it('new nodes are version 2, which n8n does not evaluate an expression for on every request; version 1 still loads', () => {
+		const { description } = new GstComplianceTrigger();
+		expect(description.version).toEqual([1, 2]);
+		expect(description.defaultVersion).toBe(2);
 	});
 });
 
@@ -88,7 +98,7 @@ describe("sendAuthenticated, against n8n-core's httpRequestWithAuthentication", 
 		const { context, einvoiceId } = setup(controller.signal);
 		emulator().control.injectApiFaults([{ kind: 'slow', ms: 2_000 }]);
 		const call = gstApiRequest.call(context, 'GET', `/v1/einvoices/${einvoiceId}`);
-		setTimeout(() => controller.abort(), 200);
+		void sleep(200).then(() => controller.abort());
 		await expect(call).rejects.toThrow(/failed: the execution was stopped/);
 		const sent = outbound.requests.filter((r) => r.url.includes('/v1/einvoices/'));
 		expect(sent.map((r) => r.error)).toEqual(['ERR_CANCELED']);
