@@ -290,27 +290,41 @@ it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)"
 	});
 	try {
 		const page = await browser.newPage();
-		page.setDefaultTimeout(60_000);
-		await page.goto(`${session.n8n.baseUrl}/signin`);
-		await page.fill('#emailOrLdapLoginId', OWNER.email);
-		await page.fill('#password', OWNER.password);
-		await page.click('[data-test-id="form-submit-button"]');
-		await page.waitForURL((url: URL) => !url.pathname.includes('signin'));
-		await page.goto(`${session.n8n.baseUrl}/workflow/${wf.id}`);
-		await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${node.name as string}"]`);
-		await page.locator('[data-test-id="trigger-header"]').waitFor();
-		await page.getByText('More info').click();
-		await page.getByText('This node has two URLs').waitFor();
-		const shown = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
-		const help = (triggerPanel as { executionsHelp: { inactive: string } }).executionsHelp;
-		const asShown = help.inactive
-			.replace(/<br\s*\/?>/g, ' ')
-			.replace(/<[^>]+>/g, '')
-			.replace(/\s+/g, ' ')
-			.trim();
-		expect(shown).toContain(asShown);
-		expect(shown).toContain(MAJOR === 1 ? 'on n8n 1.x: activate it' : 'publish it');
-		await page.screenshot({ path: path.join(WORK_DIR, `compat-${VERSION}-trigger-panel.png`) });
+		try {
+			page.setDefaultTimeout(60_000);
+			await page.goto(`${session.n8n.baseUrl}/signin`);
+			// The form's ids differ between lines: its only text field, its password field, Enter.
+			await page.locator('input:not([type="password"])').first().fill(OWNER.email);
+			await page.fill('input[type="password"]', OWNER.password);
+			await page.press('input[type="password"]', 'Enter');
+			await page.waitForURL((url: URL) => !url.pathname.includes('signin'));
+			await page.goto(`${session.n8n.baseUrl}/workflow/${wf.id}`);
+			await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${node.name as string}"]`);
+			await page.locator('[data-test-id="trigger-header"]').waitFor();
+			await page.getByText('More info').click();
+			await page.getByText('This node has two URLs').waitFor();
+			const shown = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+			const help = (triggerPanel as { executionsHelp: { inactive: string } }).executionsHelp;
+			const asShown = help.inactive
+				.replace(/<br\s*\/?>/g, ' ')
+				.replace(/<[^>]+>/g, '')
+				.replace(/\s+/g, ' ')
+				.trim();
+			expect(shown).toContain(asShown);
+			expect(shown).toContain(MAJOR === 1 ? 'on n8n 1.x: activate it' : 'publish it');
+			await page.screenshot({ path: path.join(WORK_DIR, `compat-${VERSION}-trigger-panel.png`) });
+		} catch (error) {
+			// What the page showed, for the failure message and a screenshot next to n8n's log.
+			const shotPath = path.join(WORK_DIR, `compat-${VERSION}-editor-failure.png`);
+			await page.screenshot({ path: shotPath }).catch(() => undefined);
+			const text = await page
+				.locator('body')
+				.innerText()
+				.catch(() => '');
+			throw new Error(
+				`${(error as Error).message}\n--- page (${page.url()}) ---\n${text.slice(0, 1500)}\n(screenshot ${shotPath})`,
+			);
+		}
 	} finally {
 		await browser.close();
 	}
@@ -322,8 +336,14 @@ interface Page {
 	click(selector: string): Promise<void>;
 	dblclick(selector: string): Promise<void>;
 	waitForURL(predicate: (url: URL) => boolean): Promise<void>;
-	locator(selector: string): { waitFor(): Promise<void>; innerText(): Promise<string> };
+	locator(selector: string): {
+		waitFor(): Promise<void>;
+		innerText(): Promise<string>;
+		first(): { fill(value: string): Promise<void> };
+	};
+	press(selector: string, key: string): Promise<void>;
 	getByText(text: string): { click(): Promise<void>; waitFor(): Promise<void> };
 	screenshot(options: { path: string }): Promise<unknown>;
 	setDefaultTimeout(ms: number): void;
+	url(): string;
 }
