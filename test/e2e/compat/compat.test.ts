@@ -321,6 +321,7 @@ it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)"
 				.locator('body')
 				.innerText()
 				.catch(() => '');
+			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- test code outside any node
 			throw new Error(
 				`${(error as Error).message}\n--- page (${page.url()}) ---\n${text.slice(0, 1500)}\n(screenshot ${shotPath})`,
 			);
