@@ -171,9 +171,9 @@ export async function triggerBench(runs: number, quick: boolean): Promise<Sectio
 				baseline: { label: 'one bare HMAC-SHA256 of the same body', values: p99.bare },
 				ratio: ratios(p99.ours, p99.bare),
 				// Reported, not judged: at tens of µs, the slowest 1 % is GC pauses and scheduling,
-				// which move this figure by more than the code does between runs.
+				// which move this figure more than the code does.
 				goal: '— (context)',
-				note: 'p99 of a few-µs operation is set by garbage-collection pauses and the OS scheduler, not by the code: it moved 4–7× between quiet runs, so it has no goal of its own; p50 carries the goal.',
+				note: 'p99 of a few-µs operation is set by garbage-collection pauses and the OS scheduler, more than by the code, so it is reported without a goal of its own; p50 carries the goal.',
 			},
 			{
 				item: '4',
