@@ -21,20 +21,17 @@ import { MemoryDedupeStore } from '../../nodes/GstComplianceTrigger/dedupe/memor
 import { staticDataKey } from '../../nodes/GstComplianceTrigger/dedupe/persistence';
 import {
 	CRED,
-	envelope,
 	request,
-	runBounded,
-	signatureHeader,
 	startN8n,
 	triggerNode,
 	triggerUrl,
 	uuid,
 	waitFor,
-	waitForFinished,
 	type N8n,
 } from '../../test/harness';
 import { startQueueCluster } from '../../test/harness/queue/cluster';
 import { ratios, type Row, type Section } from '../result';
+import { postEvents } from './post';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer (Node 24 binary and n8n's modules)
 const installer = require('../../test/harness/install.js') as {
@@ -45,8 +42,6 @@ const installer = require('../../test/harness/install.js') as {
 export const SIZES = [0, 10_000, 25_000, 50_000, 100_000] as const;
 /** The ratio to the empty store the README's threshold keeps. */
 export const KEEP = 0.9;
-const CONCURRENCY = 10;
-const DEADLINE_MS = 180_000;
 const WINDOW_MS = (24 * 3600 + 300) * 1000;
 
 interface Side {
@@ -68,18 +63,6 @@ interface Mode {
 	urlOf(webhookId: string): string;
 	writeStaticData(workflowId: string, json: string): void;
 	bytesWritten(): number;
-}
-
-function body(seq: number): string {
-	return JSON.stringify(
-		envelope('einvoice.generated', {
-			id: `einv_cap_${seq}`,
-			object: 'einvoice',
-			status: 'generated',
-			irn: 'a'.repeat(64),
-			notes: 'x'.repeat(3600),
-		}),
-	);
 }
 
 /** The global static data of a trigger that remembers `size` ids claimed over the last day. */
@@ -119,36 +102,12 @@ async function runSide(
 	secret: string,
 	seq: { next: number },
 ): Promise<Measure> {
-	const bodies = Array.from({ length: events }, () => body(seq.next++));
 	const bytesBefore = mode.bytesWritten();
-	const started = Date.now();
-	const load = await runBounded(
-		events,
-		CONCURRENCY,
-		async (index) => {
-			const payload = bodies[index];
-			const response = await request(side.url, {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					'service-signature': signatureHeader(secret, payload),
-				},
-				body: payload,
-			});
-			if (response.status !== 200)
-				throw new Error(
-					`${side.size} ids: answered ${response.status}: ${response.text.slice(0, 200)}`,
-				);
-		},
-		DEADLINE_MS,
-	);
-	const failed = load.results.find((result) => result.error);
-	if (failed || load.notStarted > 0)
-		throw new Error(`${side.size} ids: ${failed?.error?.message ?? `${load.notStarted} not sent`}`);
-	side.done = await waitForFinished(mode.n8n, side.workflowId, side.done + events, DEADLINE_MS);
-	const elapsedMs = Date.now() - started;
+	const target = { ...side, label: `${side.size} ids`, secret };
+	const { finishedMs } = await postEvents(mode.n8n, target, events, seq);
+	side.done = target.done;
 	return {
-		perSecond: (events * 1000) / elapsedMs,
+		perSecond: (events * 1000) / finishedMs,
 		bytesPerEvent: (mode.bytesWritten() - bytesBefore) / events,
 	};
 }

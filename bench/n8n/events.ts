@@ -4,20 +4,10 @@
  * concurrency; the rate counts from the first POST until n8n has finished an execution for
  * every event (acknowledged-only rates are kept alongside).
  */
-import {
-	envelope,
-	signatureHeader,
-	request,
-	waitForFinished,
-	runBounded,
-	activeTrigger,
-	type Session as BenchSession,
-	type N8n,
-} from '../../test/harness';
+import { activeTrigger, type Session as BenchSession, type N8n } from '../../test/harness';
 import { ratios, type Row } from '../result';
+import { CONCURRENCY, postEvents } from './post';
 
-const CONCURRENCY = 10;
-const DEADLINE_MS = 120_000;
 const HEADER_AUTH = { name: 'x-bench-key', value: 'bench-key-value' };
 
 export interface Side {
@@ -76,23 +66,6 @@ export async function createSides(session: BenchSession): Promise<Record<SideNam
 	};
 }
 
-/** A realistic envelope: an e-invoice with the spec's fields, padded to about 4 KB. */
-function body(seq: number): string {
-	const data = {
-		id: `einv_bench_${seq}`,
-		object: 'einvoice',
-		status: 'generated',
-		irn: 'a'.repeat(64),
-		ackNumber: String(100000000000 + seq),
-		ackDate: '2025-01-15 10:00:00',
-		sellerGstin: '29ABCDE1234F1Z5',
-		invoiceNumber: `INV-${seq}`,
-		totalInvoiceValue: 1180,
-		notes: 'x'.repeat(3600),
-	};
-	return JSON.stringify(envelope('einvoice.generated', data));
-}
-
 interface Rates {
 	finishedPerSecond: number;
 	acknowledgedPerSecond: number;
@@ -105,37 +78,9 @@ export async function runSide(
 	secret: string,
 	seq: { next: number },
 ): Promise<Rates> {
-	const bodies = Array.from({ length: events }, () => body(seq.next++));
-	const started = Date.now();
-	const load = await runBounded(
-		events,
-		CONCURRENCY,
-		async (index) => {
-			const payload = bodies[index];
-			const response = await request(side.url, {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					'service-signature': signatureHeader(secret, payload),
-					[HEADER_AUTH.name]: HEADER_AUTH.value,
-				},
-				body: payload,
-			});
-			if (response.status !== 200)
-				throw new Error(
-					`${side.label} answered ${response.status}: ${response.text.slice(0, 200)}`,
-				);
-		},
-		DEADLINE_MS,
-	);
-	const acknowledgedMs = Date.now() - started;
-	const failed = load.results.find((result) => result.error);
-	if (failed || load.notStarted > 0)
-		throw new Error(
-			`${side.label}: ${failed?.error?.message ?? `${load.notStarted} events not sent in time`}`,
-		);
-	side.done = await waitForFinished(n8n, side.workflowId, side.done + events, DEADLINE_MS);
-	const finishedMs = Date.now() - started;
+	const target = { ...side, secret, headers: { [HEADER_AUTH.name]: HEADER_AUTH.value } };
+	const { acknowledgedMs, finishedMs } = await postEvents(n8n, target, events, seq);
+	side.done = target.done;
 	return {
 		finishedPerSecond: (events * 1000) / finishedMs,
 		acknowledgedPerSecond: (events * 1000) / acknowledgedMs,

@@ -17,24 +17,12 @@ import Redis from 'ioredis';
 
 import { eventKey } from '../../nodes/GstComplianceTrigger/dedupe/redisStore';
 import { MemoryDedupeStore } from '../../nodes/GstComplianceTrigger/dedupe/memoryStore';
-import {
-	CRED,
-	envelope,
-	request,
-	runBounded,
-	signatureHeader,
-	triggerNode,
-	uuid,
-	waitFor,
-	waitForFinished,
-	type N8n,
-} from '../../test/harness';
+import { CRED, request, triggerNode, uuid, waitFor, type N8n } from '../../test/harness';
 import { startBalancer } from '../../test/harness/queue/balancer';
 import { startQueueCluster } from '../../test/harness/queue/cluster';
 import { ratios, type Row, type Section } from '../result';
+import { CONCURRENCY, postEvents } from './post';
 
-const CONCURRENCY = 10;
-const DEADLINE_MS = 180_000;
 const FILLED = 100_000;
 const WINDOW_MS = (24 * 3600 + 300) * 1000;
 const REDIS_CRED = 'gstComplianceRedisApi';
@@ -49,18 +37,6 @@ interface Side {
 	done: number;
 }
 
-function body(seq: number): string {
-	return JSON.stringify(
-		envelope('einvoice.generated', {
-			id: `einv_qbench_${seq}`,
-			object: 'einvoice',
-			status: 'generated',
-			irn: 'a'.repeat(64),
-			notes: 'x'.repeat(3600),
-		}),
-	);
-}
-
 async function runSide(
 	n8n: N8n,
 	side: Side,
@@ -68,34 +44,10 @@ async function runSide(
 	secret: string,
 	seq: { next: number },
 ): Promise<number> {
-	const bodies = Array.from({ length: events }, () => body(seq.next++));
-	const started = Date.now();
-	const load = await runBounded(
-		events,
-		CONCURRENCY,
-		async (index) => {
-			const payload = bodies[index];
-			const response = await request(side.url, {
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					...(side.signed ? { 'service-signature': signatureHeader(secret, payload) } : {}),
-				},
-				body: payload,
-			});
-			if (response.status !== 200)
-				throw new Error(
-					`${side.label} answered ${response.status}: ${response.text.slice(0, 200)}`,
-				);
-		},
-		DEADLINE_MS,
-	);
-	const failed = load.results.find((result) => result.error);
-	if (failed || load.notStarted > 0)
-		throw new Error(`${side.label}: ${failed?.error?.message ?? `${load.notStarted} not sent`}`);
-	side.done = await waitForFinished(n8n, side.workflowId, side.done + events, DEADLINE_MS);
-	if (side.done < events) throw new Error(`${side.label}: executions missing`);
-	return (events * 1000) / (Date.now() - started);
+	const target = { ...side, secret: side.signed ? secret : undefined };
+	const { finishedMs } = await postEvents(n8n, target, events, seq);
+	side.done = target.done;
+	return (events * 1000) / finishedMs;
 }
 
 export async function queueBench(runs: number, quick: boolean): Promise<Section> {

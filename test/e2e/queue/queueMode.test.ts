@@ -160,6 +160,38 @@ async function deliverWithRetry(url: string, event: Envelope, attempts = 40): Pr
 	return answers;
 }
 
+/**
+ * Sends each step round-robin over both webhook processes (step i to process i % 2; a burst's
+ * copies alternate between both), each delivery retried as the service retries it. Returns the
+ * answers per event id and the load's own record.
+ */
+async function sendSteps(
+	trigger: Trigger,
+	steps: Array<Envelope | Envelope[]>,
+	concurrency: number,
+	deadlineMs: number,
+) {
+	const outcomes = new Map<string, string[][]>();
+	const send = async (event: Envelope, process: number) => {
+		const answers = await deliverWithRetry(trigger.url(process), event);
+		outcomes.set(event.id, [...(outcomes.get(event.id) ?? []), answers]);
+	};
+	const load = await runBounded(
+		steps.length,
+		concurrency,
+		async (index) => {
+			const step = steps[index];
+			await (Array.isArray(step)
+				? Promise.all(step.map((event, j) => send(event, j % 2)))
+				: send(step, index % 2));
+		},
+		deadlineMs,
+	);
+	expect(load.results.filter((r) => r.error).map((r) => r.error?.message)).toEqual([]);
+	expect(load.notStarted).toBe(0);
+	return { outcomes, load };
+}
+
 /** Per event id: how many 2xx answers said "accepted" and the other answers seen. */
 function tally(outcomes: Map<string, string[][]>) {
 	const accepted = [...outcomes.values()].map(
@@ -332,25 +364,7 @@ describe('1,000 deliveries over both webhook processes', () => {
 		const steps = plan(events);
 		expect(steps.flat()).toHaveLength(DELIVERIES);
 
-		const outcomes = new Map<string, string[][]>();
-		const send = async (event: Envelope, process: number) => {
-			const answers = await deliverWithRetry(trigger.url(process), event);
-			outcomes.set(event.id, [...(outcomes.get(event.id) ?? []), answers]);
-		};
-		// Round-robin: step i goes to process i % 2; a burst's 20 copies alternate between both.
-		const load = await runBounded(
-			steps.length,
-			CONCURRENCY,
-			async (index) => {
-				const step = steps[index];
-				await (Array.isArray(step)
-					? Promise.all(step.map((event, j) => send(event, j % 2)))
-					: send(step, index % 2));
-			},
-			480_000,
-		);
-		expect(load.results.filter((r) => r.error).map((r) => r.error?.message)).toEqual([]);
-		expect(load.notStarted).toBe(0);
+		const { outcomes, load } = await sendSteps(trigger, steps, CONCURRENCY, 480_000);
 
 		const total = await waitForFinished(main, trigger.workflowId, UNIQUE, 360_000, 3_000);
 		const { accepted, finals, retried } = tally(outcomes);
@@ -547,23 +561,7 @@ describe('the dedupe store on a Redis Cluster', () => {
 		const events = Array.from({ length: UNIQUE }, (_, i) => einvoiceEvent(4_000_000 + i));
 		const steps: Array<Envelope | Envelope[]> = shuffled([...events, ...events.slice(0, 50)], 7);
 		steps.splice(steps.length / 2, 0, Array(20).fill(events[UNIQUE - 1]));
-		const outcomes = new Map<string, string[][]>();
-		const send = async (event: Envelope, process: number) => {
-			const answers = await deliverWithRetry(trigger.url(process), event);
-			outcomes.set(event.id, [...(outcomes.get(event.id) ?? []), answers]);
-		};
-		const load = await runBounded(
-			steps.length,
-			8,
-			async (index) => {
-				const step = steps[index];
-				await (Array.isArray(step)
-					? Promise.all(step.map((event, j) => send(event, j % 2)))
-					: send(step, index % 2));
-			},
-			300_000,
-		);
-		expect(load.results.filter((r) => r.error).map((r) => r.error?.message)).toEqual([]);
+		const { outcomes } = await sendSteps(trigger, steps, 8, 300_000);
 
 		const total = await waitForFinished(main, trigger.workflowId, UNIQUE, 240_000, 3_000);
 		const { accepted, finals } = tally(outcomes);
