@@ -8,8 +8,8 @@
  * the workflow again), or it remembers so many that every event is slower. n8n saves the whole
  * static data with each started event, so each event costs in proportion to the ids remembered;
  * bench item 9 (docs/benchmarks.md) measured the rate against the empty store: with Postgres
- * 0.96× at 10,000 ids, 0.89× at 25,000 and 0.54× at 100,000; with SQLite ≥ 0.98× up to 50,000
- * and 0.89× at 100,000.
+ * 0.95× at 10,000 ids, 0.84× at 25,000 and 0.56× at 100,000; with SQLite ≥ 0.91× up to 50,000
+ * and 0.84× at 100,000.
  */
 import type { Logger } from 'n8n-workflow';
 
