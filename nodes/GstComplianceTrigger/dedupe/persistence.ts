@@ -14,8 +14,8 @@
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  * - The commit runs when n8n reads the answer, after the execution exists, and its static-data
- *   write lands in the save n8n makes right after that read (transport/n8nCompat.ts). Per event: execution
- *   created → id saved → 200 sent.
+ *   write lands in the save n8n makes right after that read (transport/n8nCompat.ts). Per event:
+ *   execution created → id saved → 200 sent.
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
@@ -25,7 +25,10 @@ import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
 import { hasRedisCredential, redisDedupeStore } from './redisCredential';
 
-/** 100,000 ids a day fit with room to spare; docs/trigger.md has the measured sizes. */
+/**
+ * The most ids the store keeps (its memory and static data; docs/trigger.md has the measured sizes).
+ * It asks for Redis long before, from capacity.ts's ATTACH_REDIS_FROM.
+ */
 export const DEDUPE_CAPACITY = 125_000;
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
 const LEGACY_NODE_KEY = 'dedupe';
@@ -37,7 +40,7 @@ export function staticDataKey(nodeId: string): string {
 
 /**
  * One store per key (workflow, node and namespace) for the life of the process, with the watch that
- * warns when it nears its cap.
+ * says when it should give way to Redis.
  */
 export class DedupeRegistry {
 	private readonly stores = new Map<string, { store: MemoryDedupeStore; watch: CapacityWatch }>();
