@@ -18,7 +18,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { startSession } from '../../test/harness';
-import type { Row, Section } from '../result';
+import { ratios, type Row, type Section } from '../result';
 import { createSides, runSide, type SideName } from './events';
 
 const CATEGORIES = ['package', 'database', 'n8n', 'node', 'gc'] as const;
@@ -189,26 +189,29 @@ export async function profileBench(runs: number, quick: boolean): Promise<Sectio
 		);
 	const total = (name: SideName) =>
 		measured[name].map((run) => CATEGORIES.reduce((sum, c) => sum + run[c], 0));
+	/** Our trigger's CPU per event against one of n8n's Webhook nodes, in the same runs. */
+	const versus = (base: SideName, label: string, what: string, note?: string): Row => ({
+		item: '6p',
+		what,
+		unit: 'ms/event',
+		ours: total('ours'),
+		baseline: { label, values: total(base) },
+		ratio: ratios(total('ours'), total(base)),
+		goal: '— (context)',
+		note,
+	});
 	const rows: Row[] = [
-		{
-			item: '6p',
-			what: 'CPU of the n8n process per event, our trigger ÷ the bare Webhook node',
-			unit: 'ms/event',
-			ours: total('ours'),
-			baseline: { label: 'bare Webhook node', values: total('bare') },
-			ratio: total('ours').map((v, i) => v / total('bare')[i]),
-			goal: '— (context)',
-			note: `Profile ${file} (sampled every 0.5 ms), ${events} events per run and side.`,
-		},
-		{
-			item: '6p',
-			what: 'Same profile, our trigger ÷ the Webhook node with Header Auth',
-			unit: 'ms/event',
-			ours: total('ours'),
-			baseline: { label: 'Webhook node + Header Auth', values: total('headerAuth') },
-			ratio: total('ours').map((v, i) => v / total('headerAuth')[i]),
-			goal: '— (context)',
-		},
+		versus(
+			'bare',
+			'bare Webhook node',
+			'CPU of the n8n process per event, our trigger ÷ the bare Webhook node',
+			`Profile ${file} (sampled every 0.5 ms), ${events} events per run and side.`,
+		),
+		versus(
+			'headerAuth',
+			'Webhook node + Header Auth',
+			'Same profile, our trigger ÷ the Webhook node with Header Auth',
+		),
 		...CATEGORIES.map(
 			(category): Row => ({
 				item: '6p',
