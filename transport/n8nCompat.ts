@@ -18,7 +18,10 @@
  *    `$parameter["options"]["binaryData"]` on every request to a webhook node of version 1; in
  *    n8n 2.41 that is an isolated-VM expression, about 5 ms of CPU per event (bench item 6's
  *    profile). Version 2 of the trigger is version 1 unchanged, so new nodes skip it; saved
- *    version-1 nodes keep working as they are.
+ *    version-1 nodes keep working as they are. For a node above version 1, n8n reads the body
+ *    only for the content types it parses (JSON, text, form, XML); `requestBytes` reads any other
+ *    with n8n's own `readRawBody`, so a delivery's Content-Type (not shown by the service) never
+ *    matters.
  * 4. n8n-core's `httpRequestWithAuthentication` reads the credential, runs its `authenticate`,
  *    sets the execution's cancel signal (so stopping the execution aborts the request) and sends
  *    with n8n's request helper. The action node does the same minus the credential read, which it
@@ -62,6 +65,14 @@ export function answerOnceExecutionExists(
 		},
 	});
 	return response;
+}
+
+/** The exact bytes of a webhook request, read by n8n's `readRawBody` if n8n has not yet (3. above). */
+export async function requestBytes(request: object): Promise<Buffer> {
+	const req = request as { rawBody?: unknown; readRawBody?: () => Promise<void> };
+	if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
+	if (Buffer.isBuffer(req.rawBody)) return req.rawBody;
+	return Buffer.from(typeof req.rawBody === 'string' ? req.rawBody : '');
 }
 
 /** What `sendAuthenticated` needs of an n8n context (IExecuteFunctions and IWebhookFunctions fit). */

@@ -24,7 +24,7 @@ import {
 	SIZE_ERROR,
 	type EventEnvelope,
 } from './delivery';
-import { answerOnceExecutionExists } from '../../transport/n8nCompat';
+import { answerOnceExecutionExists, requestBytes } from '../../transport/n8nCompat';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { buildOutput, REFETCH_BUDGET_MS } from './output';
 import { usableSigningSecrets } from './secretCheck';
@@ -39,7 +39,7 @@ const PREPARE_MS_WITHOUT_REFETCH = 5_000;
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	// Refused before the credential is read: a request that cannot verify costs no database read
 	// or decryption. judgeDelivery makes the same checks again, with the same answers.
-	const body = rawBody(this);
+	const body = await requestBytes(this.getRequestObject());
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
 	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
 	if (!parseSignatureHeader(signatureHeader)) return respond(this, 401, { error: SIGNATURE_ERROR });
@@ -173,11 +173,4 @@ function respond(
 ): IWebhookResponseData {
 	context.getResponseObject().status(status).json(body);
 	return { noWebhookResponse: true };
-}
-
-/** n8n keeps the exact bytes received next to the parsed body; the signature covers those. */
-function rawBody(context: IWebhookFunctions): Buffer {
-	const raw = (context.getRequestObject() as { rawBody?: unknown }).rawBody;
-	if (Buffer.isBuffer(raw)) return raw;
-	return Buffer.from(typeof raw === 'string' ? raw : '');
 }

@@ -7,6 +7,8 @@ import {
 	deliver,
 	envelope,
 	N8n,
+	request,
+	signatureHeader,
 	startN8n,
 	triggerNode,
 	triggerUrl,
@@ -47,7 +49,9 @@ it('responseData "": n8n answers an onReceived webhook with the node\'s webhookR
 });
 
 it('n8n reads the answer only after the execution exists: at the 200, the execution is there', async () => {
-	const before = (await n8n.executions(workflowId)).length;
+	// Counted once the first test's execution has finished, so only this delivery can change the
+	// count (a run of this spec once miscounted while the first was still running).
+	const before = (await n8n.waitForExecutions(workflowId, 1)).length;
 	const res = await deliver(url, envelope('einvoice.generated', { id: 'einv_compat_2' }), secret);
 	expect(res.status).toBe(200);
 	// No waiting: the execution was created before the answer was built.
@@ -82,3 +86,26 @@ it('a trigger saved as version 1 (before version 2 existed) still accepts, and a
 	expect((await deliver(v1Url, event, secret)).json()).toEqual({ received: true });
 	expect((await deliver(v1Url, event, secret)).json()).toEqual({ received: true, duplicate: true });
 });
+
+it.each([
+	['application/octet-stream', 'application/octet-stream'],
+	['none', undefined],
+	['application/json; charset=utf-8', 'application/json; charset=utf-8'],
+])(
+	"a delivery with Content-Type %s (the service's is not shown) is verified on its exact bytes and accepted",
+	async (_label, contentType) => {
+		const body = JSON.stringify(envelope('einvoice.generated', { id: `einv_ct_${uuid()}` }));
+		const res = await request(url, {
+			method: 'POST',
+			headers: {
+				...(contentType ? { 'content-type': contentType } : {}),
+				'service-signature': signatureHeader(secret, body),
+			},
+			body,
+		});
+		expect({ status: res.status, body: res.json() }).toEqual({
+			status: 200,
+			body: { received: true },
+		});
+	},
+);

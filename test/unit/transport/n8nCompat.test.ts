@@ -11,6 +11,7 @@ import { authenticateWith } from '../../../transport/credential/authenticate';
 import { n8nHttpRequestPost } from '../../../transport/credential/tokenClient';
 import {
 	answerOnceExecutionExists,
+	requestBytes,
 	sendAuthenticated,
 	TRIGGER_WEBHOOK,
 } from '../../../transport/n8nCompat';
@@ -35,6 +36,29 @@ describe('the trigger versions', () => {
 		const { description } = new GstComplianceTrigger();
 		expect(description.version).toEqual([1, 2]);
 		expect(description.defaultVersion).toBe(2);
+	});
+});
+
+describe('requestBytes', () => {
+	it('a body n8n has read (rawBody) → those bytes, n8n not asked again', async () => {
+		const readRawBody = jest.fn();
+		const rawBody = Buffer.from('{"id":"evt_1"}');
+		expect(await requestBytes({ rawBody, readRawBody })).toBe(rawBody);
+		expect(readRawBody).not.toHaveBeenCalled();
+	});
+
+	it("a body n8n left unread (a content type it does not parse) → read with n8n's readRawBody", async () => {
+		const request: { rawBody?: Buffer; readRawBody: () => Promise<void> } = {
+			readRawBody: async () => {
+				request.rawBody = Buffer.from('raw bytes');
+			},
+		};
+		expect((await requestBytes(request)).toString()).toBe('raw bytes');
+	});
+
+	it('a string rawBody → its bytes; no body at all → empty', async () => {
+		expect((await requestBytes({ rawBody: 'text' })).toString()).toBe('text');
+		expect((await requestBytes({})).length).toBe(0);
 	});
 });
 
