@@ -24,6 +24,8 @@ import type { GstCredentials } from './credential/environment';
 import { apiBaseUrl, ENVIRONMENT_LABEL, parseCredentials } from './credential/environment';
 import { classifyStatus } from './httpStatus';
 import { sendAuthenticated } from './n8nCompat';
+import type { Hop } from './redirects';
+import { MAX_REDIRECTS, nextHop, requestUrl } from './redirects';
 import * as messages from './messages';
 import { describeNetworkFailure, isNetworkFailure } from './networkError';
 import { excerpt } from './redact';
@@ -69,7 +71,8 @@ type ApiError = ReturnType<typeof gstError>;
 
 /**
  * One call to the GST Compliance API with the `gstComplianceApi` credential. Retries 429 (per
- * Retry-After), 5xx and network errors within `settings.apiRetry`; re-mints once on 401. Throws
+ * Retry-After), 5xx and network errors within `settings.apiRetry`; re-mints once on 401; follows
+ * redirects itself (transport/redirects.ts). Throws
  * NodeApiError / NodeOperationError with a message a no-code user can act on.
  *
  * n8n's own retry on 401 exists only for credentials with `preAuthentication` and an `expirable`
@@ -109,22 +112,48 @@ export async function gstApiRequest(
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		timeout: settings.apiRequestTimeoutMs,
-		sendCredentialsOnCrossOriginRedirect: false,
+		disableFollowRedirect: true,
 	};
 	let reauthenticated = false;
 	// The token request goes through the same helper, so n8n's outbound request policy applies.
 	const post = n8nHttpRequestPost(async (options) => await this.helpers.httpRequest(options));
+	const apiOrigin = new URL(apiBaseUrl(credentials)).origin;
+	const first: Hop = {
+		url: requestUrl(apiBaseUrl(credentials), path, opts.qs),
+		method,
+		body: opts.body,
+		authenticated: true,
+	};
+
+	/** The request and the redirects it leads to (transport/redirects.ts). */
+	const exchange = async () => {
+		const send = async (hop: Hop, options: IHttpRequestOptions) =>
+			await sendAuthenticated(this, options, async (unsent) =>
+				hop.authenticated ? await authenticateWith(credentialData, unsent, post) : unsent,
+			);
+		let hop = first;
+		let response = await send(hop, request);
+		for (let followed = 0; ; followed++) {
+			const next = nextHop(response.statusCode, response.headers?.location, hop, apiOrigin);
+			if (!next) return { hop, response, redirectedTooOften: false };
+			if (followed === MAX_REDIRECTS) return { hop, response, redirectedTooOften: true };
+			hop = next;
+			response = await send(hop, {
+				...request,
+				url: hop.url,
+				qs: undefined,
+				method: hop.method,
+				body: hop.body,
+			});
+		}
+	};
 
 	const attempt = async (): Promise<AttemptResult<IDataObject>> => {
 		for (;;) {
 			const serialAtStart = tokenCache.lastSerial;
-			let response: IN8nHttpFullResponse;
+			let exchanged: Awaited<ReturnType<typeof exchange>>;
 			try {
-				response = await sendAuthenticated(
-					this,
-					request,
-					async (options) => await authenticateWith(credentialData, options, post),
-				);
+				exchanged = await exchange();
 			} catch (error) {
 				const credentialError = findCredentialError(error);
 				if (credentialError) {
@@ -163,8 +192,23 @@ export async function gstApiRequest(
 					}),
 				);
 			}
+			const { hop, response, redirectedTooOften } = exchanged;
 			const status = response.statusCode;
-			if (status === 401 && !reauthenticated) {
+			if (redirectedTooOften) {
+				return fatal(
+					gstError(node, {
+						code: 'REQUEST_FAILED',
+						message: messages.apiRequestFailed(
+							scope.host,
+							messages.redirectedTooOften(MAX_REDIRECTS),
+						),
+						httpStatus: status,
+						itemIndex,
+					}),
+				);
+			}
+			// A 401 from another origin says nothing about the token, which did not go there.
+			if (status === 401 && hop.authenticated && !reauthenticated) {
 				reauthenticated = true;
 				tokenCache.invalidate(credentials, serialAtStart);
 				continue;

@@ -86,6 +86,9 @@ export const apiUnreachable = (host: string, why: string, environment: string): 
 export const apiRequestFailed = (host: string, detail: string): string =>
 	`The request to the GST Compliance API at ${host} failed: ${detail}`;
 
+export const redirectedTooOften = (max: number): string =>
+	`it was redirected more than ${max} times`;
+
 export const apiNotJson = (host: string, status: number): string =>
 	`The GST Compliance API at ${host} answered HTTP ${status} with a body that is not a JSON object`;
 

@@ -25,7 +25,10 @@
  * 4. n8n-core's `httpRequestWithAuthentication` reads the credential, runs its `authenticate`,
  *    sets the execution's cancel signal (so stopping the execution aborts the request) and sends
  *    with n8n's request helper. The action node does the same minus the credential read, which it
- *    has already made for the item (a database read and a decryption each time).
+ *    has already made for the item (a database read and a decryption each time). Its requests
+ *    do not use n8n's redirect follow, which re-sends the token to any origin before n8n 1.123.50
+ *    (1.x) and 2.6 (2.x): transport/redirects.ts follows instead, pinned by the action node's
+ *    tests with the request option removed and by the compatibility project.
  */
 import type {
 	IDataObject,

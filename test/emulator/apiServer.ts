@@ -53,6 +53,12 @@ export function createApiServer(
 			const fault = state.apiFaults.shift();
 			if (fault?.kind === 'reset') return void req.socket.destroy();
 			if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+			if (fault?.kind === 'redirect') {
+				const path = req.url ?? '/';
+				const location = fault.elsewhere ? elsewhereUrl() + path : path;
+				res.writeHead(fault.status ?? 302, { Location: location, 'Content-Length': 0 });
+				return void res.end();
+			}
 			if (fault?.kind === 'status') {
 				return sendFault(res, fault, {
 					error: { code: 'injected_fault', message: 'Injected fault' },

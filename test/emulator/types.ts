@@ -171,7 +171,12 @@ export type TokenFault =
 export type ApiFault =
 	| { kind: 'status'; status: number; body?: string; retryAfterSeconds?: number }
 	| { kind: 'reset' } // destroy the socket without an answer
-	| { kind: 'slow'; ms: number }; // answer as usual, this many real milliseconds late
+	| { kind: 'slow'; ms: number } // answer as usual, this many real milliseconds late
+	/**
+	 * A redirect (default 302) to the same path and query: on this host by a relative Location, or
+	 * on `elsewhereUrl` with `elsewhere: true`.
+	 */
+	| { kind: 'redirect'; status?: 301 | 302 | 303 | 307 | 308; elsewhere?: boolean };
 
 /** A request that reached `elsewhereUrl` (e.g. by following an API host's redirect). */
 export interface ElsewhereRequest {

@@ -118,6 +118,27 @@ it("n8n's HTTP Request node with the credential: a redirect to another origin is
 	}
 });
 
+it('the GST Compliance node: a redirect to another origin is followed without the token', async () => {
+	const { emulator, client } = session;
+	const invoice = emulator.control.createEinvoice({
+		organizationId: client.organizationId,
+		environment: 'sandbox',
+	});
+	emulator.control.setRedirect(true);
+	try {
+		const { output } = await runOnce(
+			session.n8n,
+			actionNode({ resource: 'einvoice', id: invoice.id, apiCredential: session.apiCredential }),
+		);
+		expect(emulator.control.elsewhereRequests()).toEqual([
+			{ method: 'GET', path: `/v1/einvoices/${invoice.id}`, authorization: false },
+		]);
+		expect(output[0]).toMatchObject({ elsewhere: true });
+	} finally {
+		emulator.control.setRedirect(false);
+	}
+});
+
 describe('the trigger', () => {
 	let url: string;
 	let workflowId: string;

@@ -45,6 +45,8 @@ describe('GST Compliance node: Get', () => {
 			resource?: string;
 			continueOnFail?: boolean;
 			nodeOptions?: Record<string, unknown>;
+			/** n8n before 1.123.50 (1.x) and 2.6 (2.x): `sendCredentialsOnCrossOriginRedirect` unknown. */
+			n8nWithoutRedirectOption?: boolean;
 		} = {},
 	) => {
 		const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } as never }));
@@ -60,6 +62,14 @@ describe('GST Compliance node: Get', () => {
 				options: (options.nodeOptions ?? {}) as INodeParameters,
 			},
 		});
+		if (options.n8nWithoutRedirectOption) {
+			const send = context.helpers.httpRequest;
+			context.helpers.httpRequest = async (request) => {
+				const known = { ...request };
+				delete known.sendCredentialsOnCrossOriginRedirect;
+				return await send(known);
+			};
+		}
 		const [output] = await node.execute.call(context);
 		return { output, context, credentialReads: credentialsHelper.reads };
 	};
@@ -203,6 +213,63 @@ describe('GST Compliance node: Get', () => {
 		emulator().control.injectApiFaults([{ kind: 'reset' }]);
 		const { output } = await run([einvoice.id]);
 		expect(output[0].json).toEqual(einvoice);
+	});
+
+	describe('follows redirects itself: the token goes only to the API origin, whatever the n8n version', () => {
+		it.each([301, 302, 303, 307, 308] as const)(
+			'HTTP %i to a path on the API origin → followed with the token',
+			async (status) => {
+				emulator().control.injectApiFaults([{ kind: 'redirect', status }]);
+				const { output } = await run([einvoice.id]);
+				expect(output[0].json).toEqual(einvoice);
+				expect(apiRequests()).toBe(2);
+				const { tokenMints } = emulator().control.counters();
+				expect(tokenMints[client.clientId]).toBe(1);
+			},
+		);
+
+		it.each([false, true])(
+			'to another origin → followed without the token (n8n without the redirect option: %s)',
+			async (n8nWithoutRedirectOption) => {
+				const { control } = emulator();
+				control.setRedirect(true);
+				control.setRedirect(false);
+				control.injectApiFaults([{ kind: 'redirect', elsewhere: true }]);
+				const { output } = await run([einvoice.id], { n8nWithoutRedirectOption });
+				expect(control.elsewhereRequests()).toEqual([
+					{ method: 'GET', path: `/v1/einvoices/${einvoice.id}`, authorization: false },
+				]);
+				expect(output[0].json).toEqual({
+					elsewhere: true,
+					path: `/v1/einvoices/${einvoice.id}`,
+				});
+			},
+		);
+
+		it('more than 10 redirects in a row → fails saying so, without retrying', async () => {
+			const host = new URL(emulator().sandboxUrl).host;
+			emulator().control.injectApiFaults(
+				Array.from({ length: 12 }, () => ({ kind: 'redirect' as const })),
+			);
+			const { output } = await run([einvoice.id], { continueOnFail: true });
+			expect(output[0].json.error).toEqual({
+				message: `The request to the GST Compliance API at ${host} failed: it was redirected more than 10 times`,
+				code: 'REQUEST_FAILED',
+				httpStatus: 302,
+			});
+			expect(apiRequests()).toBe(11);
+		});
+
+		it('a redirect without a Location → the status, as the API answered it', async () => {
+			const host = new URL(emulator().sandboxUrl).host;
+			emulator().control.injectApiFaults([{ kind: 'status', status: 302 }]);
+			const { output } = await run([einvoice.id], { continueOnFail: true });
+			expect(output[0].json.error).toMatchObject({
+				code: 'REQUEST_REJECTED',
+				httpStatus: 302,
+				message: expect.stringContaining(`at ${host} refused the request (HTTP 302)`),
+			});
+		});
 	});
 
 	it('names the host after persistent 5xx and network errors', async () => {

@@ -1,0 +1,63 @@
+/**
+ * The API's redirects, followed by the package rather than by n8n. n8n before 1.123.50 (1.x) and
+ * 2.6 (2.x) does not know `sendCredentialsOnCrossOriginRedirect` and re-sends the token to any
+ * origin it is redirected to (README, Compatibility); following here keeps the token on the API
+ * origin on every n8n version that loads the package.
+ */
+import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
+
+/** What curl and browsers allow; n8n's own follow allows 21. */
+export const MAX_REDIRECTS = 10;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** One request of a redirect chain. */
+export interface Hop {
+	/** Absolute URL. */
+	url: string;
+	method: IHttpRequestMethods;
+	body?: IDataObject;
+	/** Whether the hop carries the token: on the API origin, and only until a hop has left it. */
+	authenticated: boolean;
+}
+
+/**
+ * The hop a redirect answer leads to, or undefined when the answer is not one to follow (not a
+ * redirect status, or no usable http(s) `Location`: the caller then reports the status as is).
+ * 303, and 301/302 after a POST, continue as a GET without a body, as browsers and n8n do.
+ */
+export function nextHop(
+	status: number,
+	location: unknown,
+	from: Hop,
+	apiOrigin: string,
+): Hop | undefined {
+	if (!REDIRECT_STATUSES.has(status)) return undefined;
+	const text = Array.isArray(location) ? location[0] : location;
+	if (typeof text !== 'string' || text.trim() === '') return undefined;
+	let url: URL;
+	try {
+		url = new URL(text, from.url);
+	} catch {
+		return undefined;
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+	const asGet =
+		(status === 303 && from.method !== 'GET' && from.method !== 'HEAD') ||
+		((status === 301 || status === 302) && from.method === 'POST');
+	return {
+		url: url.href,
+		method: asGet ? 'GET' : from.method,
+		body: asGet ? undefined : from.body,
+		authenticated: from.authenticated && url.origin === apiOrigin,
+	};
+}
+
+/** The absolute URL of a request to `path` with query `qs`, joined to `apiBase` as axios does. */
+export function requestUrl(apiBase: string, path: string, qs?: IDataObject): string {
+	const url = new URL(`${apiBase.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
+	for (const [name, value] of Object.entries(qs ?? {})) {
+		if (value !== undefined && value !== null) url.searchParams.append(name, String(value));
+	}
+	return url.href;
+}
