@@ -213,7 +213,7 @@ export async function gstApiRequest(
 				tokenCache.invalidate(credentials, serialAtStart);
 				continue;
 			}
-			return classify(scope, status, response);
+			return classify(scope, status, response, hop);
 		}
 	};
 	return await withRetry(settings.apiRetry, settings, attempt, (failure) =>
@@ -237,6 +237,7 @@ function classify(
 	scope: RequestScope,
 	status: number,
 	response: IN8nHttpFullResponse,
+	answeredBy: Hop,
 ): AttemptResult<IDataObject> {
 	const body = parseBody(response.body);
 	const kind = classifyStatus(status);
@@ -268,6 +269,11 @@ function classify(
 
 	switch (kind) {
 		case 'unauthorized':
+			// Another origin a redirect led to: it refused a request that carried no token.
+			if (!answeredBy.authenticated) {
+				const host = new URL(answeredBy.url).host;
+				return fatal(fail('REQUEST_REJECTED', messages.apiRefused(host, status, serverSays)));
+			}
 			return fatal(fail('UNAUTHORIZED', messages.apiUnauthorized(scope.environment, scope.host)));
 		case 'rateLimited': {
 			const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], settings.now());

@@ -1,9 +1,10 @@
 /**
  * The n8n behaviours the package depends on beyond n8n-workflow's types, in one place. Each is
  * pinned by a test that fails when n8n changes it: 1 and 2 by test/e2e/specs/n8nCompat.test.ts on
- * the e2e n8n (and the compatibility project on each version of the tested range), 3 by bench
- * item 6's profile and the e2e spec, 4 by test/unit/transport/n8nCompat.test.ts against n8n-core's
- * own helper.
+ * the e2e n8n (and the compatibility project on each version of the tested range); 3 by bench
+ * item 6's profile (the expression's cost) and by the e2e spec (version-1 nodes keep working, and
+ * a version-2 node verifies a body of any Content-Type); 4 by test/unit/transport/n8nCompat.test.ts
+ * against n8n-core's own helper.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
  *    the node's `webhookResponse`. Left undefined, n8n 2.41 answers the literal text

@@ -41,6 +41,7 @@ export type DeliveryOutcome =
 export const SIGNATURE_ERROR = 'Signature verification failed';
 const ENVELOPE_ERROR = 'Body is not an event envelope';
 export const SIZE_ERROR = 'Payload too large';
+export const UNREADABLE_ERROR = 'The request body could not be read';
 
 export function judgeDelivery(input: DeliveryInput): DeliveryOutcome {
 	if (input.body.length > MAX_BODY_BYTES) {

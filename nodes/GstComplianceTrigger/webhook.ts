@@ -22,6 +22,7 @@ import {
 	MAX_BODY_BYTES,
 	SIGNATURE_ERROR,
 	SIZE_ERROR,
+	UNREADABLE_ERROR,
 	type EventEnvelope,
 } from './delivery';
 import { answerOnceExecutionExists, requestBytes } from '../../transport/n8nCompat';
@@ -39,7 +40,15 @@ const PREPARE_MS_WITHOUT_REFETCH = 5_000;
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	// Refused before the credential is read: a request that cannot verify costs no database read
 	// or decryption. judgeDelivery makes the same checks again, with the same answers.
-	const body = await requestBytes(this.getRequestObject());
+	let body: Buffer;
+	try {
+		body = await requestBytes(this.getRequestObject());
+	} catch (error) {
+		// n8n's readRawBody: raw-body's 413 above n8n's payload limit, or a client that went away.
+		if ((error as { status?: unknown }).status === 413)
+			return respond(this, 413, { error: SIZE_ERROR });
+		return respond(this, 400, { error: UNREADABLE_ERROR });
+	}
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
 	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
 	if (!parseSignatureHeader(signatureHeader)) return respond(this, 401, { error: SIGNATURE_ERROR });

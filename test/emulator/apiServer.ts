@@ -55,7 +55,7 @@ export function createApiServer(
 			if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.ms));
 			if (fault?.kind === 'redirect') {
 				const path = req.url ?? '/';
-				const location = fault.elsewhere ? elsewhereUrl() + path : path;
+				const location = fault.location ?? (fault.elsewhere ? elsewhereUrl() + path : path);
 				res.writeHead(fault.status ?? 302, { Location: location, 'Content-Length': 0 });
 				return void res.end();
 			}

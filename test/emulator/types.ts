@@ -174,9 +174,14 @@ export type ApiFault =
 	| { kind: 'slow'; ms: number } // answer as usual, this many real milliseconds late
 	/**
 	 * A redirect (default 302) to the same path and query: on this host by a relative Location, or
-	 * on `elsewhereUrl` with `elsewhere: true`.
+	 * on `elsewhereUrl` with `elsewhere: true`; or to `location` as given.
 	 */
-	| { kind: 'redirect'; status?: 301 | 302 | 303 | 307 | 308; elsewhere?: boolean };
+	| {
+			kind: 'redirect';
+			status?: 301 | 302 | 303 | 307 | 308;
+			elsewhere?: boolean;
+			location?: string;
+	  };
 
 /** A request that reached `elsewhereUrl` (e.g. by following an API host's redirect). */
 export interface ElsewhereRequest {

@@ -187,12 +187,12 @@ export class N8n {
 		return `http://${this.host}:${this.port}`;
 	}
 
-	/** Production webhook URL of a path (n8n serves them at /webhook/<path>). */
 	/** The `n8n start` process's id while it runs (the bench reads its /proc/<pid>/io). */
 	get pid(): number | undefined {
 		return this.child?.pid;
 	}
 
+	/** Production webhook URL of a path (n8n serves them at /webhook/<path>). */
 	webhookUrl(webhookPath: string): string {
 		return `${this.baseUrl}/webhook/${webhookPath}`;
 	}

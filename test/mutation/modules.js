@@ -11,6 +11,7 @@ module.exports = [
 	{ file: 'transport/resources.ts', tests: ['transport/resources'] },
 	{ file: 'transport/httpStatus.ts', tests: ['transport/httpStatus*'] },
 	{ file: 'transport/networkError.ts', tests: ['transport/networkError*'] },
+	{ file: 'transport/redirects.ts', tests: ['transport/redirects'] },
 	{
 		file: 'transport/credential/environment.ts',
 		tests: ['transport/credential/environment'],

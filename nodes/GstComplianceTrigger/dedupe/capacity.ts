@@ -45,9 +45,14 @@ export class CapacityWatch {
 	private readonly lastWarned = new Map<'evicting' | 'near', number>();
 	private evictedSeen = 0;
 
-	/** The note for the item an event starts the workflow with, while there is a concern. */
+	/**
+	 * The note for the item an event starts the workflow with, while there is a concern. The store
+	 * forgets ids inside the window only while it is full: once expiry has brought it below the cap,
+	 * the ids it forgot (older than any it kept) are past the window too.
+	 */
 	notice(store: WatchedStore): string | undefined {
-		const kind = store.evictedInWindow > 0 ? 'evicting' : concern(store, 0);
+		const forgetting = store.evictedInWindow > 0 && store.size >= store.capacity;
+		const kind = forgetting ? 'evicting' : concern(store, Infinity);
 		return kind && capacityMessage(kind, store);
 	}
 

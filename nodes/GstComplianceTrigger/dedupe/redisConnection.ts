@@ -166,7 +166,7 @@ export function connectionFromCredential(data: Record<string, unknown>): RedisCo
 
 /**
  * Error texts from Redis never carry the password: the credential's user and password, and the
- * user info of any URL in the text (`redis://user:secret@host` → `redis://***@host`).
+ * user info of any URL in the text (`redis://user:secret@host` → `redis://[redacted]@host`).
  */
 export function redact(message: string, connection: RedisConnection): string {
 	const secrets = [connection.password, connection.user].filter(
@@ -194,16 +194,14 @@ function serverOptions(connection: RedisConnection): RedisOptions {
 }
 
 /**
- * A client for these settings, not yet connected. `reconnect` says whether it keeps reconnecting
- * in the background (the shared clients) or gives up after the first failure (the Test button).
+ * A client for these settings, not yet connected. `retry` is ioredis's reconnect strategy: the
+ * delay before the next attempt, or null to give up (the client then ends).
  */
 function createClient(
 	module: RedisModule,
 	connection: RedisConnection,
-	reconnect: boolean,
+	retry: (times: number) => number | null,
 ): RedisClient {
-	// Keep reconnecting at most every 2 s: deliveries in between fail fast.
-	const retry = reconnect ? (times: number) => Math.min(100 * times, 2_000) : () => null;
 	if (!connection.clusterNodes)
 		return new module.Redis({
 			...serverOptions(connection),
@@ -227,21 +225,28 @@ function createClient(
 
 /** Connects once with these settings, PINGs and disconnects (the credential's Test button). */
 export async function pingOnce(connection: RedisConnection, module?: RedisModule): Promise<string> {
-	const client = createClient(module ?? (await loadRedisModule()), connection, false);
-	const where = describeConnection(connection);
-	client.on('error', () => undefined); // the awaited connect() below reports the failure
-	const answer = await client.connect().then(
-		async () => ({ pong: await client.ping() }),
-		(error: Error) => ({ error }),
-	);
+	const client = createClient(module ?? (await loadRedisModule()), connection, () => null);
+	client.on('error', () => undefined); // the awaited connect() or ping() reports the failure
+	const answer = await client
+		.connect()
+		.then(async () => await client.ping())
+		.then(
+			(pong) => ({ pong }),
+			(error: Error) => ({ error }),
+		);
 	client.disconnect();
 	if ('error' in answer)
-		throw new DedupeUnavailableError(where, redact(answer.error.message, connection));
+		throw new DedupeUnavailableError(
+			describeConnection(connection),
+			redact(answer.error.message, connection),
+		);
 	return answer.pong;
 }
 
 interface Entry {
 	client: RedisClient;
+	/** Where connection errors go: the logger of the latest delivery that asked for the client. */
+	onError: (message: string) => void;
 	lastError?: string;
 	/** One wait for readiness shared by every delivery that arrives while connecting. */
 	waiting?: Promise<void>;
@@ -249,10 +254,12 @@ interface Entry {
 }
 
 /**
- * A client whose settings no delivery has asked for this long (e.g. before a password change) is
- * closed.
+ * A client whose settings no delivery has asked for this long (e.g. before a password change, or
+ * of a deactivated workflow) stops reconnecting, and the next delivery of any settings closes it.
  */
-const IDLE_CLOSE_MS = 10 * 60_000;
+export const IDLE_CLOSE_MS = 10 * 60_000;
+/** Reconnects at most every 2 s: deliveries in between fail fast. */
+const MAX_RECONNECT_DELAY_MS = 2_000;
 
 /** One connected client per connection settings, shared by every delivery that uses them. */
 export class RedisClients {
@@ -273,20 +280,30 @@ export class RedisClients {
 		this.closeIdle(nowMs);
 		const module = await this.loadOnce();
 		let entry = this.clients.get(key);
+		if (entry?.client.status === 'end') {
+			// It gave up reconnecting while idle: connect afresh.
+			this.clients.delete(key);
+			entry = undefined;
+		}
 		if (!entry) {
-			const client = createClient(module, connection, true);
-			const created: Entry = { client, lastUsedMs: nowMs };
-			client.on('error', (error: Error) => {
+			const created = { lastUsedMs: nowMs, onError } as Entry;
+			created.client = createClient(module, connection, (times) =>
+				Date.now() - created.lastUsedMs > IDLE_CLOSE_MS
+					? null
+					: Math.min(100 * times, MAX_RECONNECT_DELAY_MS),
+			);
+			created.client.on('error', (error: Error) => {
 				const message = redact(error.message, connection);
 				// One log line per distinct failure, not one per reconnect attempt.
-				if (message !== created.lastError) onError(message);
+				if (message !== created.lastError) created.onError(message);
 				created.lastError = message;
 			});
-			client.on('ready', () => (created.lastError = undefined));
+			created.client.on('ready', () => (created.lastError = undefined));
 			entry = created;
 			this.clients.set(key, entry);
 		}
 		entry.lastUsedMs = nowMs;
+		entry.onError = onError;
 		if (entry.client.status !== 'ready') {
 			const current = entry;
 			current.waiting ??= ready(current, connection).finally(() => (current.waiting = undefined));

@@ -49,6 +49,12 @@ export interface WorkflowRow {
 export interface DeliveryRequest {
 	body: Buffer | string;
 	headers?: Record<string, string | string[] | undefined>;
+	/**
+	 * n8n left the body unread (version 2, a content type n8n does not parse): no `rawBody`, and
+	 * n8n's `readRawBody` reads it, or fails with this error (e.g. raw-body's 413 above n8n's
+	 * payload limit, or a client that aborted).
+	 */
+	unreadBody?: true | Error;
 	mode?: 'webhook' | 'manual';
 	/** The webhook credential's data; null: the node has no webhook credential selected. */
 	credentials?: IDataObject | null;
@@ -107,14 +113,28 @@ export function signed(body: string | Buffer, t: number = NOW_S, secret = SECRET
  * carries what n8n's body parser leaves on it (rawBody, parsed body); the response records the
  * status and JSON a node sends directly.
  */
-function expressPair(rawBody: Buffer, headers: DeliveryRequest['headers']) {
+function expressPair(
+	rawBody: Buffer,
+	headers: DeliveryRequest['headers'],
+	unreadBody?: DeliveryRequest['unreadBody'],
+) {
 	let body: unknown = {};
 	try {
-		body = JSON.parse(rawBody.toString('utf8'));
+		if (!unreadBody) body = JSON.parse(rawBody.toString('utf8'));
 	} catch {
 		// Not JSON: the request keeps an empty parsed body.
 	}
-	const request = { rawBody, body, headers: headers ?? {}, params: {}, query: {} };
+	const request = {
+		rawBody: unreadBody ? undefined : rawBody,
+		body,
+		headers: headers ?? {},
+		params: {},
+		query: {},
+		readRawBody: async () => {
+			if (unreadBody instanceof Error) throw unreadBody;
+			request.rawBody = rawBody;
+		},
+	};
 	const sent = { status: 200, body: undefined as unknown };
 	const response = {
 		status(code: number) {
@@ -141,9 +161,10 @@ function onReceivedBody(responseData: unknown, result: IWebhookResponseData): un
 	return { message: 'Workflow was started' };
 }
 
-/** The trigger node as saved in the workflow, with its credentials selected. */
+/** Numbers the credential sets of deliveries that name none (see `credentialSet`). */
 let credentialSets = 0;
 
+/** The trigger node as saved in the workflow, with its credentials selected. */
 function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>): INode {
 	const refetch = delivery.refetch ?? false;
 	const set = delivery.credentialSet ?? `delivery-${++credentialSets}`;
@@ -235,7 +256,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		});
 	const workflow = workflowOf();
 	const rawBody = typeof delivery.body === 'string' ? Buffer.from(delivery.body) : delivery.body;
-	const { request, response, sent } = expressPair(rawBody, delivery.headers);
+	const { request, response, sent } = expressPair(rawBody, delivery.headers, delivery.unreadBody);
 	const credentialsHelper = new TestCredentialsHelper({
 		...(webhookCredential === null
 			? {}

@@ -32,7 +32,7 @@ describe('answerOnceExecutionExists', () => {
 });
 
 describe('the trigger versions', () => {
-	it('new nodes are version 2, which n8n does not evaluate an expression for on every request; version 1 still loads', () => {
+	it('the editor adds version 2; version 1 stays loadable for saved workflows', () => {
 		const { description } = new GstComplianceTrigger();
 		expect(description.version).toEqual([1, 2]);
 		expect(description.defaultVersion).toBe(2);

@@ -282,6 +282,39 @@ describe('the body size limit (1 MiB)', () => {
 	});
 });
 
+describe('a body n8n left unread (trigger version 2, a content type n8n does not parse)', () => {
+	useFixedClock();
+
+	it("webhook() → read with n8n's readRawBody, verified and started", async () => {
+		const result = await deliver({ ...fresh(event('evt_unread')), unreadBody: true });
+		expect(result.status).toBe(200);
+		expect(result.started).toHaveLength(1);
+	});
+
+	it('webhook() with a body above n8n\'s payload limit (raw-body\'s 413) → 413 "Payload too large", no credential read', async () => {
+		const reads: Record<string, number> = {};
+		const tooLarge = Object.assign(new Error('request entity too large'), {
+			status: 413,
+			type: 'entity.too.large',
+		});
+		expect(await deliver({ ...fresh(event('evt_unread')), unreadBody: tooLarge, reads })).toEqual({
+			status: 413,
+			body: { error: 'Payload too large' },
+			started: undefined,
+		});
+		expect(reads).toEqual({});
+	});
+
+	it('webhook() with a body that cannot be read (the client aborted) → 400, nothing started', async () => {
+		const aborted = new Error('Request body stream was aborted mid-read or is not readable');
+		expect(await deliver({ ...fresh(event('evt_unread')), unreadBody: aborted })).toEqual({
+			status: 400,
+			body: { error: 'The request body could not be read' },
+			started: undefined,
+		});
+	});
+});
+
 describe('acknowledging verified events that start nothing', () => {
 	useFixedClock();
 

@@ -1,4 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** The action node run by n8n-core against the emulator over real HTTP. */
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
@@ -232,6 +235,7 @@ describe('GST Compliance node: Get', () => {
 			'to another origin → followed without the token (n8n without the redirect option: %s)',
 			async (n8nWithoutRedirectOption) => {
 				const { control } = emulator();
+				// Switching the redirect on clears the record of what reached elsewhereUrl.
 				control.setRedirect(true);
 				control.setRedirect(false);
 				control.injectApiFaults([{ kind: 'redirect', elsewhere: true }]);
@@ -249,7 +253,7 @@ describe('GST Compliance node: Get', () => {
 		it('more than 10 redirects in a row → fails saying so, without retrying', async () => {
 			const host = new URL(emulator().sandboxUrl).host;
 			emulator().control.injectApiFaults(
-				Array.from({ length: 12 }, () => ({ kind: 'redirect' as const })),
+				Array.from({ length: 11 }, () => ({ kind: 'redirect' as const })),
 			);
 			const { output } = await run([einvoice.id], { continueOnFail: true });
 			expect(output[0].json.error).toEqual({
@@ -258,6 +262,28 @@ describe('GST Compliance node: Get', () => {
 				httpStatus: 302,
 			});
 			expect(apiRequests()).toBe(11);
+		});
+
+		it('another origin answering 401 → refused by that host; the token, which did not go there, is kept', async () => {
+			const other = createServer((_req, res) => {
+				res.writeHead(401, { 'Content-Type': 'application/json' });
+				res.end('{"error":{"message":"who are you?"}}');
+			});
+			await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+			const host = `127.0.0.1:${(other.address() as AddressInfo).port}`;
+			try {
+				emulator().control.injectApiFaults([{ kind: 'redirect', location: `http://${host}/x` }]);
+				const { output } = await run([einvoice.id], { continueOnFail: true });
+				expect(output[0].json.error).toMatchObject({
+					code: 'REQUEST_REJECTED',
+					httpStatus: 401,
+					message: `The GST Compliance API at ${host} refused the request (HTTP 401): who are you?`,
+				});
+				expect(emulator().control.counters().tokenMints[client.clientId]).toBe(1);
+				expect(apiRequests()).toBe(1);
+			} finally {
+				other.close();
+			}
 		});
 
 		it('a redirect without a Location → the status, as the API answered it', async () => {

@@ -57,6 +57,16 @@ it('repeats a warning at most every ten minutes', () => {
 	expect(warnings).toHaveLength(3);
 });
 
+it('notice() says the store forgets ids while it is full; once ids expire below the cap, the forgotten ones are past the window too', () => {
+	const { store, claim } = setup();
+	const watch = new CapacityWatch();
+	for (let i = 0; i < 12; i++) claim(`evt_${i}`);
+	expect(watch.notice(store)).toMatch(/has had to forget 2 still inside the dedupe window/);
+	claim('evt_next_day', NOW + 25 * HOUR);
+	expect(store.size).toBe(1);
+	expect(watch.notice(store)).toBeUndefined();
+});
+
 it('ids that expire with the window are not counted as forgotten', () => {
 	const { store, claim } = setup();
 	for (let i = 0; i < 10; i++) claim(`evt_${i}`);

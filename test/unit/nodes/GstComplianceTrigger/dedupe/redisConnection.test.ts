@@ -1,9 +1,18 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** The Redis credential's fields as a connection (one Redis or a cluster), and what Redis errors may say. */
+import { EventEmitter } from 'events';
+
 import {
 	connectionFromCredential,
+	DedupeUnavailableError,
 	describeConnection,
+	IDLE_CLOSE_MS,
+	pingOnce,
 	redact,
+	RedisClients,
+	type RedisConnection,
 	RedisCredentialError,
+	type RedisModule,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
 
 describe('connectionFromCredential: Host is a host name alone', () => {
@@ -107,5 +116,105 @@ describe('connectionFromCredential: a Redis Cluster', () => {
 		const single = connectionFromCredential({ host: 'cache', port: 6380, clusterNodes: 'x:1' });
 		expect(single.clusterNodes).toBeUndefined();
 		expect(describeConnection(single)).toBe('cache:6380 (db 0)');
+	});
+});
+
+/** ioredis as far as the shared clients and the Test button use it; no socket. */
+class FakeRedis extends EventEmitter {
+	static made: FakeRedis[] = [];
+	status = 'wait';
+	disconnects = 0;
+	ping = jest.fn(async () => 'PONG');
+
+	constructor(readonly options: { retryStrategy?: (times: number) => number | null }) {
+		super();
+		FakeRedis.made.push(this);
+	}
+
+	async connect() {
+		await Promise.resolve(); // ioredis becomes ready after connect() returns to its caller
+		this.status = 'ready';
+		this.emit('ready');
+	}
+
+	disconnect() {
+		this.disconnects++;
+		this.status = 'end';
+	}
+
+	async quit() {
+		this.disconnect();
+	}
+}
+const fakeModule = { Redis: FakeRedis, Cluster: FakeRedis } as unknown as RedisModule;
+const SETTINGS: RedisConnection = { host: 'cache', port: 6379, database: 0, password: 'Pa55word' };
+
+describe('RedisClients: one client per settings, shared by the deliveries', () => {
+	let nowMs = Date.UTC(2025, 0, 15, 4, 30);
+	beforeEach(() => {
+		FakeRedis.made = [];
+		jest.spyOn(Date, 'now').mockImplementation(() => nowMs);
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('the same settings → the same client; other settings → a client of their own', async () => {
+		const clients = new RedisClients(async () => fakeModule);
+		const first = await clients.get(SETTINGS);
+		expect(await clients.get({ ...SETTINGS })).toBe(first);
+		expect(await clients.get({ ...SETTINGS, password: 'changed' })).not.toBe(first);
+		expect(FakeRedis.made).toHaveLength(2);
+	});
+
+	it('reconnects at most every 2 s while in use; idle for 10 minutes it stops, and the next delivery connects afresh', async () => {
+		const clients = new RedisClients(async () => fakeModule);
+		const client = (await clients.get(SETTINGS)) as unknown as FakeRedis;
+		const retry = client.options.retryStrategy!;
+		expect(retry(1)).toBe(100);
+		expect(retry(100)).toBe(2_000);
+		nowMs += IDLE_CLOSE_MS + 1;
+		expect(retry(101)).toBeNull();
+		client.status = 'end'; // what ioredis does when the strategy gives up
+		const fresh = await clients.get(SETTINGS);
+		expect(fresh).not.toBe(client);
+		expect(FakeRedis.made).toHaveLength(2);
+	});
+
+	it("connection errors go to the latest delivery's logger, once per distinct failure, without the password", async () => {
+		const clients = new RedisClients(async () => fakeModule);
+		const first: string[] = [];
+		const latest: string[] = [];
+		const client = (await clients.get(SETTINGS, (m) => first.push(m))) as unknown as FakeRedis;
+		await clients.get(SETTINGS, (m) => latest.push(m));
+		client.emit('error', new Error('WRONGPASS for Pa55word'));
+		client.emit('error', new Error('WRONGPASS for Pa55word'));
+		expect(first).toEqual([]);
+		expect(latest).toEqual(['WRONGPASS for [redacted]']);
+	});
+});
+
+describe('pingOnce: the Test button connects, PINGs and always disconnects', () => {
+	beforeEach(() => (FakeRedis.made = []));
+
+	it('PONG → PONG, disconnected, no reconnecting', async () => {
+		expect(await pingOnce(SETTINGS, fakeModule)).toBe('PONG');
+		const [client] = FakeRedis.made;
+		expect(client.disconnects).toBe(1);
+		expect(client.options.retryStrategy!(1)).toBeNull();
+	});
+
+	it('a PING refused after connecting (e.g. an ACL without PING) → DedupeUnavailableError without the password, disconnected', async () => {
+		const refused = pingOnce(SETTINGS, {
+			...fakeModule,
+			Redis: class extends FakeRedis {
+				ping = jest.fn(async () => {
+					throw new Error(
+						"NOPERM this user has no permissions to run the 'ping' command (Pa55word)",
+					);
+				});
+			},
+		} as unknown as RedisModule);
+		await expect(refused).rejects.toThrow(DedupeUnavailableError);
+		await expect(refused).rejects.toThrow(/NOPERM .*\(\[redacted\]\)/);
+		expect(FakeRedis.made[0].disconnects).toBe(1);
 	});
 });

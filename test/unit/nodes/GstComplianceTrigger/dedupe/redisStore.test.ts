@@ -549,6 +549,8 @@ describe('on a Redis Cluster', () => {
 		expect(results.filter((r) => r.kind === 'busy')).toHaveLength(19);
 	});
 
+	afterEach(() => jest.restoreAllMocks());
+
 	it('the trigger with a cluster credential starts an event once; a node down → 503, back → served', async () => {
 		jest.spyOn(Date, 'now').mockImplementation(() => NOW_MS);
 		const workflow = newWorkflow('wf-cluster-trigger');
@@ -589,6 +591,5 @@ describe('on a Redis Cluster', () => {
 		await cluster.nodes[1].start();
 		const served = await deliverUntil(false, 'the cluster to serve again', 30_000);
 		expect(served.started).toHaveLength(1);
-		jest.restoreAllMocks();
 	});
 });
