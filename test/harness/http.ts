@@ -56,16 +56,35 @@ export function request(url: string, opts: RequestOptions = {}): Promise<HttpRes
 	});
 }
 
-/** A free TCP port on 127.0.0.1 (bound, then released). */
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
+/** Ports this process has handed out: never handed out twice. */
+const handedOut = new Set<number>();
+const PORT_FROM = 20_000;
+const PORT_COUNT = 12_000;
+
+/**
+ * A free TCP port, bound on every interface and released, for a server started next. It is taken
+ * below Linux's ephemeral range (32768–60999): a port from that range, free when checked, can be
+ * the local end of some outgoing connection by the time n8n binds it ("n8n Task Broker's port … is
+ * already in use", seen in CI).
+ */
+export async function freePort(): Promise<number> {
+	for (let tries = 0; tries < 500; tries++) {
+		const port = PORT_FROM + Math.floor(Math.random() * PORT_COUNT);
+		if (handedOut.has(port)) continue;
+		handedOut.add(port); // before the check: concurrent calls never pick the same port
+		if (await canBind(port)) return port;
+	}
+	throw new Error(
+		`no free TCP port between ${PORT_FROM} and ${PORT_FROM + PORT_COUNT - 1} after 500 tries`,
+	);
+}
+
+function canBind(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
 		const srv = net.createServer();
 		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address() as net.AddressInfo;
-			srv.close(() => resolve(port));
-		});
+		srv.once('error', () => resolve(false));
+		srv.listen(port, () => srv.close(() => resolve(true)));
 	});
 }
 
