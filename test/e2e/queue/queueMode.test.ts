@@ -53,10 +53,15 @@ let ownRedisCredential: { id: string; name: string };
 
 beforeAll(async () => {
 	emulator = await startEmulator({ seed: false, retryBaseMs: 2_000, deliveryTimeoutMs: 5_000 });
-	[cluster, dedupeRedis] = await Promise.all([
+	// Settled, not Promise.all: when one fails, afterAll still stops the other.
+	const [started, redis] = await Promise.allSettled([
 		startQueueCluster({ webhookProcesses: 2 }),
 		startRedis('dedupe-redis', { password: DEDUPE_REDIS_PASSWORD }),
 	]);
+	if (redis.status === 'fulfilled') dedupeRedis = redis.value;
+	if (started.status === 'fulfilled') cluster = started.value;
+	if (started.status === 'rejected') throw started.reason;
+	if (redis.status === 'rejected') throw redis.reason;
 	main = cluster.main;
 	balancer = await startBalancer(cluster.webhooks.map((process) => () => process.baseUrl));
 	client = emulator.control.createClient({ environment: 'sandbox' });

@@ -238,8 +238,13 @@ export async function startQueueCluster(opts: ClusterOptions = {}): Promise<Queu
 		for (const item of started.reverse()) await item.stop().catch(() => undefined);
 	};
 	try {
-		const [postgres, queueRedis] = await Promise.all([startPostgres(), startRedis('queue-redis')]);
-		started.push(postgres, { stop: () => queueRedis.dispose() });
+		// Settled, not Promise.all: when one fails, the other is still stopped below.
+		const [pg, redis] = await Promise.allSettled([startPostgres(), startRedis('queue-redis')]);
+		if (pg.status === 'fulfilled') started.push(pg.value);
+		if (redis.status === 'fulfilled') started.push({ stop: () => redis.value.dispose() });
+		if (pg.status === 'rejected') throw pg.reason;
+		if (redis.status === 'rejected') throw redis.reason;
+		const [postgres, queueRedis] = [pg.value, redis.value];
 		const env = { ...sharedEnv(postgres, queueRedis), ...(opts.env ?? {}) };
 		const main = new N8n({ name: 'queue-main', env });
 		started.push({ stop: () => main.dispose() });
