@@ -43,7 +43,7 @@ export function nextHop(
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
 	const asGet =
-		(status === 303 && from.method !== 'GET' && from.method !== 'HEAD') ||
+		(status === 303 && from.method !== 'HEAD') ||
 		((status === 301 || status === 302) && from.method === 'POST');
 	return {
 		url: url.href,

@@ -79,6 +79,7 @@ describe('requestUrl: the URL axios sends to, for resolving a relative Location'
 	it('joins the path to the API URL, keeping its own path, with or without a trailing slash', () => {
 		expect(requestUrl('https://h.example/gst', '/v1/a')).toBe('https://h.example/gst/v1/a');
 		expect(requestUrl('https://h.example/gst/', 'v1/a')).toBe('https://h.example/gst/v1/a');
+		expect(requestUrl('https://h.example/gst//', '//v1/a')).toBe('https://h.example/gst/v1/a');
 	});
 
 	it('adds the query, leaving out undefined and null values', () => {
