@@ -257,7 +257,7 @@ interface Entry {
  * A client whose settings no delivery has asked for this long (e.g. before a password change, or
  * of a deactivated workflow) stops reconnecting, and the next delivery of any settings closes it.
  */
-export const IDLE_CLOSE_MS = 10 * 60_000;
+const IDLE_CLOSE_MS = 10 * 60_000;
 /** Reconnects at most every 2 s: deliveries in between fail fast. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
