@@ -95,11 +95,12 @@ export async function gstApiRequest(
 		// parseCredentials throws only GstCredentialError (a missing field or a malformed URL)
 		throw fromCredentialError(node, error as GstCredentialError, itemIndex);
 	}
+	const apiBase = apiBaseUrl(credentials);
 	const scope: RequestScope = {
 		node,
 		credentials,
 		environment: ENVIRONMENT_LABEL[credentials.environment],
-		host: new URL(apiBaseUrl(credentials)).host,
+		host: new URL(apiBase).host,
 		path,
 		itemIndex,
 	};
@@ -117,9 +118,9 @@ export async function gstApiRequest(
 	let reauthenticated = false;
 	// The token request goes through the same helper, so n8n's outbound request policy applies.
 	const post = n8nHttpRequestPost(async (options) => await this.helpers.httpRequest(options));
-	const apiOrigin = new URL(apiBaseUrl(credentials)).origin;
+	const apiOrigin = new URL(apiBase).origin;
 	const first: Hop = {
-		url: requestUrl(apiBaseUrl(credentials), path, opts.qs),
+		url: requestUrl(apiBase, path, opts.qs),
 		method,
 		body: opts.body,
 		authenticated: true,

@@ -53,9 +53,14 @@ export function nextHop(
 	};
 }
 
-/** The absolute URL of a request to `path` with query `qs`, joined to `apiBase` as axios does. */
+/** axios's combineURLs: how a request's URL is joined to its base URL. */
+export function combineUrls(base: string, relative: string): string {
+	return relative ? `${base.replace(/\/?\/$/, '')}/${relative.replace(/^\/+/, '')}` : base;
+}
+
+/** The absolute URL of a request to `path` with query `qs` on `apiBase`, as axios sends it. */
 export function requestUrl(apiBase: string, path: string, qs?: IDataObject): string {
-	const url = new URL(`${apiBase.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`);
+	const url = new URL(combineUrls(apiBase, path));
 	for (const [name, value] of Object.entries(qs ?? {})) {
 		if (value !== undefined && value !== null) url.searchParams.append(name, String(value));
 	}

@@ -10,6 +10,7 @@ import {
 } from './environment';
 import { hasControlCharacter } from '../controlCharacters';
 import * as messages from '../messages';
+import { combineUrls } from '../redirects';
 import { tokenCache } from './tokenCache';
 import type { TokenPost } from './tokenClient';
 
@@ -172,9 +173,4 @@ function sameHost(header: string, api: URL): boolean {
 	const value = header.trim().toLowerCase();
 	const port = api.port || (api.protocol === 'https:' ? '443' : '80');
 	return value === api.host.toLowerCase() || value === `${api.hostname.toLowerCase()}:${port}`;
-}
-
-/** axios's combineURLs. */
-function combineUrls(base: string, relative: string): string {
-	return relative ? `${base.replace(/\/?\/$/, '')}/${relative.replace(/^\/+/, '')}` : base;
 }

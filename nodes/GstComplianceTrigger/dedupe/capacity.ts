@@ -23,11 +23,10 @@ const WARN_EVERY_MS = 10 * 60_000;
 
 type WatchedStore = Pick<MemoryDedupeStore, 'size' | 'capacity' | 'evictedInWindow'>;
 
-/** Whether the store should give way to Redis: it forgets ids, or it has grown slow. */
-function concern(store: WatchedStore, evictedBefore: number): 'evicting' | 'near' | undefined {
-	if (store.evictedInWindow > evictedBefore) return 'evicting';
-	const near = Math.min(ATTACH_REDIS_FROM, store.capacity * NEAR_CAPACITY);
-	return store.size >= near ? 'near' : undefined;
+/** Whether the store holds so many ids that each event is slower, or it nears its cap. */
+function near(store: WatchedStore): 'near' | undefined {
+	const from = Math.min(ATTACH_REDIS_FROM, store.capacity * NEAR_CAPACITY);
+	return store.size >= from ? 'near' : undefined;
 }
 
 /** What the trigger says, in the log and on the started item. */
@@ -52,7 +51,7 @@ export class CapacityWatch {
 	 */
 	notice(store: WatchedStore): string | undefined {
 		const forgetting = store.evictedInWindow > 0 && store.size >= store.capacity;
-		const kind = forgetting ? 'evicting' : concern(store, Infinity);
+		const kind = forgetting ? 'evicting' : near(store);
 		return kind && capacityMessage(kind, store);
 	}
 
@@ -63,7 +62,8 @@ export class CapacityWatch {
 		store: WatchedStore,
 		nowMs = Date.now(),
 	): 'evicting' | 'near' | undefined {
-		const kind = concern(store, this.evictedSeen);
+		// New evictions since the last warning, or the size.
+		const kind = store.evictedInWindow > this.evictedSeen ? 'evicting' : near(store);
 		if (!kind) return undefined;
 		if (nowMs - (this.lastWarned.get(kind) ?? -Infinity) < WARN_EVERY_MS) return kind;
 		this.lastWarned.set(kind, nowMs);
