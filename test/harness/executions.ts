@@ -1,5 +1,6 @@
 /** Counting a workflow's executions through n8n's REST API (the harness lists at most 100). */
 import type { N8n } from './n8n';
+import { ExecutionStatusList } from 'n8n-workflow';
 import { sleep } from './http';
 
 export type ExecutionStatus =
@@ -11,14 +12,17 @@ export type ExecutionStatus =
 	| 'new'
 	| 'waiting';
 
+/**
+ * How many executions `workflowId` has in `status` (every status by default). The statuses are
+ * always named: without them n8n counts only finished executions, and lists running and finished
+ * ones in two concurrent queries that can both miss an execution finishing between them.
+ */
 export async function executionCount(
 	n8n: N8n,
 	workflowId: string,
-	status?: ExecutionStatus[],
+	status: readonly string[] = ExecutionStatusList,
 ): Promise<number> {
-	const filter = encodeURIComponent(
-		JSON.stringify(status ? { workflowId, status } : { workflowId }),
-	);
+	const filter = encodeURIComponent(JSON.stringify({ workflowId, status }));
 	const data = await n8n.rest('GET', `/executions?filter=${filter}&limit=1`);
 	return data.count as number;
 }

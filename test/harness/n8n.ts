@@ -10,6 +10,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { ExecutionStatusList } from 'n8n-workflow';
 import { FatalError, freePort, request, waitFor, HttpResponse } from './http';
 
 import * as installer from './install';
@@ -503,9 +504,16 @@ export class N8n {
 		await this.rest('POST', `/workflows/${id}/deactivate`, {});
 	}
 
-	/** Executions of a workflow, newest first (summaries). */
+	/**
+	 * Executions of a workflow, newest first (summaries). Every status is named: without a status
+	 * filter n8n (1.x and 2.x) reads running and finished executions in two concurrent queries, so
+	 * an execution that finishes between them is in neither (CI once counted 1 for 2 that way).
+	 * With the statuses named it is one query, one snapshot.
+	 */
 	async executions(workflowId?: string): Promise<ExecutionSummary[]> {
-		const filter = encodeURIComponent(JSON.stringify(workflowId ? { workflowId } : {}));
+		const filter = encodeURIComponent(
+			JSON.stringify({ ...(workflowId ? { workflowId } : {}), status: ExecutionStatusList }),
+		);
 		const d = await this.rest('GET', `/executions?filter=${filter}&limit=100`);
 		return d.results as ExecutionSummary[];
 	}
