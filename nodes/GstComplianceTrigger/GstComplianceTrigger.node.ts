@@ -11,6 +11,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../transport/credential/credentialTest';
+import { dedupeRegistry } from './dedupe/persistence';
 import { testRedisCredential } from './dedupe/redisCredential';
 import {
 	activationMessage,
@@ -97,6 +98,8 @@ export class GstComplianceTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
+				// The built-in store's ids are in the static data; its memory goes with the trigger.
+				dedupeRegistry.release(this.getWorkflow().id ?? 'unsaved', this.getNode().id);
 				return true;
 			},
 		},

@@ -33,8 +33,16 @@ import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 const NOT_CONFIGURED = 'Trigger is not configured';
 
-/** Time n8n is given to create the execution once the item is ready (the lease's last part). */
+/**
+ * Time n8n is given to create the execution once the item is ready (the lease's last part),
+ * renewed for as long as n8n keeps the delivery waiting for a concurrency slot.
+ */
 export const START_MS = 30_000;
+/**
+ * The longest a started delivery keeps its claim while n8n has not read its answer (its
+ * concurrency queue); past it the claim lapses and a redelivery may start the event.
+ */
+export const MAX_QUEUE_WAIT_MS = 60 * 60_000;
 const PREPARE_MS_WITHOUT_REFETCH = 5_000;
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -114,8 +122,16 @@ async function start(
 		admission = await admit(store, event.id, {
 			now: () => Date.now(),
 			sleep: async (ms) => await sleep(ms),
+			tick: async (ms) => await sleep(ms),
 			prepareMs: refetch ? REFETCH_BUDGET_MS : PREPARE_MS_WITHOUT_REFETCH,
 			startMs: START_MS,
+			maxWaitMs: MAX_QUEUE_WAIT_MS,
+			// n8n ends the response itself when it gives up on starting the execution.
+			answeredWithoutStart: () => context.getResponseObject().writableEnded === true,
+			onHoldProblem: (eventId, problem) =>
+				context.logger.warn(
+					`GST Compliance Trigger: event ${JSON.stringify(eventId)} is waiting for n8n to start it, but ${problem}: a redelivery meanwhile could start it again`,
+				),
 			windowMs: options.dedupeWindowMs,
 			prepare: async () => {
 				const item = await buildOutput(context, event, { shape: options.outputShape, refetch });

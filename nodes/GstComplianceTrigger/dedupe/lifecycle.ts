@@ -11,6 +11,11 @@
  * - The lease covers the whole preparation (`prepareMs`, the refetch's own time budget) plus the
  *   time n8n takes to create the execution (`startMs`), and is renewed for the latter once the
  *   item is ready, so a slow preparation never lets a second delivery in.
+ * - Once the item is ready, the claim is held until n8n reads the answer: renewed every third of
+ *   `startMs` for as long as n8n keeps the delivery waiting (its concurrency queue creates the
+ *   execution, then waits for a free slot before it reads the answer), so no waiting time counts
+ *   against `startMs`. It is given back at once when n8n answers the request without reading the
+ *   answer (no execution starts), and left to lapse after `maxWaitMs` or when the process dies.
  * - `commit` runs once n8n has created the execution: the id is remembered for the whole window.
  *   A commit that fails is retried; if it still fails, `onUnprotected` says which id a
  *   redelivery could start again and until when.
@@ -61,6 +66,14 @@ export interface LifecycleOptions<T> {
 	prepare(): Promise<T>;
 	/** Waits between commit attempts; the first attempt is made at once. */
 	commitRetryDelaysMs?: readonly number[];
+	/** Waits between renewals of a claim n8n has not yet read the answer for (a real timer). */
+	tick(ms: number): Promise<void>;
+	/** The longest the claim is held for an answer n8n has not read; then it lapses. */
+	maxWaitMs: number;
+	/** n8n answered the request itself without reading the answer: no execution starts. */
+	answeredWithoutStart(): boolean;
+	/** The held claim could not be kept (a renewal failed, or the wait outlasted `maxWaitMs`). */
+	onHoldProblem(eventId: string, problem: string): void;
 	/** A release after a failed preparation failed too; the lease then lapses on its own. */
 	onReleaseFailure(eventId: string, error: Error): void;
 	/** Every commit attempt failed: a redelivery until `untilMs` would start the event again. */
@@ -106,10 +119,74 @@ export async function admit<T>(
 
 	// n8n may read the answer more than once; the id is committed once.
 	let committing: Promise<void> | undefined;
+	const hold = holdClaim(store, claim, options);
 	return {
 		kind: 'start',
 		item,
-		commit: async () => await (committing ??= commitWithRetry(store, claim, options)),
+		commit: async () => {
+			hold.stop();
+			return await (committing ??= commitWithRetry(store, claim, options));
+		},
+	};
+}
+
+/** Renewals between the item being ready and n8n reading the answer. */
+export const RENEWALS_PER_START = 3;
+
+/**
+ * Keeps the claim while n8n has not read the answer: a delivery waiting for n8n's concurrency
+ * slot is still this delivery, and a redelivery meanwhile must be answered busy.
+ */
+function holdClaim<T>(store: ClaimStore, claim: Claim, options: LifecycleOptions<T>) {
+	const heldFrom = options.now();
+	const everyMs = options.startMs / RENEWALS_PER_START;
+	let held = true;
+	let failures = 0;
+	const loop = async () => {
+		for (;;) {
+			await options.tick(everyMs);
+			if (!held) return;
+			if (options.answeredWithoutStart()) {
+				held = false;
+				await store
+					.release(claim)
+					.catch((error: Error) => options.onReleaseFailure(claim.eventId, error));
+				return;
+			}
+			const now = options.now();
+			if (now - heldFrom >= options.maxWaitMs) {
+				held = false;
+				options.onHoldProblem(
+					claim.eventId,
+					`n8n has not started it after ${Math.round((now - heldFrom) / 60_000)} min; its claim now lapses`,
+				);
+				return;
+			}
+			const renewed = await store.renew(claim, now, options.startMs).then(
+				(kept) => (kept ? 'kept' : 'lost'),
+				(error: Error) => error,
+			);
+			if (!held) return; // committed meanwhile: a refused renewal says nothing
+			if (renewed === 'lost') {
+				held = false;
+				options.onHoldProblem(claim.eventId, 'another delivery took its lapsed claim');
+				return;
+			}
+			if (renewed instanceof Error) {
+				// Retried at the next tick; said once per run of failures.
+				if (failures++ === 0)
+					options.onHoldProblem(
+						claim.eventId,
+						`its claim could not be renewed (${renewed.message})`,
+					);
+			} else failures = 0;
+		}
+	};
+	void loop();
+	return {
+		stop: () => {
+			held = false;
+		},
 	};
 }
 

@@ -110,6 +110,12 @@ export class MemoryDedupeStore implements ClaimStore {
 		return this.options.capacity;
 	}
 
+	/** Whether a delivery holds a lease that has not lapsed (the store must stay). */
+	holdsLeases(nowMs: number): boolean {
+		for (const lease of this.leases.values()) if (lease.untilMs > nowMs) return true;
+		return false;
+	}
+
 	async claim(eventId: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
 		this.expire(Math.floor(nowMs / MINUTE_MS));
 		const digest = digestEventId(eventId);

@@ -79,6 +79,13 @@ export interface DeliveryRequest {
 	 * read, n8n answers 500 and saves nothing.
 	 */
 	executionFails?: boolean;
+	/** Another trigger node of the same workflow (same static data), instead of the row's own. */
+	node?: { id: string; name: string };
+	/**
+	 * Runs after webhook() returned and before n8n reads the answer and saves static data: a
+	 * delivery that overlaps this one (n8n's concurrency queue, a slow database) runs here.
+	 */
+	beforeAnswer?: () => Promise<unknown>;
 }
 
 export interface DeliveryResult {
@@ -137,12 +144,14 @@ function expressPair(
 	};
 	const sent = { status: 200, body: undefined as unknown };
 	const response = {
+		writableEnded: false,
 		status(code: number) {
 			sent.status = code;
 			return response;
 		},
 		json(data: unknown) {
 			sent.body = data;
+			response.writableEnded = true;
 			return response;
 		},
 	};
@@ -169,8 +178,8 @@ function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>):
 	const refetch = delivery.refetch ?? false;
 	const set = delivery.credentialSet ?? `delivery-${++credentialSets}`;
 	return {
-		id: row.nodeId,
-		name: row.nodeName ?? TRIGGER_NAME,
+		id: delivery.node?.id ?? row.nodeId,
+		name: delivery.node?.name ?? row.nodeName ?? TRIGGER_NAME,
 		type: NODE_TYPE.trigger,
 		typeVersion: 1,
 		position: [0, 0],
@@ -280,6 +289,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		for (const [type, count] of Object.entries(credentialsHelper.readsByType))
 			delivery.reads[type] = (delivery.reads[type] ?? 0) + count;
 
+	await delivery.beforeAnswer?.();
 	// webhook-helpers.js executeWebhook()
 	let answer: { status: number; body: unknown };
 	if (result.noWebhookResponse === true) {
@@ -287,6 +297,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 	} else if (result.workflowData === undefined) {
 		answer = { status: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
 	} else if (delivery.executionFails) {
+		response.status(500).json({ message: 'Error in workflow' });
 		return { status: 500, body: { message: 'Error in workflow' }, started: undefined };
 	} else {
 		// WorkflowRunner.run(): the execution's Workflow over the same static-data object.

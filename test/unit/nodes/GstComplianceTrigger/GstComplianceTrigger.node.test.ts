@@ -11,6 +11,7 @@ import {
 	deliver,
 	envelope,
 	hookContext,
+	newWorkflow,
 	NOW_MS,
 	NOW_S,
 	signed,
@@ -117,5 +118,22 @@ describe('node lifecycle', () => {
 		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
 		await expect(hooks.create.call(context)).resolves.toBe(true);
 		await expect(hooks.delete.call(context)).resolves.toBe(true);
+	});
+
+	it('deactivation drops the trigger’s built-in store from memory; its ids stay in the static data', async () => {
+		const row = newWorkflow();
+		const first = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_kept' }))),
+			workflow: row,
+		});
+		expect(first.started).toHaveLength(1);
+		expect(dedupeRegistry.size).toBe(1);
+		await node.webhookMethods.default.delete.call(hookContext('activate'));
+		expect(dedupeRegistry.size).toBe(0);
+		const again = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_kept' }))),
+			workflow: row,
+		});
+		expect(again.body).toEqual({ received: true, duplicate: true });
 	});
 });

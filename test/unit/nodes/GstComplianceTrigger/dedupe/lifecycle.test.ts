@@ -58,6 +58,36 @@ function scriptedStore(
 	return { store, calls };
 }
 
+/** Lets pending promise callbacks run. */
+async function settle(): Promise<void> {
+	for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** A clock the test moves, with the timers of `tick` firing in time order as it moves. */
+function virtualTime(start = T0) {
+	const clock = { now: start };
+	const timers: Array<{ at: number; fire(): void }> = [];
+	return {
+		clock,
+		now: () => clock.now,
+		tick: async (ms: number) =>
+			await new Promise<void>((fire) => timers.push({ at: clock.now + ms, fire })),
+		/** Moves the clock by `ms`, firing each timer due on the way at its own time. */
+		async advance(ms: number): Promise<void> {
+			const end = clock.now + ms;
+			for (;;) {
+				timers.sort((a, b) => a.at - b.at);
+				if (timers.length === 0 || timers[0].at > end) break;
+				const timer = timers.shift() as { at: number; fire(): void };
+				clock.now = timer.at;
+				timer.fire();
+				await settle();
+			}
+			clock.now = end;
+		},
+	};
+}
+
 function lifecycle(overrides: Partial<LifecycleOptions<string>> = {}): LifecycleOptions<string> {
 	let now = T0;
 	return {
@@ -65,11 +95,16 @@ function lifecycle(overrides: Partial<LifecycleOptions<string>> = {}): Lifecycle
 		sleep: async (ms) => {
 			now += ms;
 		},
+		// n8n reads the answer before any renewal is due, unless a test says otherwise.
+		tick: async () => await new Promise<void>(() => {}),
 		prepareMs: PREPARE_MS,
 		startMs: START_MS,
+		maxWaitMs: 3_600_000,
 		windowMs: WINDOW_MS,
 		prepare: async () => 'item',
+		answeredWithoutStart: () => false,
 		onReleaseFailure: () => {},
+		onHoldProblem: () => {},
 		onUnprotected: () => {},
 		...overrides,
 	};
@@ -190,6 +225,104 @@ describe('admit', () => {
 			'evt_1',
 			T0 + WINDOW_MS,
 			expect.objectContaining({ message: 'down' }),
+		);
+	});
+});
+
+describe('admit: the claim is held while n8n has not read the answer', () => {
+	function held(overrides: Partial<LifecycleOptions<string>> = {}) {
+		const time = virtualTime();
+		const renewals: Array<{ at: number; leaseMs: number }> = [];
+		const scripted = scriptedStore({
+			renew: (_claim, nowMs, leaseMs) => renewals.push({ at: nowMs - T0, leaseMs }) > 0,
+		});
+		const options = lifecycle({ now: time.now, tick: time.tick, ...overrides });
+		return { time, renewals, ...scripted, options };
+	}
+
+	it.each([40_000, 10 * 60_000, 59 * 60_000])(
+		'renews it every third of the start time for a wait of %i ms (a concurrency queue), and stops at the commit',
+		async (waitMs) => {
+			const { time, renewals, store, calls, options } = held();
+			const admission = await admit(store, 'evt_1', options);
+			if (admission.kind !== 'start') throw new Error('not started');
+			await time.advance(waitMs);
+			// The renewal in admit, then one every 10 s, each for a whole start time.
+			expect(renewals).toHaveLength(1 + Math.floor(waitMs / (START_MS / 3)));
+			expect(renewals.every(({ leaseMs }) => leaseMs === START_MS)).toBe(true);
+			expect(renewals.slice(1).map(({ at }) => at)).toEqual(
+				Array.from({ length: renewals.length - 1 }, (_, i) => (i + 1) * (START_MS / 3)),
+			);
+			await admission.commit();
+			const renewedBeforeCommit = renewals.length;
+			await time.advance(10 * START_MS);
+			expect(renewals).toHaveLength(renewedBeforeCommit);
+			expect(calls.filter((call) => call === 'release')).toEqual([]);
+		},
+	);
+
+	it('gives the claim back at once when n8n answers the request without reading the answer', async () => {
+		let answered = false;
+		const { time, store, calls, options } = held({ answeredWithoutStart: () => answered });
+		const admission = await admit(store, 'evt_1', options);
+		if (admission.kind !== 'start') throw new Error('not started');
+		await time.advance(START_MS);
+		answered = true;
+		await time.advance(START_MS / 3);
+		expect(calls.filter((call) => call === 'release')).toHaveLength(1);
+		const renewalsAfterRelease = calls.filter((call) => call === 'renew').length;
+		await time.advance(10 * START_MS);
+		expect(calls.filter((call) => call === 'renew')).toHaveLength(renewalsAfterRelease);
+	});
+
+	it('lets the claim lapse after the longest wait, and says so', async () => {
+		const onHoldProblem = jest.fn();
+		const { time, renewals, store, options } = held({ maxWaitMs: 5 * 60_000, onHoldProblem });
+		const admission = await admit(store, 'evt_1', options);
+		if (admission.kind !== 'start') throw new Error('not started');
+		await time.advance(60 * 60_000);
+		expect(renewals[renewals.length - 1].at).toBeLessThan(5 * 60_000);
+		expect(onHoldProblem).toHaveBeenCalledTimes(1);
+		expect(onHoldProblem).toHaveBeenCalledWith('evt_1', expect.stringContaining('5 min'));
+	});
+
+	it('retries a failed renewal at the next tick and says it once per run of failures', async () => {
+		const onHoldProblem = jest.fn();
+		let failing = 3;
+		const time = virtualTime();
+		const { store, calls } = scriptedStore({
+			renew: () => {
+				if (calls.filter((call) => call === 'renew').length > 1 && failing-- > 0)
+					throw new Error('redis down');
+				return true;
+			},
+		});
+		const options = lifecycle({ now: time.now, tick: time.tick, onHoldProblem });
+		const admission = await admit(store, 'evt_1', options);
+		if (admission.kind !== 'start') throw new Error('not started');
+		await time.advance(2 * START_MS);
+		expect(calls.filter((call) => call === 'renew')).toHaveLength(7);
+		expect(onHoldProblem).toHaveBeenCalledTimes(1);
+		expect(onHoldProblem).toHaveBeenCalledWith('evt_1', expect.stringContaining('redis down'));
+	});
+
+	it('stops holding when another delivery took the lapsed claim, and says so', async () => {
+		const onHoldProblem = jest.fn();
+		const time = virtualTime();
+		const { store, calls } = scriptedStore({
+			renew: () => calls.filter((call) => call === 'renew').length < 2,
+		});
+		const admission = await admit(
+			store,
+			'evt_1',
+			lifecycle({ now: time.now, tick: time.tick, onHoldProblem }),
+		);
+		expect(admission.kind).toBe('start');
+		await time.advance(5 * START_MS);
+		expect(calls.filter((call) => call === 'renew')).toHaveLength(2);
+		expect(onHoldProblem).toHaveBeenCalledWith(
+			'evt_1',
+			expect.stringContaining('another delivery'),
 		);
 	});
 });

@@ -20,6 +20,7 @@ import {
 	DEDUPE_CAPACITY,
 	DedupeRegistry,
 	dedupeRegistry,
+	IDLE_STORE_MS,
 	staticDataKey,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { normaliseOptions } from '../../../../../nodes/GstComplianceTrigger/options';
@@ -78,6 +79,32 @@ describe('DedupeRegistry', () => {
 	});
 });
 
+describe('DedupeRegistry: memory of triggers no longer used', () => {
+	it('get() once a store went unused for IDLE_STORE_MS → it is dropped, unless a delivery holds a lease in it', async () => {
+		const registry = new DedupeRegistry();
+		const create = () => new MemoryDedupeStore(SHIPPED);
+		const idle = registry.get('wf:idle:production', SHIPPED, create, NOW_MS).store;
+		const leased = registry.get('wf:leased:production', SHIPPED, create, NOW_MS).store;
+		await leased.claim('evt_waiting', NOW_MS, IDLE_STORE_MS + 2 * HOUR);
+		registry.get('wf:other:production', SHIPPED, create, NOW_MS + IDLE_STORE_MS + 1);
+		expect(registry.size).toBe(2);
+		expect(registry.get('wf:leased:production', SHIPPED, create).store).toBe(leased);
+		expect(registry.get('wf:idle:production', SHIPPED, create).store).not.toBe(idle);
+	});
+
+	it('release(workflow, node) → that trigger’s stores dropped, a store with a live lease kept', async () => {
+		const registry = new DedupeRegistry();
+		const create = () => new MemoryDedupeStore(SHIPPED);
+		registry.get('wf:a:production', SHIPPED, create, NOW_MS);
+		registry.get('wf:a:test', SHIPPED, create, NOW_MS);
+		const leased = registry.get('wf:b:production', SHIPPED, create, NOW_MS).store;
+		await leased.claim('evt_waiting', NOW_MS, HOUR);
+		registry.release('wf', 'a', NOW_MS);
+		registry.release('wf', 'b', NOW_MS);
+		expect(registry.size).toBe(1);
+	});
+});
+
 describe('the shipped store policy', () => {
 	it('a store with DEDUPE_CAPACITY → keeps 125,000 ids; the 125,001st pushes out the oldest', () => {
 		const T0 = Date.UTC(2025, 0, 15);
@@ -118,6 +145,86 @@ describe('saving the ids in the workflow’s static data', () => {
 		row.nodeName = 'Invoices in';
 		restart(row);
 		expect(await deliver({ ...event('evt_renamed'), workflow: row })).toEqual(DUPLICATE);
+	});
+});
+
+describe('several GST triggers in one workflow (n8n saves the whole static data, last writer wins)', () => {
+	const A = { id: 'node-a', name: 'E-invoices in' };
+	const B = { id: 'node-b', name: 'E-way bills in' };
+	const started = (result: { started: unknown }) => (result.started ? 1 : 0);
+
+	it('webhook() to A and B overlapping (each saves the copy it loaded) × 20, a restart, every event again → each started once', async () => {
+		const row = newWorkflow('wf-two-triggers');
+		let starts = 0;
+		for (let i = 0; i < 20; i++) {
+			// B's request loads the row, then A's whole request runs and saves, then B saves its copy.
+			const a = deliver.bind(null, { ...event(`evt_a_${i}`), workflow: row, node: A });
+			const b = await deliver({ ...event(`evt_b_${i}`), workflow: row, node: B, beforeAnswer: a });
+			starts += started(b) + 1;
+		}
+		expect(starts).toBe(40);
+		restart(row);
+		for (let i = 0; i < 20; i++) {
+			starts += started(await deliver({ ...event(`evt_a_${i}`), workflow: row, node: A }));
+			starts += started(await deliver({ ...event(`evt_b_${i}`), workflow: row, node: B }));
+		}
+		expect(starts).toBe(40);
+	});
+
+	it('webhook() to B overlapping the save that moves A’s legacy ids → the move stands after a restart', async () => {
+		const legacy = new MemoryDedupeStore(SHIPPED);
+		legacy.claimNow('evt_legacy_a', NOW_MS - HOUR);
+		const row = { ...newWorkflow('wf-two-legacy'), staticData: {} as IDataObject };
+		row.staticData[`node:${A.name}`] = { dedupe: legacy.snapshot() as unknown as IDataObject };
+		await deliver({
+			...event('evt_b_1'),
+			workflow: row,
+			node: B,
+			beforeAnswer: async () => await deliver({ ...event('evt_a_new'), workflow: row, node: A }),
+		});
+		restart(row);
+		expect(await deliver({ ...event('evt_legacy_a'), workflow: row, node: A })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_a_new'), workflow: row, node: A })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_b_1'), workflow: row, node: B })).toEqual(DUPLICATE);
+	});
+});
+
+describe('noticing another n8n process that receives the same trigger’s deliveries', () => {
+	const markerKey = (row: WorkflowRow) => `${staticDataKey(row.nodeId)}:processes`;
+	/** What another process's saves leave in the row: its marker, started and last seen then. */
+	const otherProcess = (row: WorkflowRow, startedMs: number, lastSeenMs: number) => {
+		const global = (row.staticData.global ?? {}) as IDataObject;
+		global[markerKey(row)] = {
+			...((global[markerKey(row)] as IDataObject | undefined) ?? {}),
+			other: [startedMs, lastSeenMs],
+		};
+		row.staticData.global = global;
+	};
+
+	it('webhook() × 2 → this process marks itself in the static data it saves', async () => {
+		const row = newWorkflow('wf-marker');
+		await deliver({ ...event('evt_m_1'), workflow: row });
+		await deliver({ ...event('evt_m_2'), workflow: row });
+		const markers = (row.staticData.global as IDataObject)[markerKey(row)] as IDataObject;
+		expect(Object.keys(markers)).toHaveLength(1);
+	});
+
+	it('webhook() when another process saved a delivery since this one started → dedupeNotice and a warning naming the Redis credential', async () => {
+		const row = newWorkflow('wf-two-processes');
+		await deliver({ ...event('evt_p_1'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		const result = await deliver({ ...event('evt_p_2'), workflow: row });
+		expect(result.started?.[0].dedupeNotice).toMatch(
+			/another n8n process .*Attach a GST Compliance Dedupe Redis credential/i,
+		);
+	});
+
+	it('webhook() after a restart → the marker of the process before it is not another process', async () => {
+		const row = newWorkflow('wf-restarted');
+		// The process before this one started two hours ago and was last seen before this one started.
+		otherProcess(row, NOW_MS - 2 * HOUR, NOW_MS - 60_000);
+		const result = await deliver({ ...event('evt_r_1'), workflow: row });
+		expect(result.started?.[0]).not.toHaveProperty('dedupeNotice');
 	});
 });
 
