@@ -28,11 +28,16 @@ export async function deliverOnce(
 	const admission = await admit(store, outcome.event.id, {
 		now: () => nowMs,
 		sleep: async () => {},
+		// The answer is read at once here: no renewal is ever due.
+		tick: async () => await new Promise<void>(() => {}),
 		prepareMs: 5_000,
 		startMs: 30_000,
+		maxWaitMs: 3_600_000,
 		windowMs,
 		prepare: async () => outcome.event,
+		answeredWithoutStart: () => false,
 		onReleaseFailure: () => {},
+		onHoldProblem: () => {},
 		onUnprotected: () => {},
 	});
 	if (admission.kind !== 'start') throw new Error(`bench delivery was ${admission.kind}`);
