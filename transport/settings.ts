@@ -20,7 +20,10 @@ export interface GstSettings extends RetryDeps {
 	 * "Token lifetime and caching").
 	 */
 	refreshMarginMs: number;
-	/** How many tokens (distinct token URL / client / secret) the cache keeps. */
+	/**
+	 * How many tokens (distinct token URL / client / secret) the cache keeps, more only while all are
+	 * in use (transport/credential/tokenCache.ts).
+	 */
 	tokenCacheSize: number;
 	/**
 	 * Longest pause of token requests after a 429 whose Retry-After was not waited out: later calls
@@ -52,6 +55,8 @@ export const settings: GstSettings = {
 		maxTotalWaitMs: 90_000,
 	},
 	refreshMarginMs: 60_000,
-	tokenCacheSize: 100,
+	// A practitioner has one client per GSTIN and files for hundreds to thousands of them from one
+	// n8n; an entry is a token and its key, about 1.5 KB, so 10,000 entries stay near 15 MB.
+	tokenCacheSize: 10_000,
 	maxTokenPauseMs: 5 * 60_000,
 };

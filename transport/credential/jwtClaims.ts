@@ -1,3 +1,5 @@
+import { settings } from '../settings';
+
 /**
  * Reads a JWT's payload without verifying it. We only use it to learn the expiry and the
  * organization for messages; the API host verifies the token.
@@ -46,20 +48,21 @@ export function readExpiresIn(value: unknown): number {
 /**
  * Token lifetime in ms: `expires_in`, capped by the JWT's `exp`. `exp - iat` is used when both are
  * present, which is immune to clock skew between n8n and the service; `exp` alone is read against
- * our clock and ignored if it looks already expired (a skewed clock would otherwise make every
- * token stale at once and mint one per request, which ends in HTTP 429: docs/service-api.md, "Token
- * lifetime and caching").
+ * our clock. An exp-derived lifetime below the refresh margin is ignored, as a tiny `expires_in` is:
+ * with n8n's clock nearly 15 minutes ahead of the service every token would look a few seconds from
+ * expiry and be minted anew on nearly every request, which ends in HTTP 429 (docs/service-api.md,
+ * "Token lifetime and caching"). Should such a token really expire that soon, the API's 401 drops
+ * it and one new token is minted.
  */
 export function tokenLifetimeMs(
 	expiresInSeconds: number,
 	claims: Record<string, unknown> | undefined,
 	nowMs: number,
 ): number {
-	let lifetime = expiresInSeconds * 1000;
+	const lifetime = expiresInSeconds * 1000;
 	const exp = claims?.exp;
 	if (typeof exp !== 'number') return lifetime;
 	const iat = claims?.iat;
 	const fromExp = typeof iat === 'number' ? (exp - iat) * 1000 : exp * 1000 - nowMs;
-	if (fromExp > 0) lifetime = Math.min(lifetime, fromExp);
-	return lifetime;
+	return fromExp >= settings.refreshMarginMs ? Math.min(lifetime, fromExp) : lifetime;
 }

@@ -137,16 +137,35 @@ export class TokenCache {
 		return entry.token;
 	}
 
-	/** Gets or creates the entry and marks it most recently used; evicts the least recently used. */
+	/**
+	 * Gets or creates the entry and marks it most recently used; past the bound, evicts an idle entry
+	 * other than this one: a stale token first (its next use mints anyway), else the least recently
+	 * used. An entry with a mint in flight or a 429 pause running is never evicted: its callers share
+	 * that mint and the pause keeps the endpoint unasked. When every other entry is in use the cache
+	 * stays over its bound until one is idle again.
+	 */
 	private touch(key: string): Entry {
 		const entry = this.entries.get(key) ?? {};
 		this.entries.delete(key);
 		this.entries.set(key, entry);
 		while (this.entries.size > settings.tokenCacheSize) {
-			const oldest = this.entries.keys().next().value as string;
-			this.entries.delete(oldest);
+			const victim = this.evictable(key);
+			if (victim === undefined) break;
+			this.entries.delete(victim);
 		}
 		return entry;
+	}
+
+	/** The key to evict (see touch), least recently used first; undefined when all are in use. */
+	private evictable(keep: string): string | undefined {
+		const now = settings.now();
+		let leastRecentlyUsed: string | undefined;
+		for (const [key, entry] of this.entries) {
+			if (key === keep || entry.flight || pauseRemainingMs(entry, now) > 0) continue;
+			if (!entry.token || !this.isFresh(entry.token)) return key;
+			leastRecentlyUsed ??= key;
+		}
+		return leastRecentlyUsed;
 	}
 }
 

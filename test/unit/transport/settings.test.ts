@@ -144,15 +144,15 @@ describe('shipped token cache defaults', () => {
 		return { cache, mints };
 	};
 
-	it('keeps the tokens of 100 credentials; the 101st pushes out the least recently used', async () => {
+	it('keeps the tokens of 10,000 credentials; the 10,001st pushes out the least recently used', async () => {
 		const { cache, mints } = minting();
-		for (let n = 1; n <= 100; n++) await cache.getToken(credentials(n));
+		for (let n = 1; n <= 10_000; n++) await cache.getToken(credentials(n));
 		await cache.getToken(credentials(1));
-		expect(mints).toHaveLength(100);
-		await cache.getToken(credentials(101));
-		expect(cache.size).toBe(100);
+		expect(mints).toHaveLength(10_000);
+		await cache.getToken(credentials(10_001));
+		expect(cache.size).toBe(10_000);
 		await cache.getToken(credentials(1));
-		expect(mints).toHaveLength(101);
+		expect(mints).toHaveLength(10_001);
 		await cache.getToken(credentials(2));
 		expect(mints.slice(-1)).toEqual([2]);
 	});

@@ -94,13 +94,19 @@ describe('caps the lifetime by exp - iat when both are there', () => {
 		expect(tokenLifetimeMs(900, { iat: 2000, exp: 1000 }, 0)).toBe(900_000);
 	});
 
+	it('tokenLifetimeMs with exp - iat below the 60 s refresh margin → expires_in; 60 s → 60 s', () => {
+		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1003 }, 0)).toBe(900_000);
+		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1059 }, 0)).toBe(900_000);
+		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1060 }, 0)).toBe(60_000);
+	});
+
 	it('tokenLifetimeMs with an exp that is not a number → expires_in', () => {
 		expect(tokenLifetimeMs(900, { exp: '1300', iat: 1000 }, 0)).toBe(900_000);
 		expect(tokenLifetimeMs(60, { exp: null }, 0)).toBe(60_000);
 	});
 });
 
-describe('reads exp alone against our clock, ignoring one already past (clock skew)', () => {
+describe('reads exp alone against our clock, ignoring one that leaves less than the refresh margin (clock skew)', () => {
 	it('tokenLifetimeMs with exp and no iat → exp - now', () => {
 		expect(tokenLifetimeMs(900, { exp: 1300 }, 1_000_000)).toBe(300_000);
 	});
@@ -109,9 +115,17 @@ describe('reads exp alone against our clock, ignoring one already past (clock sk
 		expect(tokenLifetimeMs(900, { iat: '1000', exp: 1300 }, 1_000_000)).toBe(300_000);
 	});
 
-	it('tokenLifetimeMs with exp at now or before → expires_in; a second after now → 1 s', () => {
+	it('tokenLifetimeMs with exp at now or before → expires_in', () => {
 		expect(tokenLifetimeMs(900, { exp: 10 }, 1_000_000)).toBe(900_000);
 		expect(tokenLifetimeMs(900, { exp: 1000 }, 1_000_000)).toBe(900_000);
-		expect(tokenLifetimeMs(900, { exp: 1001 }, 1_000_000)).toBe(1_000);
+	});
+
+	it('tokenLifetimeMs with exp 3 s after now (the token server 14 min 57 s behind) → expires_in, not 3 s', () => {
+		expect(tokenLifetimeMs(900, { exp: 1003 }, 1_000_000)).toBe(900_000);
+	});
+
+	it('tokenLifetimeMs with exp 59.999 s after now → expires_in; 60 s after → 60 s', () => {
+		expect(tokenLifetimeMs(900, { exp: 1060 }, 1_000_001)).toBe(900_000);
+		expect(tokenLifetimeMs(900, { exp: 1060 }, 1_000_000)).toBe(60_000);
 	});
 });

@@ -86,6 +86,24 @@ function scriptedMint(outcomes: Array<{ lifetimeMs: number } | { error: Error }>
 	return { cache, mints };
 }
 
+/**
+ * A cache over a mint that holds the mints of `heldSecrets` until `release()` and answers the others
+ * one event loop turn later, all with 15-minute tokens; records the secret of each mint.
+ */
+function heldMint(...heldSecrets: string[]) {
+	let release!: () => void;
+	const gate = new Promise<void>((resolve) => (release = resolve));
+	const mints: string[] = [];
+	const cache = new TokenCache(async (c): Promise<IssuedToken> => {
+		mints.push(c.clientSecret);
+		await (heldSecrets.includes(c.clientSecret)
+			? gate
+			: new Promise((resolve) => setImmediate(resolve)));
+		return { accessToken: `token-${mints.length}`, requestedAt: now, lifetimeMs: 900_000 };
+	});
+	return { cache, mints, release };
+}
+
 let client: ClientInfo;
 let einvoiceId: string;
 
@@ -207,6 +225,69 @@ describe('renews the token when fewer than 60 s remain', () => {
 	});
 });
 
+describe("counts a token's lifetime from when it was requested, not from when the answer came", () => {
+	useTestClock();
+
+	it('getToken of a 15-minute token answered 5 s after the request → expires 900 s after the request, renewed from 840 s', async () => {
+		let mints = 0;
+		const cache = new TokenCache(async (): Promise<IssuedToken> => {
+			const requestedAt = now;
+			now += 5_000;
+			mints++;
+			return { accessToken: `token-${mints}`, requestedAt, lifetimeMs: 900_000 };
+		});
+		const token = await cache.getToken(credentials('a'));
+		expect(token.expiresAt).toBe(START + 900_000);
+		now = START + 839_999;
+		await cache.getToken(credentials('a'));
+		expect(mints).toBe(1);
+		now = START + 840_000;
+		await cache.getToken(credentials('a'));
+		expect(mints).toBe(2);
+	});
+});
+
+describe("mints at most twice a minute whatever the skew between n8n's clock and the token server's", () => {
+	useTestClock();
+	let server: ScriptedServer;
+	beforeEach(async () => {
+		server = await startScriptedServer(() => tokenAnswer());
+	});
+	afterEach(async () => {
+		await server.close();
+	});
+
+	// The documented token carries exp and no iat, so exp is read against n8n's clock.
+	it.each<[string, number]>([
+		['in step with', 0],
+		['13 min behind', 13 * 60],
+		['14 min behind', 14 * 60],
+		['14 min 30 s behind', 14 * 60 + 30],
+		['14 min 57 s behind', 14 * 60 + 57],
+		['15 min 3 s behind', 15 * 60 + 3],
+		['an hour ahead of', -3600],
+	])(
+		'getToken every second for a minute, the token server %s n8n → at most 2 token requests',
+		async (_name, behindSeconds) => {
+			server.answer(() => tokenAnswer(900, { exp: Math.floor(now / 1000) - behindSeconds + 900 }));
+			const cache = new TokenCache(mintToken);
+			const c = parseCredentials({
+				environment: 'sandbox',
+				clientId: 'svc_test_skew',
+				clientSecret: 'skew-secret-value',
+				authUrl: server.origin,
+				realm: 'gst',
+				sandboxApiUrl: server.origin,
+			});
+			for (let second = 0; second < 60; second++) {
+				await cache.getToken(c);
+				now += 1_000;
+			}
+			expect(server.requests.length).toBeLessThanOrEqual(2);
+		},
+	);
+});
+
 describe('mints once for any number of concurrent callers (single flight)', () => {
 	describe('with a scripted mint', () => {
 		useTestClock();
@@ -240,7 +321,7 @@ describe('mints once for any number of concurrent callers (single flight)', () =
 	});
 });
 
-describe('keeps at most tokenCacheSize credentials, the least recently used evicted', () => {
+describe('keeps at most tokenCacheSize credentials, evicting a stale token first, then the least recently used', () => {
 	useTestClock({ tokenCacheSize: 3 });
 
 	it('getToken of a 4th credential → size 3, the least recently used re-minted on its next use', async () => {
@@ -250,6 +331,81 @@ describe('keeps at most tokenCacheSize credentials, the least recently used evic
 		await cache.getToken(credentials('d'));
 		await cache.getToken(credentials('a'));
 		expect(mints).toEqual(['a', 'b', 'c', 'd', 'a']);
+	});
+
+	it('getToken of a 4th credential while a more recently used token is stale → the stale one evicted', async () => {
+		const { cache, mints } = scriptedMint([
+			{ lifetimeMs: 900_000 },
+			{ lifetimeMs: 120_000 },
+			{ lifetimeMs: 900_000 },
+		]);
+		for (const secret of ['a', 'b', 'c']) await cache.getToken(credentials(secret));
+		now = START + 60_000; // b has 60 s left: its next use mints anyway
+		await cache.getToken(credentials('d'));
+		expect(cache.size).toBe(3);
+		await cache.getToken(credentials('a'));
+		await cache.getToken(credentials('b'));
+		expect(mints).toEqual(['a', 'b', 'c', 'd', 'b']);
+	});
+});
+
+describe('never evicts a credential with a mint in flight or a 429 pause running', () => {
+	// The bound of the issue: a practice with one client per GSTIN passes it.
+	useTestClock({ tokenCacheSize: 100 });
+	const others = async (cache: TokenCache) => {
+		for (let n = 2; n <= 102; n++) await cache.getToken(credentials(`other-${n}`));
+	};
+
+	it('getToken of credential 1 twice, 101 others used while its mint is in flight → one mint, shared', async () => {
+		const { cache, mints, release } = heldMint('one');
+		const first = cache.getToken(credentials('one'));
+		await others(cache);
+		const second = cache.getToken(credentials('one'));
+		release();
+		const [a, b] = await Promise.all([first, second]);
+		expect(mints.filter((secret) => secret === 'one')).toHaveLength(1);
+		expect(b).toBe(a);
+	});
+
+	it('getToken of credential 1 paused after a 429, 101 others used meanwhile → still fails fast, no token request', async () => {
+		const rateLimited = new GstCredentialError('rateLimited', 'HTTP 429', {
+			tokenEndpointStatus: 429,
+			retryAfterMs: 120_000,
+		});
+		const { cache, mints } = scriptedMint([{ error: rateLimited }]);
+		await expect(cache.getToken(credentials('one'))).rejects.toBe(rateLimited);
+		now = START + 60_000;
+		await others(cache);
+		const error = await failureOf(cache.getToken(credentials('one')));
+		expect(error.kind).toBe('rateLimited');
+		expect(error.retryAfterMs).toBe(60_000);
+		expect(mints.filter((secret) => secret === 'one')).toHaveLength(1);
+	});
+
+	it('getToken of 3 credentials at once with room for 2 → all 3 kept while minting, back to 2 on the next use', async () => {
+		configureSettings({ tokenCacheSize: 2 });
+		const { cache, mints, release } = heldMint('a', 'b', 'c');
+		const pending = ['a', 'b', 'c'].map(
+			async (secret) => await cache.getToken(credentials(secret)),
+		);
+		expect(cache.size).toBe(3);
+		release();
+		await Promise.all(pending);
+		await cache.getToken(credentials('a'));
+		expect(cache.size).toBe(2);
+		expect(mints).toEqual(['a', 'b', 'c']);
+	});
+});
+
+describe('keeps the token of every credential a practice with one client per GSTIN uses in turn', () => {
+	useTestClock();
+
+	it('getToken of 101 credentials in turn, 3 rounds → 101 mints, not 303', async () => {
+		const { cache, mints } = scriptedMint();
+		for (let round = 0; round < 3; round++) {
+			for (let n = 1; n <= 101; n++) await cache.getToken(credentials(`gstin-${n}`));
+		}
+		expect(mints).toHaveLength(101);
 	});
 });
 
