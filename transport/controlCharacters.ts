@@ -28,5 +28,10 @@ const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 export function firstHiddenCharacter(text: string): string | undefined {
 	const match = LONE_SURROGATE.exec(text) ?? INVISIBLE.exec(text);
 	if (!match) return undefined;
-	return `U+${(match[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}`;
+	return codePointName(match[0].codePointAt(0) as number);
+}
+
+/** A code point as messages name it: `U+200B`, `U+E0020`. */
+export function codePointName(codePoint: number): string {
+	return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 }

@@ -124,6 +124,20 @@ export const cleartextUrl = (field: string, what: string): string =>
 export const urlWithUserInfo = (field: string): string =>
 	`${field} in the GST Compliance API credential must not contain a user name or password (the part before @); enter only the scheme, host and optional path, for example https://auth.example.com`;
 
+/**
+ * A resource id that arrived as a number but names no resource: `value` is the number as
+ * JavaScript prints it, `expected` the form the resource's ids take.
+ */
+export const idNumberNotWhole = (label: string, value: string, expected: string): string =>
+	`${label} ID ${value} (a number) is not a valid id: a number used as an id must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}. Check the expression that produces it, or pass the id as text. Expected ${expected}`;
+
+/**
+ * A whole number past 2^53: JSON parsing has already rounded it (12345678901234567 is held as
+ * …568), so the digits left may be another resource's id.
+ */
+export const idNumberBeyondSafeRange = (label: string, value: string, expected: string): string =>
+	`${label} ID ${value} (a number) is beyond JavaScript's safe integer range (up to ${Number.MAX_SAFE_INTEGER}), so it has probably been rounded already and may name a different ${label.toLowerCase()}. Pass the id as text: type it into the field, or map a field that holds it as text (in quotes in the JSON); converting the number to text afterwards does not bring the lost digits back. Expected ${expected}`;
+
 /** Credential test outcomes (the "Test" button of the GST Compliance API credential). */
 export const credentialTest = {
 	connected: (environment: string, host: string, organization: string): string =>

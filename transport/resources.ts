@@ -1,4 +1,5 @@
 import { firstHiddenCharacter, hasControlCharacter } from './controlCharacters';
+import { idNumberBeyondSafeRange, idNumberNotWhole } from './messages';
 
 /** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
@@ -59,14 +60,20 @@ export type IdCheck = { ok: true; id: string } | { ok: false; message: string };
 
 /**
  * Trims and checks an id before any network call; the message says what was received and what is
- * expected.
+ * expected. A number (an expression over a JSON number) counts only as a safe non-negative
+ * integer: NaN, negatives and fractions are no id, and past 2^53 the number is already rounded, so
+ * its digits may be another resource's id, which the token would fetch.
  */
 export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	const { label, idPrefix } = RESOURCES[resource];
-	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
 	const expected = idPrefix
 		? `an id starting with "${idPrefix}", for example ${idPrefix}123`
 		: 'an id';
+	if (typeof raw === 'number' && !(Number.isSafeInteger(raw) && raw >= 0)) {
+		const describe = Number.isInteger(raw) && raw > 0 ? idNumberBeyondSafeRange : idNumberNotWhole;
+		return { ok: false, message: describe(label, String(raw), expected) };
+	}
+	const id = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' ? String(raw) : '';
 	if (id === '') {
 		const received =
 			raw === undefined || raw === null || raw === '' ? 'nothing' : `${JSON.stringify(raw)}`;

@@ -18,7 +18,7 @@ const SEGMENT_RULE =
 	'control character, or is only dots. Expected';
 
 /** The path the trigger's refetch GETs for an event, or undefined when it makes no request. */
-function eventResourcePath(type: string, id: string): string | undefined {
+function eventResourcePath(type: string, id: unknown): string | undefined {
 	const resource = eventResource(type);
 	if (!resource) return undefined;
 	const check = checkResourceId(resource, id);
@@ -70,6 +70,63 @@ describe('refuses an empty id, saying what was received', () => {
 		expect(checkResourceId('ewaybill', { id: 1 })).toEqual({
 			ok: false,
 			message: 'E-way bill ID is empty: received {"id":1}, expected an id',
+		});
+	});
+});
+
+describe('accepts a number as an id only when it is a safe non-negative integer', () => {
+	/** As n8n holds it after parsing JSON: the 17 digits are already rounded to …568. */
+	const UNSAFE = Number('12345678901234567');
+	const NOT_AN_INTEGER =
+		'is not a valid id: a number used as an id must be a whole number from 0 to 9007199254740991. Check the expression that produces it, or pass the id as text';
+
+	it('checkResourceId of 0 and of Number.MAX_SAFE_INTEGER → ok, as their digits', () => {
+		expect(checkResourceId('ewaybill', 0)).toEqual({ ok: true, id: '0' });
+		expect(checkResourceId('ewaybill', Number.MAX_SAFE_INTEGER)).toEqual({
+			ok: true,
+			id: '9007199254740991',
+		});
+	});
+
+	it.each([
+		[NaN, 'NaN'],
+		[-5, '-5'],
+		[1.5, '1.5'],
+		[Infinity, 'Infinity'],
+		[-Infinity, '-Infinity'],
+	])(
+		'checkResourceId of the number %p → INVALID_ID naming %s; an event naming it → no refetch',
+		(raw, shown) => {
+			expect(checkResourceId('ewaybill', raw)).toEqual({
+				ok: false,
+				message: `E-way bill ID ${shown} (a number) ${NOT_AN_INTEGER}. Expected an id`,
+			});
+			expect(eventResourcePath('ewaybill.generated', raw)).toBeUndefined();
+		},
+	);
+
+	it('checkResourceId of 12345678901234567 (beyond 2^53, held as …568) → refused, saying to pass it as text', () => {
+		expect(checkResourceId('ewaybill', UNSAFE)).toEqual({
+			ok: false,
+			message:
+				"E-way bill ID 12345678901234568 (a number) is beyond JavaScript's safe integer range (up to 9007199254740991), so it has probably been rounded already and may name a different e-way bill. Pass the id as text: type it into the field, or map a field that holds it as text (in quotes in the JSON); converting the number to text afterwards does not bring the lost digits back. Expected an id",
+		});
+		expect(eventResourcePath('ewaybill.generated', UNSAFE)).toBeUndefined();
+		expect(checkResourceId('ewaybill', 2 ** 53).ok).toBe(false);
+		expect(checkResourceId('ewaybill', 1e21).ok).toBe(false);
+	});
+
+	it('checkResourceId of an e-invoice id given as an unusable number → the number rule first, then the expected form', () => {
+		expect(checkResourceId('einvoice', -1)).toEqual({
+			ok: false,
+			message: `E-invoice ID -1 (a number) ${NOT_AN_INTEGER}. Expected an id starting with "einv_", for example einv_123`,
+		});
+	});
+
+	it('checkResourceId of the text "12345678901234567" → ok, every digit kept', () => {
+		expect(checkResourceId('ewaybill', '12345678901234567')).toEqual({
+			ok: true,
+			id: '12345678901234567',
 		});
 	});
 });

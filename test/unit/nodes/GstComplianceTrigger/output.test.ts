@@ -38,9 +38,13 @@ beforeEach(() => {
 afterEach(() => jest.restoreAllMocks());
 
 const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, started: undefined };
-const send = async (envelope: Record<string, unknown>) =>
+/** Sends an envelope, or a body as written (a number JSON.stringify cannot write, unrounded). */
+const send = async (envelope: Record<string, unknown> | string) =>
 	await deliver({
-		...signed(JSON.stringify(envelope), Math.floor(Date.now() / 1000)),
+		...signed(
+			typeof envelope === 'string' ? envelope : JSON.stringify(envelope),
+			Math.floor(Date.now() / 1000),
+		),
 		refetch: true,
 		apiCredential,
 		workflow,
@@ -143,6 +147,27 @@ describe('starting with refetched null and the reason when the GET cannot be mad
 		);
 		expect(apiCalls()).toBe(0);
 	});
+
+	it.each([
+		['-5', '-5', 'is not a valid id: a number used as an id must be a whole number'],
+		['1.5', '1.5', 'is not a valid id: a number used as an id must be a whole number'],
+		// JSON.parse rounds it: a GET would fetch …568, another e-way bill, with the token.
+		['12345678901234567', '12345678901234568', "is beyond JavaScript's safe integer range"],
+	])(
+		'webhook() with data.id the JSON number %s → refetchError naming %s, no GET',
+		async (written, shown, reason) => {
+			const body = `{"id":"evt_number_${written}","type":"ewaybill.generated","data":{"id":${written},"object":"ewaybill","status":"generated"}}`;
+			const result = await send(body);
+			expect(result.status).toBe(200);
+			expect(result.started).toEqual([
+				expect.objectContaining({
+					refetched: null,
+					refetchError: expect.stringContaining(`E-way bill ID ${shown} (a number) ${reason}`),
+				}),
+			]);
+			expect(apiCalls()).toBe(0);
+		},
+	);
 });
 
 describe('starting with refetched null and the reason when the GET fails', () => {

@@ -154,6 +154,23 @@ describe('GST Compliance node: Get', () => {
 		expect(apiRequests()).toBe(0);
 	});
 
+	it('an id that is a number but no safe non-negative integer fails its item, naming the value, before any network call', async () => {
+		// 12345678901234567 as n8n holds it after parsing JSON: rounded to …568, another e-way bill.
+		const ids = [NaN, -5, 1.5, Infinity, Number('12345678901234567')];
+		const { output } = await run(ids, { resource: 'ewaybill', continueOnFail: true });
+		expect(output.map((item) => item.json.error)).toEqual(
+			['NaN', '-5', '1.5', 'Infinity', '12345678901234568'].map((shown) => ({
+				message: expect.stringMatching(new RegExp(`^E-way bill ID ${shown} \\(a number\\) is `)),
+				code: 'INVALID_ID',
+				httpStatus: null,
+			})),
+		);
+		expect((output[4].json.error as { message: string }).message).toMatch(
+			/beyond JavaScript's safe integer range .* Pass the id as text/,
+		);
+		expect(apiRequests()).toBe(0);
+	});
+
 	it('Ignore Not Found outputs a marker item instead of failing', async () => {
 		const { output } = await run(['einv_missing'], { nodeOptions: { ignoreNotFound: true } });
 		expect(output).toEqual([
