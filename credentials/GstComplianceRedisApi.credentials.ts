@@ -6,7 +6,8 @@ import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
  * Redis credential plus the cluster's nodes as n8n's queue takes them (QUEUE_BULL_REDIS_CLUSTER_NODES),
  * so the values of the queue's Redis (QUEUE_BULL_REDIS_*) or any other Redis fit as they are; the
  * built-in type itself cannot be attached: n8n's community-package rules let a node use only its
- * own package's credential types. Tested by the trigger node (a PING with these settings).
+ * own package's credential types. Tested by the trigger node: a PING with these settings, and
+ * `maxmemory-policy` must be `noeviction` (any other lets Redis delete remembered ids).
  */
 export class GstComplianceRedisApi implements ICredentialType {
 	name = 'gstComplianceRedisApi';

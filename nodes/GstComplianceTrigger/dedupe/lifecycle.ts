@@ -47,8 +47,11 @@ export interface ClaimStore {
 	 * the id was committed meanwhile.
 	 */
 	renew(claim: Claim, nowMs: number, leaseMs: number): Promise<boolean>;
-	/** Remembers the id for the window from `nowMs`, whoever holds a lease on it. */
-	commit(claim: Claim, nowMs: number): Promise<void>;
+	/**
+	 * Remembers the id for the window from `fromMs` (the first attempt's time), whoever holds a
+	 * lease on it; `nowMs` is this attempt's time on the same clock.
+	 */
+	commit(claim: Claim, fromMs: number, nowMs?: number): Promise<void>;
 	/** Gives the id back, if this claim still holds it. */
 	release(claim: Claim): Promise<void>;
 }
@@ -201,7 +204,7 @@ async function commitWithRetry<T>(
 	for (let attempt = 0; attempt <= delays.length; attempt++) {
 		if (attempt > 0) await options.sleep(delays[attempt - 1]);
 		try {
-			await store.commit(claim, committedAt);
+			await store.commit(claim, committedAt, options.now());
 			return;
 		} catch (error) {
 			lastError = error as Error;

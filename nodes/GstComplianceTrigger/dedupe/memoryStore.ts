@@ -138,8 +138,8 @@ export class MemoryDedupeStore implements ClaimStore {
 		return true;
 	}
 
-	async commit(claim: Claim, nowMs: number): Promise<void> {
-		this.commitNow(claim, nowMs);
+	async commit(claim: Claim, fromMs: number): Promise<void> {
+		this.commitNow(claim, fromMs);
 	}
 
 	/** Synchronous core of `commit`: the id is in `snapshot()` when this returns. */

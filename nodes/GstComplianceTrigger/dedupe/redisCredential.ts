@@ -15,7 +15,7 @@ import { cachedCredentials } from '../credentialCache';
 import {
 	connectionFromCredential,
 	describeConnection,
-	pingOnce,
+	probeOnce,
 	redisClients,
 	type RedisConnection,
 } from './redisConnection';
@@ -40,7 +40,11 @@ export async function redisDedupeStore(
 	return new RedisDedupeStore(client, connection, { scope, windowMs });
 }
 
-/** The credential's Test button: connect and PING with exactly these settings. */
+/**
+ * The credential's Test button: connect and PING with exactly these settings, and refuse a Redis
+ * whose eviction policy may delete remembered ids. A policy that cannot be read (INFO forbidden)
+ * passes with a note: the Redis may well be fine, and the user is told what to make sure of.
+ */
 export async function testRedisCredential(
 	data: ICredentialDataDecryptedObject | undefined,
 ): Promise<INodeCredentialTestResult> {
@@ -51,13 +55,18 @@ export async function testRedisCredential(
 		return { status: 'Error', message: (error as Error).message };
 	}
 	try {
-		const pong = await pingOnce(connection);
-		return pong === 'PONG'
-			? { status: 'OK', message: `Connected to Redis at ${describeConnection(connection)}` }
-			: {
-					status: 'Error',
-					message: `Unexpected answer to PING from ${describeConnection(connection)}`,
-				};
+		const { pong, eviction } = await probeOnce(connection);
+		const where = describeConnection(connection);
+		if (pong !== 'PONG')
+			return { status: 'Error', message: `Unexpected answer to PING from ${where}` };
+		if (eviction?.kind === 'evicting')
+			return {
+				status: 'Error',
+				message: `Connected to Redis at ${where}, but its ${eviction.message}`,
+			};
+		if (eviction)
+			return { status: 'OK', message: `Connected to Redis at ${where}, but ${eviction.message}` };
+		return { status: 'OK', message: `Connected to Redis at ${where}` };
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
 	}

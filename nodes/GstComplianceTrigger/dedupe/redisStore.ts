@@ -5,14 +5,17 @@
  * claim touches one key only, so the store works the same on a Redis Cluster.
  *
  * The lifecycle's steps (lifecycle.ts) are each one atomic script on that key:
- * - claim: free (absent, or a lapsed lease) → `p:<token>:<until>` for the lease; `d:<until>` →
- *   duplicate; a live `p:` of another delivery → busy (answered 409, the service retries).
+ * - claim: free (no key) → `p:<token>` for the lease; `d` → duplicate; a `p:` of another delivery
+ *   → busy (answered 409, the service retries).
  * - renew: extends this delivery's own lease (or takes back a lapsed one nobody else took).
- * - commit: `d:<until>` for the whole window, whoever holds a lease.
+ * - commit: `d` for the whole window, whoever holds a lease.
  * - release: deletes the key if it is still this delivery's lease.
- * Times are the delivering process's clock (passed in, so tests drive them); each value is also
- * written with `PX` for the time it stays meaningful, so Redis drops it by itself. Keys written by
- * earlier versions (`p` and `d` without a time) are read as a live lease and a started id.
+ * A value lives exactly as long as its `PX` (the lease, or the window), so a key that exists is
+ * live and Redis's clock alone decides when a lease lapses or an id is forgotten: the processes'
+ * clocks may disagree (two webhook processes 45 s apart both accept a signed delivery) and are never
+ * compared. The times the lifecycle passes are therefore unused here, except a retried commit's
+ * elapsed time on its own clock (see `commit`). Values of earlier versions (`p:<token>:<until>`, `d:<until>`, bare `p` and `d`)
+ * were written with a `PX` of their own too, so they read the same way: a live lease, a started id.
  */
 import { randomUUID } from 'crypto';
 
@@ -33,46 +36,41 @@ export function eventKey(scope: string, eventId: string): string {
 	return `${KEY_PREFIX}:${scope}:${eventDigest(eventId).slice(0, 22)}`;
 }
 
-/** Reads a value: kind ('p', 'd' or false), the lease's token, and its end (math.huge if none). */
+/**
+ * Reads a value: its kind ('p', 'd' or false for none) and a lease's token (nil for a bare `p`).
+ * Tokens are UUIDs, so the token ends at the first ':' (earlier versions appended `:<until>`).
+ */
 const READ = `
 local function read(key)
   local v = redis.call('GET', key)
-  if not v then return false, nil, 0 end
-  local kind, rest = string.match(v, '^([pd]):?(.*)$')
-  if not kind then return false, nil, 0 end
-  if rest == '' then return kind, nil, math.huge end
-  if kind == 'd' then return kind, nil, tonumber(rest) or math.huge end
-  local token, untilMs = string.match(rest, '^(.*):(%d+)$')
-  return kind, token, tonumber(untilMs) or math.huge
+  if not v then return false, nil end
+  local kind = string.match(v, '^([pd])')
+  if not kind then return false, nil end
+  return kind, string.match(v, '^p:([^:]+)')
 end
 `;
 
-/** KEYS[1]; ARGV: now, leaseMs, token. Returns 'claimed', 'duplicate' or 'busy'. */
+/** KEYS[1]; ARGV: leaseMs, token. Returns 'claimed', 'duplicate' or 'busy'. */
 const CLAIM = `${READ}
-local now, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
-local kind, _, untilMs = read(KEYS[1])
-if kind and untilMs > now then
-  if kind == 'd' then return 'duplicate' end
-  return 'busy'
-end
-redis.call('SET', KEYS[1], 'p:' .. ARGV[3] .. ':' .. (now + lease), 'PX', lease)
+local kind = read(KEYS[1])
+if kind == 'd' then return 'duplicate' end
+if kind == 'p' then return 'busy' end
+redis.call('SET', KEYS[1], 'p:' .. ARGV[2], 'PX', ARGV[1])
 return 'claimed'
 `;
 
-/** KEYS[1]; ARGV: now, leaseMs, token. Returns 1 when the lease is this delivery's now. */
+/** KEYS[1]; ARGV: leaseMs, token. Returns 1 when the lease is this delivery's now. */
 const RENEW = `${READ}
-local now, lease = tonumber(ARGV[1]), tonumber(ARGV[2])
-local kind, token, untilMs = read(KEYS[1])
+local kind, token = read(KEYS[1])
 if kind == 'd' then return 0 end
-if kind == 'p' and token ~= ARGV[3] and untilMs > now then return 0 end
-redis.call('SET', KEYS[1], 'p:' .. ARGV[3] .. ':' .. (now + lease), 'PX', lease)
+if kind == 'p' and token ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[1], 'p:' .. ARGV[2], 'PX', ARGV[1])
 return 1
 `;
 
-/** KEYS[1]; ARGV: now, windowMs. */
+/** KEYS[1]; ARGV: the window's remaining ms. */
 const COMMIT = `
-local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
-redis.call('SET', KEYS[1], 'd:' .. (now + window), 'PX', window)
+redis.call('SET', KEYS[1], 'd', 'PX', ARGV[1])
 return 1
 `;
 
@@ -90,20 +88,26 @@ export class RedisDedupeStore implements ClaimStore {
 		private readonly options: RedisStoreOptions,
 	) {}
 
-	async claim(eventId: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
+	/** `nowMs` is unused: Redis expires the lease `leaseMs` after it writes it. */
+	async claim(eventId: string, _nowMs: number, leaseMs: number): Promise<ClaimResult> {
 		const token = randomUUID();
-		const result = await this.run(CLAIM, eventId, nowMs, leaseMs, token);
+		const result = await this.run(CLAIM, eventId, leaseMs, token);
 		if (result === 'claimed') return { kind: 'claimed', claim: { eventId, token } };
 		return { kind: result === 'duplicate' ? 'duplicate' : 'busy' };
 	}
 
-	async renew(claim: Claim, nowMs: number, leaseMs: number): Promise<boolean> {
-		return (await this.run(RENEW, claim.eventId, nowMs, leaseMs, claim.token)) === 1;
+	/** `nowMs` is unused, as for `claim`. */
+	async renew(claim: Claim, _nowMs: number, leaseMs: number): Promise<boolean> {
+		return (await this.run(RENEW, claim.eventId, leaseMs, claim.token)) === 1;
 	}
 
-	/** A retried commit passes its first attempt's time: the window is counted from then or later. */
-	async commit(claim: Claim, nowMs: number): Promise<void> {
-		await this.run(COMMIT, claim.eventId, nowMs, this.options.windowMs);
+	/**
+	 * Remembers the id for the window from `fromMs`: Redis keeps it for the window less the time
+	 * this process's clock says has passed since then (a retried commit), never comparing clocks.
+	 */
+	async commit(claim: Claim, fromMs: number, nowMs = fromMs): Promise<void> {
+		const remainingMs = this.options.windowMs - Math.max(0, nowMs - fromMs);
+		await this.run(COMMIT, claim.eventId, remainingMs);
 	}
 
 	async release(claim: Claim): Promise<void> {

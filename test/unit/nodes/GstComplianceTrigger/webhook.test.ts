@@ -14,7 +14,10 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import Redis from 'ioredis';
+
 import { redisClients } from '../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
+import { KEY_PREFIX } from '../../../../nodes/GstComplianceTrigger/dedupe/redisStore';
 import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { MAX_BODY_BYTES } from '../../../../nodes/GstComplianceTrigger/delivery';
 import { EVENT_TYPES } from '../../../../nodes/GstComplianceTrigger/events';
@@ -36,6 +39,7 @@ import {
 	type DeliveryResult,
 } from '../../helpers/deliverToTrigger';
 import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
+import { passRedisTime } from '../../helpers/redisTime';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -493,10 +497,19 @@ interface StoreCase {
 	request(): Partial<DeliveryRequest>;
 	/** How long after its start an id of a `windowMs` window is first forgotten. */
 	forgottenAfterMs(windowMs: number): number;
+	/** Time passes for the store (Redis counts it on its own clock, not the stubbed one). */
+	passTime(ms: number): Promise<void>;
+	/**
+	 * How close to a lease's or window's end a test looks: the built-in store reads the stubbed
+	 * clock (exact to the millisecond); Redis's clock also runs on while a request is made.
+	 */
+	edgeMs: number;
 }
 
 const REDIS_PASSWORD = 'redis-webhook-Pa55word';
 let redis: RunningRedis | undefined;
+let redisClock: Redis | undefined;
+const redisAddress = () => ({ host: redis!.host, port: redis!.port });
 const STORES: StoreCase[] = [
 	{
 		name: 'built-in store',
@@ -504,16 +517,22 @@ const STORES: StoreCase[] = [
 		tearDown: async () => {},
 		request: () => ({}),
 		forgottenAfterMs: (windowMs) => Math.ceil(windowMs / MINUTE) * MINUTE + MINUTE,
+		passTime: async () => {},
+		edgeMs: 1,
 	},
 	{
 		name: 'Redis store',
 		setUp: async () => {
 			redis = await startRedis('unit-webhook-redis', { password: REDIS_PASSWORD });
+			redisClock = new Redis({ ...redisAddress(), db: 4, password: REDIS_PASSWORD });
 		},
 		tearDown: async () => {
+			redisClock?.disconnect();
 			await redisClients.close();
 			await redis?.dispose();
 		},
+		passTime: async (ms) => await passRedisTime(redisClock!, `${KEY_PREFIX}:*`, ms),
+		edgeMs: 250,
 		request: () => ({
 			redis: { host: redis!.host, port: redis!.port, database: 4, password: REDIS_PASSWORD },
 		}),
@@ -525,6 +544,18 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 	beforeAll(async () => await store.setUp());
 	afterAll(async () => await store.tearDown());
 	useFixedClock();
+	/**
+	 * The stubbed clock and the store's own move together. Redis has counted the real time since
+	 * the last move itself, so it is given only the rest.
+	 */
+	let realAt = performance.now();
+	beforeEach(() => (realAt = performance.now()));
+	const moveTo = async (ms: number) => {
+		const real = performance.now() - realAt;
+		await store.passTime(ms - now - real);
+		realAt = performance.now();
+		now = ms;
+	};
 
 	it('webhook() whose execution n8n fails to create → 500; 409 for 30 s, then started once', async () => {
 		const workflow = ownWorkflow();
@@ -535,10 +566,10 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 			status: 500,
 			started: undefined,
 		});
-		// The lease of the lost start holds the id for START_MS: no second start meanwhile.
-		now = NOW_MS + START_MS - 1;
+		// The lease of the lost start holds the id for START_MS at most: no second start meanwhile.
+		await moveTo(NOW_MS + START_MS - store.edgeMs);
 		expect(await send()).toEqual(IN_PROGRESS);
-		now = NOW_MS + START_MS;
+		await moveTo(NOW_MS + START_MS + store.edgeMs - 1);
 		const retried = await send();
 		expect(retried).toMatchObject({ status: 200, body: { received: true } });
 		expect(retried.started).toHaveLength(1);
@@ -582,11 +613,11 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 				...store.request(),
 			});
 		expect((await send()).started).toHaveLength(1);
-		now = NOW_MS + windowMs - 1;
+		await moveTo(NOW_MS + windowMs - store.edgeMs);
 		expect(await send()).toEqual(DUPLICATE);
-		now = NOW_MS + store.forgottenAfterMs(windowMs) - 1;
+		await moveTo(NOW_MS + store.forgottenAfterMs(windowMs) - store.edgeMs);
 		expect(await send()).toEqual(DUPLICATE);
-		now = NOW_MS + store.forgottenAfterMs(windowMs);
+		await moveTo(NOW_MS + store.forgottenAfterMs(windowMs) + store.edgeMs - 1);
 		expect((await send()).started).toHaveLength(1);
 		expect(optionNotes(logs.warn)).toEqual([]);
 	});

@@ -74,6 +74,12 @@ function processStore(scope = 'wf1:node-1:production', windowMs = 60_000) {
 const T0 = NOW_MS;
 const LEASE = 90_000;
 
+/** Waits until Redis has expired the key of `id` (default scope), by its own clock. */
+async function expired(id: string) {
+	const key = eventKey('wf1:node-1:production', id);
+	await waitFor(async () => (await inspect.exists(key)) === 0, 'the key to expire', 5_000, 20);
+}
+
 /** Claims `id` and expects it to be this delivery's. */
 async function claimed(store: RedisDedupeStore, id: string, nowMs = T0, leaseMs = LEASE) {
 	const result = await store.claim(id, nowMs, leaseMs);
@@ -103,34 +109,41 @@ describe('claim, renew, commit and release', () => {
 
 	it('a lease never committed (process lost) lapses at its end; the retry claims it', async () => {
 		const lost = processStore();
-		await claimed(lost, 'evt_lost', T0, 30_000);
-		expect(await processStore().claim('evt_lost', T0 + 29_999, LEASE)).toEqual({ kind: 'busy' });
-		expect((await processStore().claim('evt_lost', T0 + 30_000, LEASE)).kind).toBe('claimed');
+		await claimed(lost, 'evt_lost', T0, 200);
+		expect(await processStore().claim('evt_lost', T0, LEASE)).toEqual({ kind: 'busy' });
+		await expired('evt_lost');
+		expect((await processStore().claim('evt_lost', T0, LEASE)).kind).toBe('claimed');
 	});
 
 	it('renew extends the lease; a stale claim cannot renew after another delivery took it', async () => {
 		const store = processStore();
-		const first = await claimed(store, 'evt_renew', T0, 1_000);
-		expect(await store.renew(first, T0 + 500, 30_000)).toBe(true);
-		expect(await store.claim('evt_renew', T0 + 29_000, LEASE)).toEqual({ kind: 'busy' });
-		const second = await claimed(store, 'evt_renew', T0 + 30_500);
-		expect(await store.renew(first, T0 + 30_600, 30_000)).toBe(false);
-		expect(await store.renew(second, T0 + 30_600, 30_000)).toBe(true);
-		await store.commit(second, T0 + 31_000);
-		expect(await store.renew(second, T0 + 31_001, 30_000)).toBe(false);
+		const first = await claimed(store, 'evt_renew', T0, 200);
+		expect(await store.renew(first, T0, 30_000)).toBe(true);
+		expect(await inspect.pttl(eventKey('wf1:node-1:production', 'evt_renew'))).toBeGreaterThan(
+			20_000,
+		);
+		expect(await store.renew(first, T0, 200)).toBe(true);
+		await expired('evt_renew');
+		const second = await claimed(store, 'evt_renew', T0);
+		expect(await store.renew(first, T0, 30_000)).toBe(false);
+		expect(await store.renew(second, T0, 30_000)).toBe(true);
+		await store.commit(second, T0);
+		expect(await store.renew(second, T0, 30_000)).toBe(false);
 	});
 
 	it('a lapsed lease nobody took can still be renewed by its holder', async () => {
 		const store = processStore();
-		const claim = await claimed(store, 'evt_late', T0, 1_000);
-		expect(await store.renew(claim, T0 + 5_000, 30_000)).toBe(true);
-		expect(await store.claim('evt_late', T0 + 6_000, LEASE)).toEqual({ kind: 'busy' });
+		const claim = await claimed(store, 'evt_late', T0, 200);
+		await expired('evt_late');
+		expect(await store.renew(claim, T0, 30_000)).toBe(true);
+		expect(await store.claim('evt_late', T0, LEASE)).toEqual({ kind: 'busy' });
 	});
 
 	it('release frees the id at once, but only for the delivery that holds it', async () => {
 		const store = processStore();
-		const stale = await claimed(store, 'evt_release', T0, 1_000);
-		const holder = await claimed(store, 'evt_release', T0 + 2_000);
+		const stale = await claimed(store, 'evt_release', T0, 200);
+		await expired('evt_release');
+		const holder = await claimed(store, 'evt_release', T0);
 		await store.release(stale);
 		expect(await store.claim('evt_release', T0 + 2_001, LEASE)).toEqual({ kind: 'busy' });
 		await store.release(holder);
@@ -163,12 +176,23 @@ describe('claim, renew, commit and release', () => {
 		);
 	});
 
-	it('reads keys written by the previous version: p as a lease in progress, d as started', async () => {
-		await inspect.set(eventKey('wf1:node-1:production', 'evt_old_p'), 'p', 'PX', 30_000);
-		await inspect.set(eventKey('wf1:node-1:production', 'evt_old_d'), 'd', 'PX', 60_000);
+	it('reads keys written by earlier versions while they exist: p as a lease in progress, d as started', async () => {
+		const key = (id: string) => eventKey('wf1:node-1:production', id);
+		await inspect.set(key('evt_old_p'), 'p', 'PX', 30_000);
+		await inspect.set(key('evt_old_d'), 'd', 'PX', 60_000);
+		// Their own times lie in the reader's past: only their PX says whether they are live.
+		await inspect.set(key('evt_timed_p'), `p:old-token:${T0 - 1}`, 'PX', 30_000);
+		await inspect.set(key('evt_timed_d'), `d:${T0 - 1}`, 'PX', 60_000);
 		const store = processStore();
 		expect(await store.claim('evt_old_p', T0, LEASE)).toEqual({ kind: 'busy' });
 		expect(await store.claim('evt_old_d', T0, LEASE)).toEqual({ kind: 'duplicate' });
+		expect(await store.claim('evt_timed_p', T0, LEASE)).toEqual({ kind: 'busy' });
+		expect(await store.claim('evt_timed_d', T0, LEASE)).toEqual({ kind: 'duplicate' });
+		// The lease's holder is still told by its token.
+		const holder = { eventId: 'evt_timed_p', token: 'old-token' };
+		expect(await store.renew({ ...holder, token: 'other-token' }, T0, LEASE)).toBe(false);
+		await store.release(holder);
+		expect((await store.claim('evt_timed_p', T0, LEASE)).kind).toBe('claimed');
 	});
 
 	it('gives distinct ids distinct keys, lone surrogates included', () => {
@@ -197,6 +221,74 @@ describe('claim, renew, commit and release', () => {
 		expect(keys).toHaveLength(ids.length);
 		expect(new Set(keys.map((k) => k.length)).size).toBe(1);
 		expect(keys.some((k) => k.includes('evt_'))).toBe(false);
+	});
+});
+
+describe("liveness by Redis's clock, whatever each process's clock says", () => {
+	/** Two webhook processes 45 s apart: inside the signature tolerance, so both accept a delivery. */
+	const SKEW = 45_000;
+	const key = (id: string) => eventKey('wf1:node-1:production', id);
+
+	it('a lease claimed by the process behind is still busy for the process ahead', async () => {
+		const behind = processStore();
+		const ahead = processStore();
+		await claimed(behind, 'evt_skew_lease', T0, 30_000);
+		expect(await ahead.claim('evt_skew_lease', T0 + SKEW, 30_000)).toEqual({ kind: 'busy' });
+	});
+
+	it('the process ahead cannot renew a stale claim over the lease of the process behind', async () => {
+		const behind = processStore();
+		const ahead = processStore();
+		const stale = await claimed(ahead, 'evt_skew_renew', T0 + SKEW, 200);
+		await expired('evt_skew_renew');
+		await claimed(behind, 'evt_skew_renew', T0, 30_000);
+		expect(await ahead.renew(stale, T0 + SKEW + 300, 30_000)).toBe(false);
+		expect(await ahead.claim('evt_skew_renew', T0 + SKEW + 300, 30_000)).toEqual({ kind: 'busy' });
+	});
+
+	it('a commit by one process is a duplicate for the other, whichever clock is ahead', async () => {
+		const behind = processStore(undefined, 30_000);
+		const ahead = processStore(undefined, 30_000);
+		await behind.commit(await claimed(behind, 'evt_skew_d1', T0), T0);
+		expect(await ahead.claim('evt_skew_d1', T0 + SKEW, LEASE)).toEqual({ kind: 'duplicate' });
+		await ahead.commit(await claimed(ahead, 'evt_skew_d2', T0 + SKEW), T0 + SKEW);
+		expect(await behind.claim('evt_skew_d2', T0, LEASE)).toEqual({ kind: 'duplicate' });
+	});
+
+	it("a lease lapses by Redis's time: busy for both until Redis expires it, then free for both", async () => {
+		const behind = processStore();
+		const ahead = processStore();
+		await claimed(behind, 'evt_skew_lapse', T0, 200);
+		expect(await behind.claim('evt_skew_lapse', T0 + 10 * 60_000, LEASE)).toEqual({
+			kind: 'busy',
+		});
+		expect(await ahead.claim('evt_skew_lapse', T0 + SKEW, LEASE)).toEqual({ kind: 'busy' });
+		await expired('evt_skew_lapse');
+		expect((await ahead.claim('evt_skew_lapse', T0 + SKEW, LEASE)).kind).toBe('claimed');
+	});
+
+	it('a retried commit counts the window from its first attempt, not from the retry', async () => {
+		const client = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
+		direct.push(client);
+		let calls = 0;
+		// The second script run (the first commit attempt) fails, as a dropped connection does.
+		const flaky = {
+			eval: (async (...args: Parameters<Redis['eval']>) => {
+				if (calls++ === 1) throw new Error('Connection is closed.');
+				return await client.eval(...args);
+			}) as Redis['eval'],
+		};
+		const store = new RedisDedupeStore(flaky, connection, {
+			scope: 'wf1:node-1:production',
+			windowMs: 60_000,
+		});
+		const claim = await claimed(store, 'evt_retry_window');
+		// The lifecycle passes the first attempt's time and each attempt's own.
+		await expect(store.commit(claim, T0, T0)).rejects.toThrow(DedupeUnavailableError);
+		await store.commit(claim, T0, T0 + 1_000);
+		expect(await store.claim('evt_retry_window', T0, LEASE)).toEqual({ kind: 'duplicate' });
+		expect(await inspect.pttl(key('evt_retry_window'))).toBeLessThanOrEqual(59_000);
+		expect(await inspect.pttl(key('evt_retry_window'))).toBeGreaterThan(55_000);
 	});
 });
 
@@ -274,6 +366,99 @@ describe('the shared client', () => {
 	});
 });
 
+describe('the eviction policy: a Redis that may evict forgets ids, so the user is told', () => {
+	/** A managed Redis's common default: every dedupe key has a TTL, so these go first. */
+	let evicting: RunningRedis;
+	const evictingCredential = () => ({
+		host: evicting.host,
+		port: evicting.port,
+		database: 3,
+		password: PASSWORD,
+	});
+
+	beforeAll(async () => {
+		evicting = await startRedis('unit-redis-volatile-lru', {
+			password: PASSWORD,
+			args: ['--maxmemory', '2mb', '--maxmemory-policy', 'volatile-lru'],
+		});
+	});
+
+	afterAll(async () => {
+		await redisClients.close();
+		await evicting?.dispose();
+	});
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it("the credential's Test refuses volatile-lru, naming the policy and the fix", async () => {
+		const result = await testRedisCredential(evictingCredential());
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			new RegExp(
+				`^Connected to Redis at ${evicting.host}:${evicting.port} \\(db 3\\), but its maxmemory-policy is volatile-lru, so `,
+			),
+		);
+		expect(result.message).toContain('Set maxmemory-policy to noeviction');
+		expect(result.message).not.toContain(PASSWORD);
+	});
+
+	it("a delivery's first connect logs one warning naming the Redis, the policy and the fix; the delivery is served", async () => {
+		jest.spyOn(Date, 'now').mockImplementation(() => NOW_MS);
+		const warnings: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((message: unknown) => void warnings.push(String(message)));
+		const body = (id: string) => JSON.stringify(envelope({ id }));
+		const first = await deliver({ ...signed(body('evt_lru1')), redis: evictingCredential() });
+		expect(first.started).toHaveLength(1);
+		await waitFor(async () => warnings.length > 0, 'the warning', 5_000, 20);
+		await deliver({ ...signed(body('evt_lru2')), redis: evictingCredential() });
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(
+			new RegExp(
+				`^GST Compliance Trigger: Redis dedupe store at ${evicting.host}:${evicting.port} \\(db 3\\): maxmemory-policy is volatile-lru, so `,
+			),
+		);
+		expect(warnings[0]).toContain('Set maxmemory-policy to noeviction');
+	});
+
+	it('a user without INFO (managed Redis): the Test connects and says the policy is unknown; the first connect warns once', async () => {
+		await inspect.acl(
+			'SETUSER',
+			'dedupe-no-info',
+			'on',
+			'>no-info-Pa55word',
+			'~*',
+			'&*',
+			'+@all',
+			'-info',
+		);
+		const credential = {
+			host: redis.host,
+			port: redis.port,
+			database: 3,
+			user: 'dedupe-no-info',
+			password: 'no-info-Pa55word',
+		};
+		const result = await testRedisCredential(credential);
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(
+			new RegExp(
+				`^Connected to Redis at ${redis.host}:${redis.port} \\(db 3\\), but could not read maxmemory-policy \\(NOPERM`,
+			),
+		);
+		expect(result.message).toContain('Make sure it is noeviction');
+		expect(result.message).not.toContain('no-info-Pa55word');
+
+		const warnings: string[] = [];
+		const connection = connectionFromCredential(credential);
+		await redisClients.get(connection, (message) => warnings.push(message));
+		await waitFor(async () => warnings.length > 0, 'the warning', 5_000, 20);
+		await redisClients.get(connection, (message) => warnings.push(message));
+		expect(warnings).toEqual([expect.stringMatching(/^could not read maxmemory-policy \(NOPERM/)]);
+	});
+});
+
 describe('the trigger with a Redis credential', () => {
 	let now = NOW_MS;
 	beforeEach(() => {
@@ -296,12 +481,7 @@ describe('the trigger with a Redis credential', () => {
 		expect(first.status).toBe(200);
 		expect(first.started).toHaveLength(1);
 		// n8n's read of webhookResponse (after the execution exists) commits the claim.
-		await waitFor(
-			async () => (await inspect.get(key('evt_n1')))?.startsWith('d:'),
-			'commit',
-			5_000,
-			20,
-		);
+		await waitFor(async () => (await inspect.get(key('evt_n1'))) === 'd', 'commit', 5_000, 20);
 		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
 		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(again).toEqual({
@@ -330,12 +510,7 @@ describe('the trigger with a Redis credential', () => {
 			.mockRejectedValueOnce(new Error('Connection is closed.'));
 		const result = await deliver({ ...signed(body('evt_retried')), redis: redisCredential() });
 		expect(result).toMatchObject({ status: 200, started: [expect.anything()] });
-		await waitFor(
-			async () => (await inspect.get(key('evt_retried')))?.startsWith('d:'),
-			'commit',
-			5_000,
-			20,
-		);
+		await waitFor(async () => (await inspect.get(key('evt_retried'))) === 'd', 'commit', 5_000, 20);
 		expect(await inspect.pttl(key('evt_retried'))).toBeGreaterThan(24 * 3_600_000);
 	});
 
@@ -357,7 +532,7 @@ describe('the trigger with a Redis credential', () => {
 	});
 
 	it('a redelivery while the first is still being started is answered 409 and starts nothing', async () => {
-		await inspect.set(key('evt_busy'), `p:other-delivery:${NOW_MS + 30_000}`, 'PX', 30_000);
+		await inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
 		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
 		expect(result.status).toBe(409);
 		expect(result.started).toBeUndefined();
@@ -399,12 +574,7 @@ describe('the trigger with a Redis credential', () => {
 	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
 		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
 		expect(first.started).toHaveLength(1);
-		await waitFor(
-			async () => (await inspect.get(key('evt_restart')))?.startsWith('d:'),
-			'commit',
-			5_000,
-			20,
-		);
+		await waitFor(async () => (await inspect.get(key('evt_restart'))) === 'd', 'commit', 5_000, 20);
 		await redis.stop();
 		const down = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
 		expect(down.status).toBe(503);
@@ -525,6 +695,20 @@ describe('on a Redis Cluster', () => {
 		const wrong = await testRedisCredential({ ...credential(), password: 'wrong-Pa55word-xyz' });
 		expect(wrong.status).toBe('Error');
 		expect(wrong.message).not.toContain('wrong-Pa55word-xyz');
+	});
+
+	it("the credential's Test reads every master's policy and names the one that evicts", async () => {
+		const [, second] = clusterInspect.nodes('master');
+		const where = `${second.options.host}:${second.options.port}`;
+		await second.config('SET', 'maxmemory-policy', 'allkeys-lru');
+		try {
+			const result = await testRedisCredential(credential());
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain(`but its maxmemory-policy is allkeys-lru on ${where}, so `);
+		} finally {
+			await second.config('SET', 'maxmemory-policy', 'noeviction');
+		}
+		expect((await testRedisCredential(credential())).status).toBe('OK');
 	});
 
 	it('claims, commits and answers duplicates for ids on every node; 20 concurrent claims of one id: one claimed', async () => {
