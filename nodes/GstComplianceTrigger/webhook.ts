@@ -26,6 +26,7 @@ import {
 	type EventEnvelope,
 } from './delivery';
 import { answerOnceExecutionExists, requestBytes } from '../../transport/n8nCompat';
+import { FailureLog } from './failureLog';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { buildOutput, REFETCH_BUDGET_MS } from './output';
 import { usableSigningSecrets } from './secretCheck';
@@ -59,7 +60,8 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	}
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
 	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
-	if (!parseSignatureHeader(signatureHeader)) return respond(this, 401, { error: SIGNATURE_ERROR });
+	const parsedHeader = parseSignatureHeader(signatureHeader);
+	if (!parsedHeader) return respond(this, 401, { error: SIGNATURE_ERROR });
 
 	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
 	logOnce(this, options.notes);
@@ -72,28 +74,46 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
 			]);
 		if (usable.unusable) {
-			logOnce(this, [
+			sayRefused(
+				this,
+				500,
+				'secret',
 				`${usable.unusable}: every delivery is refused until the credential is fixed`,
-			]);
+			);
 			return respond(this, 500, { error: NOT_CONFIGURED });
 		}
 		secrets = usable.secrets;
 	} catch {
-		this.logger.warn('GST Compliance Trigger: no webhook credential, delivery refused');
+		sayRefused(
+			this,
+			500,
+			'credential',
+			'the trigger has no GST Compliance Webhook credential it can read. Select one on the trigger',
+		);
 		return respond(this, 500, { error: NOT_CONFIGURED });
 	}
 
+	const nowMs = Date.now();
 	const outcome = judgeDelivery({
 		body,
 		signatureHeader,
 		secrets,
-		nowMs: Date.now(),
+		nowMs,
 		toleranceMs: options.toleranceMs,
 		selectedEvents: this.getNodeParameter('events', []) as string[],
 	});
 	switch (outcome.kind) {
 		case 'rejected':
 			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
+			if (outcome.reason === 'mismatch')
+				sayRefused(this, outcome.status, 'mismatch', MISMATCH_ADVICE);
+			if (outcome.reason === 'stale')
+				sayRefused(
+					this,
+					outcome.status,
+					'stale',
+					`its timestamp is ${Math.round(Math.abs(nowMs / 1000 - Number(parsedHeader.timestamp)))} s from this server's clock, beyond the Timestamp Tolerance of ${options.toleranceMs / 1000} s. Check this server's clock (NTP), or raise the trigger's Timestamp Tolerance option`,
+				);
 			return respond(this, outcome.status, { error: outcome.error });
 		case 'ignored':
 			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
@@ -148,12 +168,32 @@ async function start(
 				),
 		});
 	} catch (error) {
-		if (error instanceof DedupeUnavailableError || error instanceof RedisClientMissingError) {
-			context.logger.error(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
+		if (error instanceof DedupeUnavailableError) {
+			context.logger.debug(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
+			sayRefused(
+				context,
+				503,
+				'dedupe',
+				`${error.message}. Check that Redis runs and that this n8n process reaches it, and the GST Compliance Dedupe Redis credential's Host, Port, User and Password; the service retries the delivery`,
+			);
+			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
+		}
+		if (error instanceof RedisClientMissingError) {
+			sayRefused(
+				context,
+				503,
+				'dedupe',
+				`${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
+			);
 			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
 		}
 		if (error instanceof RedisCredentialError) {
-			logOnce(context, [`${error.message} Every delivery is refused until it is fixed`]);
+			sayRefused(
+				context,
+				500,
+				'redisCredential',
+				`${error.message} Every delivery is refused until it is fixed`,
+			);
 			return respond(context, 500, { error: NOT_CONFIGURED });
 		}
 		throw new NodeOperationError(context.getNode(), error as Error);
@@ -188,6 +228,30 @@ function logOnce(context: IWebhookFunctions, notes: string[]): void {
 		loggedNotes.add(key);
 		context.logger.warn(`GST Compliance Trigger "${context.getNode().name}": ${note}`);
 	}
+}
+
+const MISMATCH_ADVICE =
+	"its signature does not match the Signing Secret. Check that the GST Compliance Webhook credential's Signing Secret is the one the service's Developer hub shows for this subscription (after a rotation, the old one goes in Previous Signing Secret): the service deactivates a subscription after 50 failed deliveries in a row";
+
+/**
+ * Refusals the user must act on, counted per trigger and reason. Process-wide because n8n gives a
+ * webhook no state of its own between requests.
+ */
+const refusals = new FailureLog();
+
+/** Says why deliveries are refused: the first of a run at once, then at most once a minute. */
+function sayRefused(context: IWebhookFunctions, status: number, reason: string, why: string): void {
+	const node = context.getNode();
+	const workflowId = context.getWorkflow().id ?? 'unsaved';
+	const said = refusals.record(`${workflowId}:${node.id}:${reason}`, Date.now());
+	if (!said) return;
+	const what =
+		said.sinceMs === undefined
+			? `a delivery was refused (${status})`
+			: `${said.count} deliveries were refused (${status}) since ${new Date(said.sinceMs).toISOString().slice(11, 19)} UTC`;
+	context.logger.warn(
+		`GST Compliance Trigger "${node.name}" (workflow ${workflowId}): ${what}: ${why}`,
+	);
 }
 
 /** Answers the request directly; n8n then sends nothing else and starts nothing. */

@@ -38,7 +38,11 @@ import {
 	type DeliveryRequest,
 	type DeliveryResult,
 } from '../../helpers/deliverToTrigger';
-import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
+import {
+	closedPortUrl,
+	credentialData,
+	useEmulatorForPackage,
+} from '../../helpers/emulatorForPackage';
 import { passRedisTime } from '../../helpers/redisTime';
 
 const HOUR = 3_600_000;
@@ -920,11 +924,12 @@ describe('signing secrets that break the credential rules (saved although their 
 		['"-"', '-'],
 		['with a leading space', ' whsec_current_0123456789abcdefghij'],
 		['of 513 characters', 'x'.repeat(513)],
+		['with a zero-width space', 'whsec_current_\u200b0123456789abcdefghij'],
 	])(
 		'a Signing Secret %s → every delivery 500 "Trigger is not configured", even one signed with it; logged once',
-		async (_label, current) => {
+		async (label, current) => {
 			const logs = captureLogs();
-			const workflow = newWorkflow(`wf-current-${current.length}`);
+			const workflow = newWorkflow(`wf-current-${label}`);
 			for (let i = 0; i < 2; i++) {
 				const result = await deliver({
 					...signed(JSON.stringify(envelope({ id: `evt_cur_${i}` })), NOW_S, current),
@@ -940,11 +945,84 @@ describe('signing secrets that break the credential rules (saved although their 
 			const lines = logs.warn.filter((line) => line.includes('Signing Secret'));
 			expect(lines).toHaveLength(1);
 			expect(lines[0]).toMatch(
-				/Signing Secret (is shorter|has leading|is longer).*every delivery is refused/,
+				/Signing Secret (is shorter|has leading|is longer|contains).*every delivery is refused/,
 			);
 			if (current.length > 1) expect(JSON.stringify(logs)).not.toContain(current.trim());
 		},
 	);
+});
+
+describe('saying in the n8n log why deliveries are refused (before the service gives up after 50)', () => {
+	useFixedClock();
+	/** The refusal lines: `GST Compliance Trigger "<name>" … refused …`. */
+	const refusals = (warnings: string[]) => warnings.filter((line) => / refused/.test(line));
+	let seq = 0;
+	const body = () => JSON.stringify(envelope({ id: `evt_refused_${++seq}` }));
+
+	it('webhook() signed with another secret × 5 in a minute → one warning at once naming the mismatch and what to check; a minute on, one more counting them', async () => {
+		const logs = captureLogs();
+		const workflow = ownWorkflow();
+		const wrong = 'whsec_not_the_subscription_secret_000';
+		for (let i = 0; i < 5; i++) {
+			now = NOW_MS + i * 10_000;
+			const result = await deliver({ ...signed(body(), nowS(), wrong), workflow });
+			expect(result.status).toBe(401);
+		}
+		expect(refusals(logs.warn)).toEqual([
+			expect.stringMatching(
+				/GST Compliance Trigger "GST Compliance Trigger" \(workflow wf-webhook-\d+\): a delivery was refused \(401\): its signature does not match the Signing Secret\. Check .*Signing Secret.*Previous Signing Secret/,
+			),
+		]);
+		now = NOW_MS + 60_000;
+		await deliver({ ...signed(body(), nowS(), wrong), workflow });
+		expect(refusals(logs.warn)).toHaveLength(2);
+		expect(refusals(logs.warn)[1]).toMatch(/5 deliveries were refused \(401\) since 04:30:00/);
+		expect(JSON.stringify(logs)).not.toContain(wrong);
+		expect(JSON.stringify(logs)).not.toContain(SECRET);
+	});
+
+	it('webhook() with a timestamp outside the tolerance → a warning naming the clock and the Timestamp Tolerance option', async () => {
+		const logs = captureLogs();
+		const result = await deliver({ ...signed(body(), NOW_S - 3_600), workflow: ownWorkflow() });
+		expect(result.status).toBe(401);
+		expect(refusals(logs.warn)).toEqual([
+			expect.stringMatching(
+				/refused \(401\): its timestamp is 3600 s from this server's clock.*clock.*Timestamp Tolerance/,
+			),
+		]);
+	});
+
+	it('webhook() on a trigger whose Signing Secret is unusable → a warning at once and again a minute on, with the count', async () => {
+		const logs = captureLogs();
+		const workflow = ownWorkflow();
+		const credentials = { signingSecret: 'short', previousSigningSecret: '' };
+		for (let i = 0; i < 3; i++) await deliver({ ...signed(body()), workflow, credentials });
+		now = NOW_MS + 60_000;
+		await deliver({ ...signed(body()), workflow, credentials });
+		const lines = refusals(logs.warn);
+		expect(lines).toHaveLength(2);
+		expect(lines[0]).toMatch(/a delivery was refused \(500\): Signing Secret is shorter than 16/);
+		expect(lines[1]).toMatch(/3 deliveries were refused \(500\) since/);
+	});
+
+	it('webhook() while the Redis dedupe store does not answer → 503 each time, one warning at once naming Redis and what to check', async () => {
+		const logs = captureLogs();
+		const workflow = ownWorkflow();
+		const { port } = new URL(await closedPortUrl());
+		for (let i = 0; i < 3; i++) {
+			const result = await deliver({
+				...signed(body()),
+				workflow,
+				redis: { host: '127.0.0.1', port: Number(port), password: '' },
+			});
+			expect(result.status).toBe(503);
+		}
+		expect(refusals([...logs.warn, ...logs.error])).toEqual([
+			expect.stringMatching(
+				/a delivery was refused \(503\): Redis dedupe store at 127\.0\.0\.1:\d+ .*unavailable: connect ECONNREFUSED.*\. Check that Redis runs/,
+			),
+		]);
+	}, 30_000);
 });
 
 describe('a Redis credential whose Host holds a URL with a password', () => {
