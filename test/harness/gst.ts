@@ -172,6 +172,7 @@ export async function deliver(
 	envelope: Record<string, unknown> | string,
 	secret: string,
 	header?: string,
+	opts: { timeoutMs?: number } = {},
 ): Promise<HttpResponse> {
 	const body = typeof envelope === 'string' ? envelope : JSON.stringify(envelope);
 	return await request(url, {
@@ -181,6 +182,7 @@ export async function deliver(
 			'service-signature': header ?? signatureHeader(secret, body),
 		},
 		body,
+		timeoutMs: opts.timeoutMs,
 	});
 }
 

@@ -14,6 +14,8 @@ describe('classifyStatus', () => {
 		[403, 'forbidden'],
 		[404, 'notFound'],
 		[405, 'otherClientError'],
+		[409, 'otherClientError'],
+		[410, 'otherClientError'],
 		[422, 'otherClientError'],
 		[429, 'rateLimited'],
 		[499, 'otherClientError'],

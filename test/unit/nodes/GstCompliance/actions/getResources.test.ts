@@ -235,6 +235,30 @@ describe('GST Compliance node: Get', () => {
 		expect(output[0].json).toEqual(einvoice);
 	});
 
+	// docs/service-api.md: 5xx, network errors and 429 are retried; other 4xx are not.
+	it.each([409, 410, 422])(
+		'the API answers HTTP %i → one attempt, not retried as if transient; the item fails with the status and what the service said',
+		async (status) => {
+			const host = new URL(emulator().sandboxUrl).host;
+			// One fault: a retry would get the e-invoice.
+			emulator().control.injectApiFaults([{ kind: 'status', status }]);
+			const { output } = await run([einvoice.id], { continueOnFail: true });
+			expect(output).toEqual([
+				{
+					json: {
+						error: {
+							message: `The GST Compliance API at ${host} refused the request (HTTP ${status}): Injected fault`,
+							code: 'REQUEST_REJECTED',
+							httpStatus: status,
+						},
+					},
+					pairedItem: { item: 0 },
+				},
+			]);
+			expect(apiRequests()).toBe(1);
+		},
+	);
+
 	describe('follows redirects itself: the token goes only to the API origin, whatever the n8n version', () => {
 		it.each([301, 302, 303, 307, 308] as const)(
 			'HTTP %i to a path on the API origin → followed with the token',

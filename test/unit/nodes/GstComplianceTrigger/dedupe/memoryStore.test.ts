@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
- * The in-memory dedupe store: leases (claim, renew, commit, release), remembering ids for the
- * window, the cap, the persisted snapshot, clock steps, the work counters behind its cost
- * guarantees, its size at 100,000 ids, and a fast-check model of the whole contract (run settings
- * in test/unit/properties/fcConfig.ts: FC_NUM_RUNS, FC_SEED).
+ * The in-memory dedupe store: leases (claim, renew, commit, release) and their sweep once 1,000 are
+ * held, remembering ids for the window, the cap, the persisted snapshot, clock steps, the work
+ * counters behind its cost guarantees, its size at 100,000 ids, and a fast-check model of the whole
+ * contract (run settings in test/unit/properties/fcConfig.ts: FC_NUM_RUNS, FC_SEED).
  */
 import { createHash } from 'crypto';
 import fc from 'fast-check';
@@ -222,6 +222,75 @@ describe('claim lease', () => {
 		expect(store.size).toBe(3);
 		expect(store.snapshot().d).toHaveLength(3 * 14);
 		for (const id of ids) expect(await store.claim(id, T0, LEASE)).toEqual({ kind: 'duplicate' });
+	});
+});
+
+describe('lease sweep once 1,000 leases are held', () => {
+	/**
+	 * Runs `work` (synchronous) and counts the Map entries iterated meanwhile: the store has no counter
+	 * of the leases a sweep looks at, and adding one for tests would change the product.
+	 */
+	function mapEntriesVisited(work: () => void): number {
+		const mapIterator = Object.getPrototypeOf(new Map().entries()) as { next: () => unknown };
+		const next = mapIterator.next;
+		let visited = 0;
+		mapIterator.next = function (this: unknown) {
+			visited++;
+			return next.call(this);
+		};
+		try {
+			work();
+		} finally {
+			mapIterator.next = next;
+		}
+		return visited;
+	}
+
+	it('claim with 1,000 leases held, half of them lapsed → every live lease stays busy, every lapsed id is claimable', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		for (let i = 0; i < 500; i++) claimOf(await store.claim(`live_${i}`, T0, HOUR));
+		for (let i = 0; i < 500; i++) claimOf(await store.claim(`lapsed_${i}`, T0, LEASE));
+		const now = T0 + LEASE; // the short leases end now, so they lapsed (see 'claim lease')
+		claimOf(await store.claim('evt_sweeps', now, LEASE)); // 1,000 leases held: this claim sweeps
+		const live = await Promise.all(
+			Array.from({ length: 500 }, (_, i) => store.claim(`live_${i}`, now, LEASE)),
+		);
+		expect(new Set(live.map((result) => result.kind))).toEqual(new Set(['busy']));
+		const lapsed = await Promise.all(
+			Array.from({ length: 500 }, (_, i) => store.claim(`lapsed_${i}`, now, LEASE)),
+		);
+		expect(new Set(lapsed.map((result) => result.kind))).toEqual(new Set(['claimed']));
+		expect(await store.claim('evt_sweeps', now, LEASE)).toEqual({ kind: 'busy' });
+		expect(store.holdsLeases(now)).toBe(true);
+	});
+
+	it('claims of 10,000 ids while their leases all run → each lease looked at about once per doubling: at most 2 Map entries visited per claim', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		const claims = 10_000;
+		const results: Array<Promise<ClaimResult>> = [];
+		// claim() has no `await` inside, so all its work is done before it returns.
+		const visited = mapEntriesVisited(() => {
+			for (let i = 0; i < claims; i++) results.push(store.claim(`evt_${i}`, T0 + i, HOUR));
+		});
+		expect(new Set((await Promise.all(results)).map((result) => result.kind))).toEqual(
+			new Set(['claimed']),
+		);
+		expect(visited).toBeGreaterThan(0); // the sweeps ran
+		expect(visited / claims).toBeLessThanOrEqual(2);
+	});
+
+	it('claims of 100,000 ids abandoned by their deliveries (never committed nor released) → the lapsed leases keep no memory: at most 4 MB of heap', async () => {
+		setFlagsFromString('--expose-gc');
+		const gc = runInNewContext('gc') as () => void;
+		gc();
+		const before = process.memoryUsage().heapUsed;
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		// One claim every 10 ms, each lease 1 s: about 100 run at any time.
+		for (let i = 0; i < 100_000; i++) claimOf(await store.claim(`evt_${i}`, T0 + i * 10, 1_000));
+		gc();
+		const used = process.memoryUsage().heapUsed - before;
+		expect(store.holdsLeases(T0 + 100_000 * 10)).toBe(true);
+		expect(used).toBeLessThanOrEqual(4 * 1024 * 1024);
 	});
 });
 
