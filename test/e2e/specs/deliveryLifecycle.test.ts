@@ -3,7 +3,8 @@
  * The trigger's delivery lifecycle at its edges, inside a real n8n (regular mode, SQLite): an
  * event that cannot be refetched still starts once; ids that differ only in lone surrogates are
  * distinct; renaming the node keeps the remembered ids across a restart; and what another node
- * writing workflow static data does to them (README, "Guarantees").
+ * writing workflow static data does to them (README, "Guarantees"); two GST triggers in one workflow
+ * keep each other's ids.
  */
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import {
@@ -190,4 +191,44 @@ it('a Code node that writes workflow static data rolls the remembered ids back (
 	const afterRestart = await deliver(wf.url, event, secret);
 	expect(afterRestart.json()).toEqual({ received: true });
 	await n8n.waitForExecutions(wf.id, 2);
+});
+
+/**
+ * n8n saves the whole static data each request loaded, unlocked: a request to one trigger that
+ * overlaps a request to another saves the other's ids as they were when it loaded them. Each save
+ * carries every trigger's current ids, so none is rolled back.
+ */
+it('two GST triggers in one workflow, deliveries overlapping: after a restart every redelivery is a duplicate', async () => {
+	const [a, b] = ['E-invoices in', 'E-way bills in'].map((name, i) =>
+		triggerNode({
+			name,
+			events: ['*'],
+			webhookCredential,
+			webhookId: uuid(),
+			position: [0, i * 200],
+		}),
+	);
+	const wf = await n8n.createWorkflow({
+		name: `two triggers ${uuid().slice(0, 8)}`,
+		nodes: [a, b],
+		connections: {},
+	});
+	await n8n.activateWorkflow(wf.id);
+	const urls = [a, b].map((node) => triggerUrl(n8n, { webhookId: node.webhookId as string }));
+	const events = urls.flatMap((url, t) =>
+		Array.from({ length: 20 }, (_, i) => ({
+			url,
+			event: envelope('einvoice.generated', { id: `einv_${t}_${i}` }),
+		})),
+	);
+	const deliverAll = async () =>
+		await Promise.all(
+			events.map(async ({ url, event }) => (await deliver(url, event, secret)).json()),
+		);
+
+	expect(await deliverAll()).toEqual(events.map(() => ({ received: true })));
+	await n8n.waitForExecutions(wf.id, 40, 60_000);
+	await n8n.restart();
+	expect(await deliverAll()).toEqual(events.map(() => ({ received: true, duplicate: true })));
+	expect(await n8n.executions(wf.id)).toHaveLength(40);
 });
