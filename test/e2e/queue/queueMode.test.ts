@@ -109,7 +109,8 @@ interface Trigger {
 
 async function activeTrigger(
 	name: string,
-	redisCredential: { id: string; name: string },
+	/** undefined: the built-in store. */
+	redisCredential: { id: string; name: string } | undefined,
 	opts: {
 		webhookCredential?: { id: string; name: string };
 		webhookId?: string;
@@ -125,7 +126,7 @@ async function activeTrigger(
 		apiCredential: opts.apiCredential,
 		refetch: opts.apiCredential !== undefined,
 	});
-	node.credentials[REDIS_CRED] = redisCredential;
+	if (redisCredential) node.credentials[REDIS_CRED] = redisCredential;
 	const wf = await main.createWorkflow({ name, nodes: [node] });
 	await main.activateWorkflow(wf.id);
 	const webhookId = node.webhookId as string;
@@ -590,5 +591,60 @@ describe('the dedupe store on a Redis Cluster', () => {
 		console.log(`redis cluster: ${UNIQUE} events, ${total} executions, keys per node ${perNode}`);
 		expect(perNode.every((count) => count > 0)).toBe(true);
 		expect(perNode.reduce((a, b) => a + b, 0)).toBe(UNIQUE);
+	});
+});
+
+describe('several webhook processes and no Redis credential', () => {
+	it('the built-in store notices another process receiving the same trigger: the started item and the log name the Redis credential', async () => {
+		const trigger = await activeTrigger('queue: built-in store on two processes', undefined);
+		const events = [5_000_001, 5_000_002, 5_000_003].map((n) => einvoiceEvent(n));
+		// Process 1, then process 2, then process 1 again: the third sees the second's saves.
+		for (const [i, event] of events.entries())
+			expect(outcome(await deliverSigned(trigger.url(i % 2), event, signingSecret))).toBe(
+				'accepted',
+			);
+		await waitForFinished(main, trigger.workflowId, 3, 60_000, 500);
+		const notices = new Map<string, unknown>();
+		for (const execution of await main.executions(trigger.workflowId)) {
+			const [item] = await main.nodeOutput(execution.id, trigger.nodeName);
+			notices.set(String(item?.id), item?.dedupeNotice);
+		}
+		expect(notices.get(events[0].id)).toBeUndefined();
+		expect(notices.get(events[2].id)).toMatch(
+			/Another n8n process is receiving this GST Compliance Trigger's deliveries too.*Attach a GST Compliance Dedupe Redis credential/,
+		);
+		expect(cluster.webhooks[0].logs()).toMatch(/Another n8n process is receiving/);
+	});
+});
+
+describe('webhook processes whose clocks differ (one 45 s ahead, inside the 300 s signature tolerance)', () => {
+	beforeAll(async () => {
+		const skewed = cluster.webhooks[1];
+		await skewed.stop();
+		skewed.clockOffset = '+45s';
+		await skewed.start();
+	});
+
+	it('5 events, each delivered to both processes while the first is still being started: each starts once', async () => {
+		const trigger = await activeTrigger('queue: clocks 45 s apart', queueRedisCredential);
+		const events = Array.from({ length: 5 }, (_, i) => einvoiceEvent(6_000_000 + i));
+		const accepted: number[] = [];
+		for (const event of events) {
+			// Holding the executions table makes n8n's start of the first delivery (claimed on the
+			// process behind) last 2 s; the copy to the process ahead arrives meanwhile. A lease
+			// judged by each process's own clock has lapsed there (35 s lease, 45 s ahead).
+			const held = cluster.postgres.queryAsync(
+				'BEGIN; LOCK TABLE execution_entity IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(2); COMMIT;',
+			);
+			await sleep(300);
+			const behind = deliverWithRetry(trigger.url(0), event);
+			await sleep(300);
+			const ahead = deliverWithRetry(trigger.url(1), event);
+			const answers = await Promise.all([behind, ahead, held]);
+			accepted.push(answers.slice(0, 2).filter((a) => a.at(-1) === 'accepted').length);
+		}
+		const total = await waitForFinished(main, trigger.workflowId, events.length, 120_000, 3_000);
+		console.log(`clock skew: ${events.length} events, ${total} executions`);
+		expect({ total, accepted }).toEqual({ total: events.length, accepted: events.map(() => 1) });
 	});
 });

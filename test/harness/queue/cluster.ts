@@ -28,6 +28,7 @@ import {
 	stopProcessGroup,
 	type RunningPostgres,
 	type RunningRedis,
+	faketimeBin,
 } from './services';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer, shared with CI before TypeScript is available
@@ -63,6 +64,11 @@ export class N8nProcess {
 	readonly logFile: string;
 	port = 0;
 	healthPort = 0;
+	/**
+	 * This process's clock ahead of (or behind) the machine's, as Debian's faketime takes it
+	 * (`+45s`); unset: the machine's clock.
+	 */
+	clockOffset?: string;
 	private child?: ChildProcess;
 	private exited?: Promise<void>;
 
@@ -117,7 +123,10 @@ export class N8nProcess {
 		};
 		const out = fs.openSync(this.logFile, 'a');
 		fs.writeSync(out, `\n===== n8n ${this.kind} start ${new Date().toISOString()} =====\n`);
-		const child = spawn(installer.NODE24_BIN, [N8N_BIN, this.kind], {
+		const [command, args] = this.clockOffset
+			? [faketimeBin(), ['-f', this.clockOffset, installer.NODE24_BIN, N8N_BIN, this.kind]]
+			: [installer.NODE24_BIN, [N8N_BIN, this.kind]];
+		const child = spawn(command, args, {
 			cwd: this.userFolder,
 			env,
 			detached: true,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Installs what the queue-mode tests run besides n8n: Debian's `postgresql`, `redis-server` and
- * `redis-tools` (redis-cli). Idempotent (nothing happens when all are present). Run by `npm run e2e:install` (so by .ci/run)
+ * Installs what the queue-mode tests run besides n8n: Debian's `postgresql`, `redis-server`,
+ * `redis-tools` (redis-cli) and `faketime` (one webhook process on a clock ahead of the others). Idempotent (nothing happens when all are present). Run by `npm run e2e:install` (so by .ci/run)
  * and by the `queue` jest project's globalSetup. Without root or apt-get it cannot install, and
  * says exactly what to install; the specs then fail with the same message (never skip).
  *
@@ -18,7 +18,9 @@ const POSTGRES_ROOT = '/usr/lib/postgresql';
 const REDIS_SERVER = '/usr/bin/redis-server';
 // redis-cli builds the Redis Cluster of the cluster specs (`redis-cli --cluster create`).
 const REDIS_CLI = '/usr/bin/redis-cli';
-const APT_PACKAGES = ['postgresql', 'redis-server', 'redis-tools'];
+// faketime runs one n8n process on a skewed clock (the clock-skew spec).
+const FAKETIME = '/usr/bin/faketime';
+const APT_PACKAGES = ['postgresql', 'redis-server', 'redis-tools', 'faketime'];
 const INSTALL_HINT = `apt-get install -y --no-install-recommends ${APT_PACKAGES.join(' ')}`;
 
 function log(msg) {
@@ -51,12 +53,17 @@ function redisCli() {
 	return fs.existsSync(REDIS_CLI) ? REDIS_CLI : undefined;
 }
 
+function faketime() {
+	return fs.existsSync(FAKETIME) ? FAKETIME : undefined;
+}
+
 /** What is missing, as Debian package names. */
 function missingPackages() {
 	const missing = [];
 	if (!postgresBinDir()) missing.push('postgresql');
 	if (!redisServer()) missing.push('redis-server');
 	if (!redisCli()) missing.push('redis-tools');
+	if (!faketime()) missing.push('faketime');
 	return missing;
 }
 
@@ -71,7 +78,7 @@ function missingMessage(missing) {
 function install() {
 	const missing = missingPackages();
 	if (missing.length === 0) {
-		log(`postgres (${postgresBinDir()}), redis-server and redis-cli present`);
+		log(`postgres (${postgresBinDir()}), redis-server, redis-cli and faketime present`);
 		return;
 	}
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -97,6 +104,7 @@ module.exports = {
 	postgresBinDir,
 	redisServer,
 	redisCli,
+	faketime,
 	missingPackages,
 	missingMessage,
 	install,

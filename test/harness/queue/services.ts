@@ -19,14 +19,21 @@ const installer = require('./installServices.js') as {
 	postgresBinDir(): string | undefined;
 	redisServer(): string | undefined;
 	redisCli(): string | undefined;
+	faketime(): string | undefined;
 	missingPackages(): string[];
 	missingMessage(missing: string[]): string;
 };
 
-/** Throws what to install when Postgres or Redis is missing. */
+/** Throws what to install when Postgres, Redis or faketime is missing. */
 export function assertServicesInstalled(): void {
 	const missing = installer.missingPackages();
 	if (missing.length > 0) throw new Error(installer.missingMessage(missing));
+}
+
+/** Debian's faketime, which runs one process on a skewed clock. */
+export function faketimeBin(): string {
+	assertServicesInstalled();
+	return installer.faketime()!;
 }
 
 const groups = new Set<number>();
@@ -103,6 +110,8 @@ export interface RunningPostgres {
 	n8nEnv(): Record<string, string>;
 	/** Runs SQL (read from stdin, so statements of any size) with psql; returns its output. */
 	query(sql: string): string;
+	/** `query` without blocking this process (e.g. a transaction that holds a lock a while). */
+	queryAsync(sql: string): Promise<string>;
 	stop(): Promise<void>;
 }
 
@@ -181,6 +190,21 @@ export async function startPostgres(): Promise<RunningPostgres> {
 		throw new Error(`${(error as Error).message}\n--- postgres log ---\n${tail}`);
 	}
 	const database = 'postgres';
+	const psqlArgs = () => [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		user,
+		'-d',
+		database,
+		'-v',
+		'ON_ERROR_STOP=1',
+		'-qAt',
+		'-f',
+		'-',
+	];
 	return {
 		host: '127.0.0.1',
 		port,
@@ -196,28 +220,27 @@ export async function startPostgres(): Promise<RunningPostgres> {
 			DB_POSTGRESDB_POOL_SIZE: '4',
 		}),
 		query: (sql: string) => {
-			const r = spawnSync(
-				path.join(bin, 'psql'),
-				[
-					'-h',
-					'127.0.0.1',
-					'-p',
-					String(port),
-					'-U',
-					user,
-					'-d',
-					database,
-					'-v',
-					'ON_ERROR_STOP=1',
-					'-qAt',
-					'-f',
-					'-',
-				],
-				{ input: sql, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-			);
+			const r = spawnSync(path.join(bin, 'psql'), psqlArgs(), {
+				input: sql,
+				encoding: 'utf8',
+				maxBuffer: 64 * 1024 * 1024,
+			});
 			if (r.status !== 0) throw new Error(`psql failed (exit ${r.status}): ${r.stderr}`);
 			return r.stdout;
 		},
+		queryAsync: async (sql: string) =>
+			await new Promise<string>((resolve, reject) => {
+				const child = spawn(path.join(bin, 'psql'), psqlArgs(), { stdio: 'pipe' });
+				let out = '';
+				let err = '';
+				child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+				child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+				child.on('error', reject);
+				child.on('close', (code) =>
+					code === 0 ? resolve(out) : reject(new Error(`psql failed (exit ${code}): ${err}`)),
+				);
+				child.stdin.end(sql);
+			}),
 		stop: async () => {
 			// SIGINT is Postgres' "fast" shutdown.
 			await daemon.stop('SIGINT');
