@@ -49,6 +49,10 @@ module.exports = [
 		tests: ['nodes/GstComplianceTrigger/dedupe/lifecycle*'],
 	},
 	{
+		file: 'nodes/GstComplianceTrigger/failureLog.ts',
+		tests: ['nodes/GstComplianceTrigger/failureLog'],
+	},
+	{
 		file: 'nodes/GstComplianceTrigger/options.ts',
 		tests: ['nodes/GstComplianceTrigger/options*'],
 	},
