@@ -12,6 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../transport/credential/credentialTest';
 import { dedupeRegistry } from './dedupe/persistence';
+import { redisClients } from './dedupe/redisConnection';
 import { testRedisCredential } from './dedupe/redisCredential';
 import {
 	activationMessage,
@@ -98,8 +99,11 @@ export class GstComplianceTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The built-in store's ids are in the static data; its memory goes with the trigger.
-				dedupeRegistry.release(this.getWorkflow().id ?? 'unsaved', this.getNode().id);
+				// The built-in store's ids are in the static data; its memory goes with the trigger,
+				// and so does a Redis client no other trigger uses.
+				const workflowId = this.getWorkflow().id ?? 'unsaved';
+				dedupeRegistry.release(workflowId, this.getNode().id);
+				redisClients.release(`${workflowId}:${this.getNode().id}`);
 				return true;
 			},
 		},

@@ -338,6 +338,8 @@ interface Entry {
 	/** One wait for readiness shared by every delivery that arrives while connecting. */
 	waiting?: Promise<void>;
 	lastUsedMs: number;
+	/** The triggers (workflow and node) that used it; when n8n deactivates the last, it closes. */
+	users: Set<string>;
 }
 
 /**
@@ -360,7 +362,7 @@ export class RedisClients {
 	 * The client for these settings, connected. Throws DedupeUnavailableError when Redis does not
 	 * answer within the connect timeout.
 	 */
-	async get(connection: RedisConnection, onError: (message: string) => void = () => {}) {
+	async get(connection: RedisConnection, onError: (message: string) => void = () => {}, user = '') {
 		// The settings as the key: a changed password or node list gets a client of its own.
 		const key = JSON.stringify(connection);
 		const nowMs = Date.now();
@@ -373,7 +375,7 @@ export class RedisClients {
 			entry = undefined;
 		}
 		if (!entry) {
-			const created = { lastUsedMs: nowMs, onError } as Entry;
+			const created = { lastUsedMs: nowMs, onError, users: new Set<string>() } as Entry;
 			created.client = createClient(module, connection, (times) =>
 				Date.now() - created.lastUsedMs > IDLE_CLOSE_MS
 					? null
@@ -391,6 +393,7 @@ export class RedisClients {
 		}
 		entry.lastUsedMs = nowMs;
 		entry.onError = onError;
+		entry.users.add(user);
 		if (entry.client.status !== 'ready') {
 			const current = entry;
 			current.waiting ??= ready(current, connection).finally(() => (current.waiting = undefined));
@@ -414,6 +417,20 @@ export class RedisClients {
 			throw error;
 		});
 		return await this.module;
+	}
+
+	/**
+	 * n8n deactivated this trigger (`<workflow id>:<node id>`): a client no other trigger used
+	 * closes now, rather than when a later delivery finds it idle.
+	 */
+	release(user: string): void {
+		for (const [key, entry] of this.clients) {
+			entry.users.delete(user);
+			if (entry.users.size === 0) {
+				this.clients.delete(key);
+				entry.client.disconnect();
+			}
+		}
 	}
 
 	/** Closes every client; the next `get` connects afresh. */

@@ -32,10 +32,13 @@ export async function redisDedupeStore(
 	windowMs: number,
 ): Promise<RedisDedupeStore> {
 	const connection = connectionFromCredential(await cachedCredentials(context, CREDENTIAL.redis));
-	const client = await redisClients.get(connection, (message) =>
-		context.logger.warn(
-			`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
-		),
+	const client = await redisClients.get(
+		connection,
+		(message) =>
+			context.logger.warn(
+				`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
+			),
+		`${context.getWorkflow().id ?? 'unsaved'}:${context.getNode().id}`,
 	);
 	return new RedisDedupeStore(client, connection, { scope, windowMs });
 }

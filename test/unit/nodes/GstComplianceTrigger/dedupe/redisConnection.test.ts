@@ -197,6 +197,23 @@ describe('RedisClients: one client per settings, shared by the deliveries', () =
 		expect(first).toEqual([]);
 		expect(latest).toEqual(['WRONGPASS for [redacted]']);
 	});
+
+	it('release(trigger) when n8n deactivates it → a client only that trigger used closes; a shared one stays', async () => {
+		const clients = new RedisClients(async () => fakeModule);
+		const own = (await clients.get(SETTINGS, () => {}, 'wf1:a')) as unknown as FakeRedis;
+		const shared = (await clients.get(
+			{ ...SETTINGS, host: 'shared' },
+			() => {},
+			'wf1:a',
+		)) as unknown as FakeRedis;
+		await clients.get({ ...SETTINGS, host: 'shared' }, () => {}, 'wf2:b');
+		clients.release('wf1:a');
+		expect(own.disconnects).toBe(1);
+		expect(shared.disconnects).toBe(0);
+		expect(await clients.get(SETTINGS, () => {}, 'wf1:a')).not.toBe(own);
+		clients.release('wf2:b');
+		expect(shared.disconnects).toBe(1);
+	});
 });
 
 describe('probeOnce: the Test button connects, PINGs and always disconnects', () => {
