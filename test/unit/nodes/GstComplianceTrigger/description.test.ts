@@ -40,6 +40,13 @@ describe('GST Compliance Trigger in the editor', () => {
 		expect(description.eventTriggerDescription).toMatch(/Test URL/);
 	});
 
+	it('once published, says what a production concurrency limit means and how to avoid failed deliveries', () => {
+		const [, helpActive] = both(panel.executionsHelp);
+		expect(helpActive).toMatch(/N8N_CONCURRENCY_PRODUCTION_LIMIT, or your n8n Cloud plan/);
+		expect(helpActive).toMatch(/50 failed deliveries in a row deactivate the subscription/);
+		expect(helpActive).toMatch(/keep this workflow short.*queue mode/);
+	});
+
 	it('once published, says when to attach a Redis credential (several n8n processes receiving webhooks)', () => {
 		const [, helpActive] = both(panel.executionsHelp);
 		for (const text of [helpActive, description.activationMessage as string]) {
