@@ -448,6 +448,19 @@ describe('answering redeliveries', () => {
 		expect(await send()).toEqual(DUPLICATE);
 	});
 
+	it('webhook() with Refetch Latest State whose preparation takes 55 s → a redelivery meanwhile is 409 (the claim covers the 60 s refetch budget)', async () => {
+		const workflow = newWorkflow('wf-refetch-lease');
+		const body = event('evt_slow_prepare');
+		let redelivered: unknown;
+		jest.spyOn(output, 'buildOutput').mockImplementationOnce(async () => {
+			now += 55_000;
+			redelivered = await deliver({ ...fresh(body), workflow, refetch: true });
+			return JSON.parse(body) as never;
+		});
+		expect((await deliver({ ...fresh(body), workflow, refetch: true })).started).toHaveLength(1);
+		expect(redelivered).toEqual(IN_PROGRESS);
+	});
+
 	it('webhook() with no options → a duplicate 24 h 5 min later, started again a minute after that', async () => {
 		const workflow = newWorkflow();
 		const send = async () => await deliver({ ...fresh(event('evt_w')), workflow, options: {} });
