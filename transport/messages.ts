@@ -151,3 +151,25 @@ export const credentialTest = {
 	notChecked: (detail: string): string =>
 		`The credential could not be checked${detail ? `: ${detail}` : ''}`,
 };
+
+/** Required fields of the GST Compliance API credential left empty. */
+export const credentialFieldsMissing = (labels: string[]): string =>
+	`The GST Compliance API credential is missing: ${labels.join(', ')}`;
+
+/** A URL field of the GST Compliance API credential that is not an http(s) URL. */
+export const notHttpUrl = (label: string): string =>
+	`${label} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`;
+
+/** A Client ID of the other environment than the credential's. */
+export const clientOfOtherEnvironment = (facts: {
+	clientPrefix: string;
+	clientEnvironment: string;
+	environment: string;
+	expectedPrefix: string;
+	tab: string;
+}): string =>
+	`Client ID starts with "${facts.clientPrefix}", which is a ${facts.clientEnvironment} client, but the credential's Environment is ${facts.environment}. Set Environment to ${facts.clientEnvironment}, or use a ${facts.environment} client (Client ID starting with "${facts.expectedPrefix}") from the ${facts.tab} tab of the Developer hub.`;
+
+/** A Client ID with neither environment's prefix. */
+export const notAClientId = (prefix: string, environment: string, expectedPrefix: string): string =>
+	`Client ID prefix "${prefix}" is not a GST Compliance client id: ${environment} clients start with "${expectedPrefix}" (Production: "svc_live_", Sandbox: "svc_test_"). Copy the Client ID from the Developer hub again.`;

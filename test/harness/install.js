@@ -104,10 +104,15 @@ function installRuntime(force) {
 	const npmEnv = Object.fromEntries(
 		Object.entries(process.env).filter(([key]) => !/^npm_(config|package|lifecycle)_/i.test(key)),
 	);
+	// npm rewrites the lock as it resolves (a patch release, optional platform entries); the
+	// committed lock is put back, so an install leaves the checkout as it found it.
+	const lockFile = path.join(RUNTIME_DIR, 'package-lock.json');
+	const committedLock = hasLock ? fs.readFileSync(lockFile) : undefined;
 	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
 		cwd: RUNTIME_DIR,
 		env: npmEnv,
 	});
+	if (committedLock) fs.writeFileSync(lockFile, committedLock);
 	if (!fs.existsSync(NODE24_BIN)) throw new Error(`Node 24 binary missing at ${NODE24_BIN}`);
 	const v = spawnSync(NODE24_BIN, ['--version'], { encoding: 'utf8' }).stdout.trim();
 	log(`Node runtime for n8n: ${v}`);
@@ -119,7 +124,7 @@ function installRuntime(force) {
 			env: { ...node24Env(npmEnv), npm_config_build_from_source: 'true' },
 		});
 	if (!sqliteBindingOk()) throw new Error('sqlite3 does not load under Node 24 after rebuild');
-	// Keyed by the lock as it is now (npm may have normalised it during the install).
+	// Keyed by the committed lock, which is what the next run compares.
 	fs.writeFileSync(markerPath(), `${new Date().toISOString()}\n`);
 	log('runtime installed');
 }

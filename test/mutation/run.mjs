@@ -8,12 +8,16 @@
  * committed. A run tests again only the mutants whose code or covering tests changed since the
  * recorded run and reuses the rest, so CI checks every core on every run in minutes; `--full`
  * tests every mutant again and rewrites the record. Commit the updated records with the change.
+ * A record keeps what the next run compares (sources, mutants, their status and tests), not the
+ * failure text of each killed mutant (it names the run's temporary sandbox), so a run over an
+ * unchanged tree leaves the record byte for byte as it was.
  *
  * Prints each module's score and exits 1 when any is below the goal: a mean over all modules would
  * let a weak one hide behind strong ones, so Stryker's own break threshold is not used.
  * Reports: reports/mutation/<module>.json (mutation-testing-report-schema) and .html.
  */
 import { Stryker } from '@stryker-mutator/core';
+import fs from 'node:fs';
 import path from 'node:path';
 
 import modules from './modules.js';
@@ -45,6 +49,8 @@ const full = process.argv.includes('--full');
 async function mutate({ file, tests }) {
 	const name = path.basename(file, '.ts');
 	const started = Date.now();
+	const record = `test/mutation/incremental/${name}.json`;
+	const before = fs.existsSync(record) ? fs.readFileSync(record, 'utf8') : undefined;
 	const results = await new Stryker({
 		mutate: [file],
 		jest: {
@@ -56,12 +62,36 @@ async function mutate({ file, tests }) {
 			config: { testMatch: tests.map((glob) => `<rootDir>/test/unit/${glob}.test.ts`) },
 		},
 		incremental: true,
-		incrementalFile: `test/mutation/incremental/${name}.json`,
+		incrementalFile: record,
 		force: full,
 		jsonReporter: { fileName: `reports/mutation/${name}.json` },
 		htmlReporter: { fileName: `reports/mutation/${name}.html` },
 	}).runMutationTest();
+	keepRecordStable(record, before);
 	return { file, minutes: (Date.now() - started) / 60_000, ...score(results) };
+}
+
+/**
+ * Drops what changes from run to run without a change to the code or its tests (a killed
+ * mutant's failure text and how many tests ran before it failed) and puts the rest in one order,
+ * so a record changes only when the code, its tests or a result did.
+ */
+function keepRecordStable(record, before) {
+	const report = JSON.parse(fs.readFileSync(record, 'utf8'));
+	const byId = (a, b) => Number(a.id ?? a) - Number(b.id ?? b);
+	for (const file of Object.values(report.files ?? {})) {
+		// Stryker lists reused and re-tested mutants in the order they finished.
+		file.mutants?.sort(byId);
+		for (const mutant of file.mutants ?? []) {
+			delete mutant.statusReason;
+			delete mutant.testsCompleted;
+			mutant.killedBy?.sort(byId);
+			mutant.coveredBy?.sort(byId);
+		}
+	}
+	for (const testFile of Object.values(report.testFiles ?? {})) testFile.tests?.sort(byId);
+	const text = JSON.stringify(report, null, 2);
+	fs.writeFileSync(record, text);
 }
 
 const selected = selectModules(process.argv.slice(2));

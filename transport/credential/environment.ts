@@ -72,7 +72,7 @@ export function parseCredentials(data: ICredentialDataDecryptedObject): GstCrede
 	if (missing.length > 0) {
 		throw new GstCredentialError(
 			'configuration',
-			`The GST Compliance API credential is missing: ${missing.map((key) => FIELD_LABEL[key]).join(', ')}`,
+			messages.credentialFieldsMissing(missing.map((key) => FIELD_LABEL[key])),
 		);
 	}
 	for (const key of ['authUrl', apiUrlField(environment)] as const) {
@@ -101,10 +101,7 @@ function assertUsableUrl(key: keyof typeof SENT_TO, value: string): void {
 		url = new URL('invalid:');
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new GstCredentialError(
-			'configuration',
-			`${FIELD_LABEL[key]} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`,
-		);
+		throw new GstCredentialError('configuration', messages.notHttpUrl(FIELD_LABEL[key]));
 	}
 	if (url.username !== '' || url.password !== '') {
 		throw new GstCredentialError('configuration', messages.urlWithUserInfo(FIELD_LABEL[key]));
@@ -156,11 +153,17 @@ export function assertClientMatchesEnvironment(credentials: GstCredentials): voi
 	if (clientId.startsWith(CLIENT_ID_PREFIX[other])) {
 		throw new GstCredentialError(
 			'environmentMismatch',
-			`Client ID starts with "${CLIENT_ID_PREFIX[other]}", which is a ${ENVIRONMENT_LABEL[other]} client, but the credential's Environment is ${label}. Set Environment to ${ENVIRONMENT_LABEL[other]}, or use a ${label} client (Client ID starting with "${expected}") from the ${tab} tab of the Developer hub.`,
+			messages.clientOfOtherEnvironment({
+				clientPrefix: CLIENT_ID_PREFIX[other],
+				clientEnvironment: ENVIRONMENT_LABEL[other],
+				environment: label,
+				expectedPrefix: expected,
+				tab,
+			}),
 		);
 	}
 	throw new GstCredentialError(
 		'environmentMismatch',
-		`Client ID prefix "${clientId.slice(0, 9)}" is not a GST Compliance client id: ${label} clients start with "${expected}" (Production: "svc_live_", Sandbox: "svc_test_"). Copy the Client ID from the Developer hub again.`,
+		messages.notAClientId(clientId.slice(0, 9), label, expected),
 	);
 }
