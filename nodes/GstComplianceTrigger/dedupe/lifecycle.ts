@@ -144,13 +144,12 @@ function holdClaim<T>(store: ClaimStore, claim: Claim, options: LifecycleOptions
 	const heldFrom = options.now();
 	const everyMs = options.startMs / RENEWALS_PER_START;
 	let held = true;
-	let failures = 0;
+	let failing = false;
 	const loop = async () => {
 		for (;;) {
 			await options.tick(everyMs);
 			if (!held) return;
 			if (options.answeredWithoutStart()) {
-				held = false;
 				await store
 					.release(claim)
 					.catch((error: Error) => options.onReleaseFailure(claim.eventId, error));
@@ -158,31 +157,31 @@ function holdClaim<T>(store: ClaimStore, claim: Claim, options: LifecycleOptions
 			}
 			const now = options.now();
 			if (now - heldFrom >= options.maxWaitMs) {
-				held = false;
+				const minutes = Math.round((now - heldFrom) / 60_000);
 				options.onHoldProblem(
 					claim.eventId,
-					`n8n has not started it after ${Math.round((now - heldFrom) / 60_000)} min; its claim now lapses`,
+					`n8n has not started it after ${minutes} min; its claim now lapses`,
 				);
 				return;
 			}
 			const renewed = await store.renew(claim, now, options.startMs).then(
-				(kept) => (kept ? 'kept' : 'lost'),
+				(kept) => kept,
 				(error: Error) => error,
 			);
 			if (!held) return; // committed meanwhile: a refused renewal says nothing
-			if (renewed === 'lost') {
-				held = false;
+			if (renewed === false) {
 				options.onHoldProblem(claim.eventId, 'another delivery took its lapsed claim');
 				return;
 			}
 			if (renewed instanceof Error) {
 				// Retried at the next tick; said once per run of failures.
-				if (failures++ === 0)
+				if (!failing)
 					options.onHoldProblem(
 						claim.eventId,
 						`its claim could not be renewed (${renewed.message})`,
 					);
-			} else failures = 0;
+				failing = true;
+			} else failing = false;
 		}
 	};
 	void loop();

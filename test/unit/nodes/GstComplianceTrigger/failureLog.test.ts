@@ -20,6 +20,12 @@ describe('FailureLog.record', () => {
 		expect(log.record('k', T0 + SAY_EVERY_MS + 1)).toBeUndefined();
 	});
 
+	it('a second refusal in the same millisecond as the line → silent', () => {
+		const log = new FailureLog();
+		log.record('k', T0);
+		expect(log.record('k', T0)).toBeUndefined();
+	});
+
 	it('a refusal long after a line with nothing unsaid → a new run, count 1', () => {
 		const log = new FailureLog();
 		log.record('k', T0);

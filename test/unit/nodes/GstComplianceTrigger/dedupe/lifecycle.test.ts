@@ -287,7 +287,10 @@ describe('admit: the claim is held while n8n has not read the answer', () => {
 		await time.advance(60 * 60_000);
 		expect(renewals[renewals.length - 1].at).toBeLessThan(5 * 60_000);
 		expect(onHoldProblem).toHaveBeenCalledTimes(1);
-		expect(onHoldProblem).toHaveBeenCalledWith('evt_1', expect.stringContaining('5 min'));
+		expect(onHoldProblem).toHaveBeenCalledWith(
+			'evt_1',
+			'n8n has not started it after 5 min; its claim now lapses',
+		);
 	});
 
 	it('retries a failed renewal at the next tick and says it once per run of failures', async () => {
@@ -308,6 +311,68 @@ describe('admit: the claim is held while n8n has not read the answer', () => {
 		expect(calls.filter((call) => call === 'renew')).toHaveLength(7);
 		expect(onHoldProblem).toHaveBeenCalledTimes(1);
 		expect(onHoldProblem).toHaveBeenCalledWith('evt_1', expect.stringContaining('redis down'));
+	});
+
+	it('reports a failed release when n8n answered without reading the answer', async () => {
+		const onReleaseFailure = jest.fn();
+		const time = virtualTime();
+		const { store } = scriptedStore({ release: () => Promise.reject(new Error('redis down')) });
+		const options = lifecycle({
+			now: time.now,
+			tick: time.tick,
+			answeredWithoutStart: () => true,
+			onReleaseFailure,
+		});
+		expect((await admit(store, 'evt_1', options)).kind).toBe('start');
+		await time.advance(START_MS);
+		expect(onReleaseFailure).toHaveBeenCalledWith(
+			'evt_1',
+			expect.objectContaining({ message: 'redis down' }),
+		);
+	});
+
+	it('says nothing when a renewal under way is refused because the id was committed meanwhile', async () => {
+		const onHoldProblem = jest.fn();
+		const time = virtualTime();
+		let answerRenewal: (kept: boolean) => void = () => {};
+		const { store, calls } = scriptedStore({
+			renew: async () =>
+				calls.filter((call) => call === 'renew').length < 2
+					? true
+					: await new Promise<boolean>((resolve) => (answerRenewal = resolve)),
+		});
+		const admission = await admit(
+			store,
+			'evt_1',
+			lifecycle({ now: time.now, tick: time.tick, onHoldProblem }),
+		);
+		if (admission.kind !== 'start') throw new Error('not started');
+		await time.advance(START_MS / 3);
+		await admission.commit();
+		answerRenewal(false);
+		await settle();
+		expect(onHoldProblem).not.toHaveBeenCalled();
+	});
+
+	it('says a renewal failure again after a renewal succeeded in between', async () => {
+		const onHoldProblem = jest.fn();
+		const time = virtualTime();
+		// Renewals after the first: fail, fail, succeed, fail.
+		const script = [false, false, true, false];
+		const { store, calls } = scriptedStore({
+			renew: () => {
+				const n = calls.filter((call) => call === 'renew').length;
+				if (n > 1 && script[n - 2] === false) throw new Error(`down ${n}`);
+				return true;
+			},
+		});
+		const options = lifecycle({ now: time.now, tick: time.tick, onHoldProblem });
+		expect((await admit(store, 'evt_1', options)).kind).toBe('start');
+		await time.advance(4 * (START_MS / 3));
+		expect(onHoldProblem.mock.calls.map(([, problem]) => problem)).toEqual([
+			'its claim could not be renewed (down 2)',
+			'its claim could not be renewed (down 5)',
+		]);
 	});
 
 	it('stops holding when another delivery took the lapsed claim, and says so', async () => {
