@@ -8,6 +8,8 @@
  * WebhookContext, so this fails if the write is lost. A "restart" forgets the process's stores;
  * only the saved static data survives it.
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
 import { ATTACH_REDIS_FROM } from '../../../../../nodes/GstComplianceTrigger/dedupe/capacity';
@@ -21,6 +23,7 @@ import {
 	DedupeRegistry,
 	dedupeRegistry,
 	IDLE_STORE_MS,
+	PROCESS_LIVE_MS,
 	staticDataKey,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { normaliseOptions } from '../../../../../nodes/GstComplianceTrigger/options';
@@ -46,6 +49,9 @@ const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, star
 const LEGACY_KEY = `node:${TRIGGER_NAME}`;
 
 const event = (id: string) => signed(JSON.stringify(envelope({ id })));
+/** An event signed at `atMs` (the stubbed clock of a test that moves it). */
+const eventAt = (id: string, atMs: number) =>
+	signed(JSON.stringify(envelope({ id })), Math.floor(atMs / 1000));
 /** What n8n does across a restart: the process's stores are gone, static data is reloaded. */
 const restart = (row: WorkflowRow) => {
 	dedupeRegistry.clear();
@@ -216,6 +222,84 @@ describe('noticing another n8n process that receives the same trigger’s delive
 		const result = await deliver({ ...event('evt_p_2'), workflow: row });
 		expect(result.started?.[0].dedupeNotice).toMatch(
 			/another n8n process .*Attach a GST Compliance Dedupe Redis credential/i,
+		);
+	});
+
+	it('webhook() saves this process’s marker as [first delivery, this commit], keeps other recent ones, drops ones silent for PROCESS_LIVE_MS and malformed ones', async () => {
+		const row = newWorkflow('wf-marker-pruning');
+		await deliver({ ...event('evt_k_1'), workflow: row });
+		const global = row.staticData.global as IDataObject;
+		global[markerKey(row)] = {
+			...(global[markerKey(row)] as IDataObject),
+			recent: [NOW_MS - HOUR, NOW_MS - PROCESS_LIVE_MS + 120_000],
+			silent: [NOW_MS - 3 * HOUR, NOW_MS - PROCESS_LIVE_MS],
+			notAMarker: 'x',
+			tooShort: [NOW_MS],
+			notNumbers: ['a', 'b'],
+		};
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 60_000);
+		await deliver({ ...eventAt('evt_k_2', NOW_MS + 60_000), workflow: row });
+		const markers = (row.staticData.global as IDataObject)[markerKey(row)] as Record<
+			string,
+			number[]
+		>;
+		expect(Object.keys(markers).sort()).toEqual([dedupeRegistry.process.id, 'recent'].sort());
+		expect(markers[dedupeRegistry.process.id]).toEqual([NOW_MS, NOW_MS + 60_000]);
+	});
+
+	it('webhook() when another process’s marker is malformed, or silent for PROCESS_LIVE_MS → no notice', async () => {
+		const row = newWorkflow('wf-marker-stale');
+		await deliver({ ...event('evt_s_1'), workflow: row });
+		const global = row.staticData.global as IDataObject;
+		global[markerKey(row)] = { broken: [NOW_MS, 'later'], alsoBroken: [NOW_MS, NOW_MS, NOW_MS] };
+		expect((await deliver({ ...event('evt_s_2'), workflow: row })).started?.[0]).not.toHaveProperty(
+			'dedupeNotice',
+		);
+		// Seen after this process started, but longer ago than PROCESS_LIVE_MS.
+		otherProcess(row, NOW_MS, NOW_MS + 1);
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 1 + PROCESS_LIVE_MS);
+		expect(
+			(await deliver({ ...eventAt('evt_s_3', NOW_MS + 1 + PROCESS_LIVE_MS), workflow: row }))
+				.started?.[0],
+		).not.toHaveProperty('dedupeNotice');
+	});
+
+	it('webhook() with another live process → warns in the log once per 10 minutes, naming the workflow and node', async () => {
+		const warnings: string[] = [];
+		const logger = Container.get(Logger);
+		jest
+			.spyOn(logger, 'warn')
+			.mockImplementation((...args: unknown[]) => void warnings.push(String(args[0])));
+		const row = newWorkflow('wf-marker-warn');
+		await deliver({ ...event('evt_w_1'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		await deliver({ ...event('evt_w_2'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 10 * 60_000 - 1);
+		await deliver({ ...eventAt('evt_w_3', NOW_MS + 10 * 60_000 - 1), workflow: row });
+		const said = () => warnings.filter((line) => line.startsWith('Another n8n process'));
+		expect(said()).toEqual([
+			expect.stringMatching(/\(2 processes, .*\(wf-marker-warn:node-1:production\)$/),
+		]);
+		otherProcess(row, NOW_MS - HOUR, NOW_MS + 10 * 60_000);
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 10 * 60_000);
+		await deliver({ ...eventAt('evt_w_4', NOW_MS + 10 * 60_000), workflow: row });
+		expect(said()).toHaveLength(2);
+	});
+
+	it('webhook() with another live process and the store near its cap → both notes on the item', async () => {
+		const row = newWorkflow('wf-marker-and-capacity');
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (let i = 0; i < ATTACH_REDIS_FROM; i++) store.claimNow(`evt_old_${i}`, NOW_MS - HOUR);
+		row.staticData = {
+			global: { [staticDataKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
+		};
+		await deliver({ ...event('evt_c_1'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		const notice = (await deliver({ ...event('evt_c_2'), workflow: row })).started?.[0]
+			.dedupeNotice as string;
+		expect(notice).toMatch(
+			/^Another n8n process .* one record\. The GST Compliance Trigger's built-in dedupe store remembers 10,00\d event ids/,
 		);
 	});
 
