@@ -111,6 +111,41 @@ describe('DedupeRegistry: memory of triggers no longer used', () => {
 	});
 });
 
+describe('DedupeRegistry: which stores a save writes, and which a deactivation drops', () => {
+	const create = () => new MemoryDedupeStore(SHIPPED);
+
+	it('production(workflow) → that workflow’s production stores only, not its test-URL ones or another workflow’s', () => {
+		const registry = new DedupeRegistry();
+		const a = registry.get('wf:a:production', SHIPPED, create).store;
+		const b = registry.get('wf:b:production', SHIPPED, create).store;
+		registry.get('wf:a:test', SHIPPED, create);
+		registry.get('other:a:production', SHIPPED, create);
+		expect(registry.production('wf').map((entry) => entry.store)).toEqual([a, b]);
+	});
+
+	it('release(workflow, node) → only that trigger’s stores go', () => {
+		const registry = new DedupeRegistry();
+		registry.get('wf:a:production', SHIPPED, create);
+		const keptB = registry.get('wf:b:production', SHIPPED, create).store;
+		const keptOther = registry.get('other:a:production', SHIPPED, create).store;
+		registry.release('wf', 'a');
+		expect(registry.size).toBe(2);
+		expect(registry.get('wf:b:production', SHIPPED, create).store).toBe(keptB);
+		expect(registry.get('other:a:production', SHIPPED, create).store).toBe(keptOther);
+	});
+
+	it('the shipped times: a store unused for exactly an hour stays, a millisecond more and it goes', () => {
+		const registry = new DedupeRegistry();
+		const store = registry.get('wf:a:production', SHIPPED, create, NOW_MS).store;
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR);
+		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + HOUR).store).toBe(store);
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + 2 * HOUR + 1);
+		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + 2 * HOUR + 1).store).not.toBe(
+			store,
+		);
+	});
+});
+
 describe('the shipped store policy', () => {
 	it('a store with DEDUPE_CAPACITY → keeps 125,000 ids; the 125,001st pushes out the oldest', () => {
 		const T0 = Date.UTC(2025, 0, 15);
@@ -207,10 +242,11 @@ describe('noticing another n8n process that receives the same trigger’s delive
 		row.staticData.global = global;
 	};
 
-	it('webhook() × 2 → this process marks itself in the static data it saves', async () => {
+	it('webhook() × 2 → this process marks itself in the static data it saves, and is not another process to itself', async () => {
 		const row = newWorkflow('wf-marker');
 		await deliver({ ...event('evt_m_1'), workflow: row });
-		await deliver({ ...event('evt_m_2'), workflow: row });
+		const second = await deliver({ ...event('evt_m_2'), workflow: row });
+		expect(second.started?.[0]).not.toHaveProperty('dedupeNotice');
 		const markers = (row.staticData.global as IDataObject)[markerKey(row)] as IDataObject;
 		expect(Object.keys(markers)).toHaveLength(1);
 	});
@@ -232,7 +268,7 @@ describe('noticing another n8n process that receives the same trigger’s delive
 		global[markerKey(row)] = {
 			...(global[markerKey(row)] as IDataObject),
 			recent: [NOW_MS - HOUR, NOW_MS - PROCESS_LIVE_MS + 120_000],
-			silent: [NOW_MS - 3 * HOUR, NOW_MS - PROCESS_LIVE_MS],
+			silent: [NOW_MS - 3 * HOUR, NOW_MS + 60_000 - PROCESS_LIVE_MS],
 			notAMarker: 'x',
 			tooShort: [NOW_MS],
 			notNumbers: ['a', 'b'],
@@ -250,8 +286,12 @@ describe('noticing another n8n process that receives the same trigger’s delive
 	it('webhook() when another process’s marker is malformed, or silent for PROCESS_LIVE_MS → no notice', async () => {
 		const row = newWorkflow('wf-marker-stale');
 		await deliver({ ...event('evt_s_1'), workflow: row });
-		const global = row.staticData.global as IDataObject;
-		global[markerKey(row)] = { broken: [NOW_MS, 'later'], alsoBroken: [NOW_MS, NOW_MS, NOW_MS] };
+		/** The markers as the row holds them now (each save replaces the row's static data). */
+		const setMarkers = (value: unknown) =>
+			((row.staticData.global as IDataObject)[markerKey(row)] = value as IDataObject);
+		setMarkers(null);
+		expect((await deliver({ ...event('evt_s_null'), workflow: row })).started).toHaveLength(1);
+		setMarkers({ broken: [NOW_MS, 'later'], alsoBroken: [NOW_MS, NOW_MS, NOW_MS] });
 		expect((await deliver({ ...event('evt_s_2'), workflow: row })).started?.[0]).not.toHaveProperty(
 			'dedupeNotice',
 		);
@@ -341,6 +381,17 @@ describe('moving the ids saved by earlier versions (node static data, by node na
 		expect(await deliver({ ...event('evt_new'), workflow: row })).toEqual(DUPLICATE);
 	});
 
+	it('webhook() starting an event when a stale save brought the legacy ids back → the save drops them again', async () => {
+		const { row } = legacyRow('wf-legacy-back', ['evt_legacy']);
+		restart(row);
+		await deliver({ ...event('evt_first'), workflow: row });
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+		// Another trigger's request, loaded before the move, saved its copy.
+		(row.staticData[LEGACY_KEY] as IDataObject).dedupe = { v: 1, base: 0, d: '' };
+		await deliver({ ...event('evt_second'), workflow: row });
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+	});
+
 	it('webhook() when both keys exist → the node-id key is read, the legacy one left alone', async () => {
 		const { row } = legacyRow('wf-legacy-both', ['evt_only_legacy']);
 		const current = new MemoryDedupeStore(SHIPPED);
@@ -385,6 +436,15 @@ describe('keeping deliveries of different workflows and modes apart', () => {
 		expect((await deliver({ ...event('evt_2'), workflow, mode: 'manual' })).started).toHaveLength(
 			1,
 		);
+	});
+
+	it('webhook() on the test URL, then in production → the save holds production’s ids only', async () => {
+		const workflow = newWorkflow('wf-test-then-production');
+		await deliver({ ...event('evt_test_only'), workflow, mode: 'manual' });
+		await deliver({ ...event('evt_production'), workflow });
+		restart(workflow);
+		expect((await deliver({ ...event('evt_test_only'), workflow })).started).toHaveLength(1);
+		expect(await deliver({ ...event('evt_production'), workflow })).toEqual(DUPLICATE);
 	});
 
 	it('webhook() on the test URL after a restart → starts an id production saved; production still a duplicate', async () => {
