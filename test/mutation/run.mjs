@@ -85,8 +85,11 @@ function keepRecordStable(record, before) {
 		for (const mutant of file.mutants ?? []) {
 			delete mutant.statusReason;
 			delete mutant.testsCompleted;
-			mutant.killedBy?.sort(byId);
-			mutant.coveredBy?.sort(byId);
+			// A re-tested timeout or runtime error comes back with an empty list, a reused one without.
+			for (const list of ['killedBy', 'coveredBy']) {
+				if (mutant[list]?.length === 0) delete mutant[list];
+				mutant[list]?.sort(byId);
+			}
 		}
 	}
 	for (const testFile of Object.values(report.testFiles ?? {})) testFile.tests?.sort(byId);
