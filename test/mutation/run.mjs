@@ -50,7 +50,6 @@ async function mutate({ file, tests }) {
 	const name = path.basename(file, '.ts');
 	const started = Date.now();
 	const record = `test/mutation/incremental/${name}.json`;
-	const before = fs.existsSync(record) ? fs.readFileSync(record, 'utf8') : undefined;
 	const results = await new Stryker({
 		mutate: [file],
 		jest: {
@@ -67,7 +66,7 @@ async function mutate({ file, tests }) {
 		jsonReporter: { fileName: `reports/mutation/${name}.json` },
 		htmlReporter: { fileName: `reports/mutation/${name}.html` },
 	}).runMutationTest();
-	keepRecordStable(record, before);
+	keepRecordStable(record);
 	return { file, minutes: (Date.now() - started) / 60_000, ...score(results) };
 }
 
@@ -76,7 +75,7 @@ async function mutate({ file, tests }) {
  * mutant's failure text and how many tests ran before it failed) and puts the rest in one order,
  * so a record changes only when the code, its tests or a result did.
  */
-function keepRecordStable(record, before) {
+function keepRecordStable(record) {
 	const report = JSON.parse(fs.readFileSync(record, 'utf8'));
 	const byId = (a, b) => Number(a.id ?? a) - Number(b.id ?? b);
 	for (const file of Object.values(report.files ?? {})) {

@@ -11,6 +11,7 @@ import {
 	deliver,
 	envelope,
 	N8n,
+	sleep,
 	startN8n,
 	triggerNode,
 	triggerUrl,
@@ -80,7 +81,7 @@ it('an event queued behind the limit keeps its claim: its redelivery 36 s later 
 	expect((await deliverWithTimeout(wf.url, first)).status).toBe(200);
 	const waiting = await deliverWithTimeout(wf.url, queued);
 	expect(waiting.status).toBe(0); // the service timed out: it counts a failure and retries
-	await new Promise((resolve) => setTimeout(resolve, 36_000 - SERVICE_TIMEOUT_MS));
+	await sleep(36_000 - SERVICE_TIMEOUT_MS);
 
 	// Its retry, 36 s after the first attempt: still waiting in n8n's queue, so busy.
 	const retry = await deliverWithTimeout(wf.url, queued);

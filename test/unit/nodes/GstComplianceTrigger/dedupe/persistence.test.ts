@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Dedupe persistence: one store per workflow node (the registry), and the built-in store's ids
  * reaching n8n's database after every accepted event, under the node's id. n8n 2.41 (live
