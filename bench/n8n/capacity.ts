@@ -40,7 +40,7 @@ const installer = require('../../test/harness/install.js') as {
 };
 
 export const SIZES = [0, 10_000, 25_000, 50_000, 100_000] as const;
-/** The ratio to the empty store the README's threshold keeps. */
+/** The ratio to the empty store the threshold of docs/guarantees.md keeps. */
 export const KEEP = 0.9;
 const WINDOW_MS = (24 * 3600 + 300) * 1000;
 

@@ -198,7 +198,7 @@ export function envelope(
 
 /**
  * The columns of the data table examples/status-data-table-upsert.json writes, all of type String,
- * as the README tells a user to create them.
+ * as examples/README.md tells a user to create them.
  */
 export const STATUS_TABLE_COLUMNS = [
 	'resourceId',

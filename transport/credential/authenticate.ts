@@ -30,7 +30,7 @@ type AnyRequestOptions = IHttpRequestOptions & {
  * The credential's `authenticate`: checks the environment locally, attaches a cached bearer token,
  * points relative URLs at the environment's API host and refuses to send the token anywhere else.
  * n8n calls `authenticate` with no request helpers (the HTTP Request node), so a token minted
- * here goes out through the global `fetch` (README, Security).
+ * here goes out through the global `fetch` (docs/security.md).
  */
 export async function authenticateRequest(
 	data: ICredentialDataDecryptedObject,

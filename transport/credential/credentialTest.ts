@@ -33,7 +33,7 @@ const error = (message: string): INodeCredentialTestResult => ({ status: 'Error'
  * accepts it. Wired through `testedBy` on the nodes because a declarative `test` request cannot
  * mint a token first. Both requests use `fetch`: the only request helper n8n 2.41 gives a
  * credential test is the deprecated `helpers.request`, which n8n's community-node verification
- * rejects, so n8n's outbound request policy does not cover this button (README, "Security").
+ * rejects, so n8n's outbound request policy does not cover this button (docs/security.md).
  */
 export async function testGstComplianceCredentials(
 	this: ICredentialTestFunctions,

@@ -48,7 +48,7 @@ export type TokenPost = (request: TokenHttpRequest) => Promise<TokenHttpResponse
 
 /**
  * The global `fetch`: for the credential's `authenticate` when n8n calls it without request
- * helpers (the HTTP Request node), so outside n8n's outbound request policy (README, Security).
+ * helpers (the HTTP Request node), so outside n8n's outbound request policy (docs/security.md).
  */
 export const fetchPost: TokenPost = async (request) => {
 	const response = await fetch(request.url, {

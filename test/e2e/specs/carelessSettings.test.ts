@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * Careless settings never open a door, inside a real n8n (README, Security): a signing secret that
+ * Careless settings never open a door, inside a real n8n (docs/security.md): a signing secret that
  * breaks the credential's rules is never used to verify, the API token never reaches a proxy of
  * the request over http://, and a Redis URL pasted into the Redis credential's Host never reaches
  * the log.

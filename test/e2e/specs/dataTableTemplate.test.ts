@@ -2,7 +2,7 @@
 /**
  * examples/status-data-table-upsert.json in a real n8n 2.41, with n8n's own Data table node (no
  * outside account, so nothing is swapped): the template is imported as it is (only the webhook
- * credential is bound), its data table is created through n8n's REST API as the README tells a user
+ * credential is bound), its data table is created through n8n's REST API as examples/README.md tells a user
  * to create it, and one e-invoice's events arrive out of order. The table ends with one row for the
  * e-invoice holding its newest state.
  *
@@ -126,7 +126,7 @@ it('one e-invoice, events out of order: one row, the newest status, an older lat
 	const inv = emu.control.createEinvoice({ ...scope, fields: { invoiceNumber: 'INV-DT-24' } });
 	await emu.control.settle();
 	// Each execution finishes before the next event is sent: the read-compare-write of the template is
-	// not atomic, so two executions for one document running at once could race (README).
+	// not atomic, so two executions for one document running at once could race (examples/README.md).
 	const [first] = await n8n.waitForExecutions(workflowId, 1);
 	expect(first.status).toBe('success');
 	const generated = (await n8n.nodeOutput(first.id, 'GST Compliance Trigger'))[0];

@@ -3,7 +3,7 @@
  * The trigger's delivery lifecycle at its edges, inside a real n8n (regular mode, SQLite): an
  * event that cannot be refetched still starts once; ids that differ only in lone surrogates are
  * distinct; renaming the node keeps the remembered ids across a restart; and what another node
- * writing workflow static data does to them (README, "Guarantees"); two GST triggers in one workflow
+ * writing workflow static data does to them (docs/guarantees.md); two GST triggers in one workflow
  * keep each other's ids.
  */
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
@@ -161,7 +161,7 @@ it('renaming the trigger node keeps the remembered ids across a restart', async 
  * n8n 2.41 saves an execution's static data over the whole column when a node of it changed static
  * data, from the copy it read when the execution was created, before the trigger's write of the
  * event that started it was saved. The trigger's memory still holds the id; only a restart before
- * the next accepted event loses it. The README's Guarantees section says so; this pins it.
+ * the next accepted event loses it. docs/guarantees.md says so; this pins it.
  */
 it('a Code node that writes workflow static data rolls the remembered ids back (documented: attach Redis)', async () => {
 	const code = {

@@ -6,7 +6,7 @@
  * any real event (a template's pinned data, the action node's schema preview, a signed test event
  * sent to the Test URL) and the credential forms, with no error. Screenshots go to
  * test/e2e/.work/screenshots/; with UPDATE_SCREENSHOTS=1 they replace the ones in
- * docs/screenshots/ that the README shows (a plain test run leaves git clean).
+ * docs/screenshots/ that the README and the docs show (a plain test run leaves git clean).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';

@@ -1,5 +1,5 @@
 /**
- * The shipped defaults users rely on (README: Guarantees and limits, and the assumptions table),
+ * The shipped defaults users rely on (docs/guarantees.md, and the assumptions in docs/service-api.md),
  * read from `resetSettings()` and exercised against the emulator over real HTTP. Only the clock,
  * the sleep (recorded, not waited) and the jitter are replaced; every limit is the shipped one.
  */

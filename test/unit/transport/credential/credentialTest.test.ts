@@ -116,7 +116,7 @@ describe('mints a fresh token on every click, so a revoked secret is noticed', (
 	});
 });
 
-describe("runs outside n8n's outbound request policy (README, Security): fetch, not n8n's helpers", () => {
+describe("runs outside n8n's outbound request policy (docs/security.md): fetch, not n8n's helpers", () => {
 	// Protection on: loopback IPs, the emulator's, are in its default blocked ranges. n8n-core reads
 	// the policy when it first builds its outbound client, so the client is dropped on entry and on
 	// exit, and the next request builds it again.
