@@ -14,6 +14,9 @@ export interface RunInfo {
 	machine: string;
 }
 
+/** The built-in store's capacity curve (item 9), written next to docs/benchmarks.md. */
+export const CAPACITY_CHART = 'benchmarks-capacity.svg';
+
 /** Method and analysis are prose kept next to the code (bench/method.md), not generated. */
 const METHOD_FILE = path.join(__dirname, 'method.md');
 
@@ -34,6 +37,12 @@ export function writeReport(sections: Section[], run: RunInfo): string {
 		'',
 		markdownTable(sections),
 		'',
+		...(rows.some((row) => row.item === '9')
+			? [
+					`![Item 9: events per second and bytes written per event against the event ids the built-in store remembers, SQLite and Postgres](${CAPACITY_CHART})`,
+					'',
+				]
+			: []),
 		missed.length === 0
 			? 'Every goal measured in this run is met.'
 			: `Goals missed in this run: ${missed.map((row) => `item ${row.item} (${row.what})`).join('; ')}. See the analysis below.`,

@@ -20,7 +20,8 @@ import { profileBench } from './n8n/profile';
 import { queueBench } from './n8n/queue';
 import { dedupeScaleBench } from './dedupeScale';
 import { consoleTable } from './report';
-import { writeReport } from './document';
+import { CAPACITY_CHART, writeReport } from './document';
+import { capacityPoints, capacitySvg } from './capacityChart';
 import type { Section } from './result';
 import { tokenBench } from './tokens';
 import { triggerBench } from './trigger';
@@ -138,11 +139,16 @@ async function main(): Promise<void> {
 		return;
 	}
 	const file = path.join(__dirname, '..', 'docs', 'benchmarks.md');
-	fs.writeFileSync(
-		file,
-		writeReport(sections, { ...options, seconds, machine: machine(startLoad, endLoad) }),
-	);
+	const report = writeReport(sections, {
+		...options,
+		seconds,
+		machine: machine(startLoad, endLoad),
+	});
+	fs.writeFileSync(file, report);
 	process.stdout.write(`bench: wrote ${path.relative(process.cwd(), file)} (${seconds} s)\n`);
+	// The capacity curve beside the table, drawn from the table's own figures.
+	const chart = capacitySvg(capacityPoints(report));
+	if (chart) fs.writeFileSync(path.join(path.dirname(file), CAPACITY_CHART), chart);
 }
 
 function machine(startLoad: number, endLoad: number): string {
