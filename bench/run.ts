@@ -3,8 +3,9 @@
  * `npm run bench [-- --quick] [-- --no-n8n] [-- --only <group>,…]`: builds the package, measures,
  * prints the table of ratios and writes docs/benchmarks.md. Items 1–4 and the in-process part of 7
  * run in process; 5–6 start a real n8n through the e2e harness, 7–8 n8n in queue mode
- * (test/harness/queue), 9 both (the built-in store's capacity). `--only` runs some groups (tokens,
- * trigger, scale, n8n, profile, queue, capacity) and never writes docs/benchmarks.md.
+ * (test/harness/queue), 9 both (the built-in store's capacity), 10 a real n8n with a production
+ * concurrency limit. `--only` runs some groups (tokens, trigger, scale, n8n, profile, queue,
+ * capacity, concurrency) and never writes docs/benchmarks.md.
  *
  * A benchmark on a busy machine records noise: when the 1-minute load average at the start is above
  * MAX_START_LOAD, the table is printed but docs/benchmarks.md is not written.
@@ -16,6 +17,7 @@ import { spawnSync } from 'child_process';
 
 import { n8nBench } from './n8n/index';
 import { capacityBench } from './n8n/capacity';
+import { concurrencyRows } from './n8n/concurrency';
 import { profileBench } from './n8n/profile';
 import { queueBench } from './n8n/queue';
 import { dedupeScaleBench } from './dedupeScale';
@@ -26,9 +28,18 @@ import type { Section } from './result';
 import { tokenBench } from './tokens';
 import { triggerBench } from './trigger';
 
-const GROUPS = ['tokens', 'trigger', 'scale', 'n8n', 'profile', 'queue', 'capacity'] as const;
+const GROUPS = [
+	'tokens',
+	'trigger',
+	'scale',
+	'n8n',
+	'profile',
+	'queue',
+	'capacity',
+	'concurrency',
+] as const;
 type Group = (typeof GROUPS)[number];
-const NEEDS_N8N: readonly Group[] = ['n8n', 'profile', 'queue', 'capacity'];
+const NEEDS_N8N: readonly Group[] = ['n8n', 'profile', 'queue', 'capacity', 'concurrency'];
 
 export interface BenchOptions {
 	quick: boolean;
@@ -118,6 +129,10 @@ async function main(): Promise<void> {
 		'item 9, built-in store capacity in n8n',
 		async () => await capacityBench(options.runs, options.quick),
 	);
+	await step('concurrency', "item 10, a burst behind n8n's concurrency limit", async () => ({
+		title: "A burst behind n8n's production concurrency limit (real n8n 2.41)",
+		rows: await concurrencyRows(),
+	}));
 
 	const seconds = Math.round((Date.now() - started) / 1000);
 	process.stdout.write(`\n${consoleTable(sections)}\n\n`);
