@@ -8,13 +8,11 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	INode,
-	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL } from './credentialNames';
-import type { GstErrorCode } from './apiError';
 import { fromCredentialError, gstError } from './apiError';
 import { authenticateWith } from './credential/authenticate';
 import { n8nHttpRequestPost } from './credential/tokenClient';
@@ -22,16 +20,15 @@ import type { GstCredentialError } from './credential/credentialError';
 import { findCredentialError } from './credential/credentialError';
 import type { GstCredentials } from './credential/environment';
 import { apiBaseUrl, ENVIRONMENT_LABEL, parseCredentials } from './credential/environment';
-import { classifyStatus } from './httpStatus';
 import { sendAuthenticated } from './n8nCompat';
 import type { Hop } from './redirects';
 import { MAX_REDIRECTS, nextHop, requestUrl } from './redirects';
 import * as messages from './messages';
 import { describeNetworkFailure, isNetworkFailure } from './networkError';
 import { excerpt } from './redact';
-import { capabilityName, describePath, RESOURCES } from './resources';
-import type { AttemptResult, RetryFailure } from './retry';
-import { parseRetryAfter, withRetry } from './retry';
+import type { AttemptResult } from './retry';
+import { fatal, retryable, withRetry } from './retry';
+import { classifyAnswer, finalError, unreachable, type RequestScope } from './apiAnswer';
 import { settings } from './settings';
 import { tokenCache } from './credential/tokenCache';
 
@@ -57,17 +54,6 @@ export interface GstRequestOptions {
 	 */
 	credentialData?: ICredentialDataDecryptedObject;
 }
-
-interface RequestScope {
-	node: INode;
-	credentials: GstCredentials;
-	environment: string;
-	host: string;
-	path: string;
-	itemIndex?: number;
-}
-
-type ApiError = ReturnType<typeof gstError>;
 
 /**
  * One call to the GST Compliance API with the `gstComplianceApi` credential. Retries 429 (per
@@ -158,11 +144,7 @@ export async function gstApiRequest(
 			} catch (error) {
 				const credentialError = findCredentialError(error);
 				if (credentialError) {
-					return {
-						ok: false,
-						retryable: false,
-						error: fromCredentialError(node, credentialError, itemIndex),
-					};
+					return fatal(fromCredentialError(node, credentialError, itemIndex));
 				}
 				if (this.getExecutionCancelSignal?.()?.aborted) {
 					// The user stopped the execution: n8n aborted the request; nothing to retry.
@@ -175,11 +157,7 @@ export async function gstApiRequest(
 					);
 				}
 				if (isNetworkFailure(error)) {
-					return {
-						ok: false,
-						retryable: true,
-						error: unreachable(scope, describeNetworkFailure(error)),
-					};
+					return retryable(unreachable(scope, describeNetworkFailure(error)));
 				}
 				// Not a connection problem (e.g. n8n refused the request): retrying would not help.
 				const message = excerpt(error instanceof Error ? error.message : String(error), [
@@ -214,7 +192,7 @@ export async function gstApiRequest(
 				tokenCache.invalidate(credentials, serialAtStart);
 				continue;
 			}
-			return classify(scope, status, response, hop);
+			return classifyAnswer(scope, status, response, hop);
 		}
 	};
 	return await withRetry(settings.apiRetry, settings, attempt, (failure) =>
@@ -232,148 +210,4 @@ export async function getCredentialData(
 	} catch (error) {
 		throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	}
-}
-
-function classify(
-	scope: RequestScope,
-	status: number,
-	response: IN8nHttpFullResponse,
-	answeredBy: Hop,
-): AttemptResult<IDataObject> {
-	const body = parseBody(response.body);
-	const kind = classifyStatus(status);
-	if (kind === 'success') {
-		if (body && typeof body === 'object' && !Array.isArray(body)) {
-			return { ok: true, value: body as IDataObject };
-		}
-		const message = messages.apiNotJson(scope.host, status);
-		return fatal(
-			gstError(scope.node, {
-				code: 'BAD_RESPONSE',
-				message,
-				httpStatus: status,
-				itemIndex: scope.itemIndex,
-			}),
-		);
-	}
-	const serverSays = serverMessage(body, [scope.credentials.clientSecret]);
-	const description = serverSays ? `The service said: ${serverSays}` : undefined;
-	const fail = (code: GstErrorCode, message: string) =>
-		gstError(scope.node, {
-			code,
-			message,
-			description,
-			httpStatus: status,
-			itemIndex: scope.itemIndex,
-		});
-	const target = describePath(scope.path);
-
-	switch (kind) {
-		case 'unauthorized':
-			// Another origin a redirect led to: it refused a request that carried no token.
-			if (!answeredBy.authenticated) {
-				const host = new URL(answeredBy.url).host;
-				return fatal(fail('REQUEST_REJECTED', messages.apiRefused(host, status, serverSays)));
-			}
-			return fatal(fail('UNAUTHORIZED', messages.apiUnauthorized(scope.environment, scope.host)));
-		case 'rateLimited': {
-			const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], settings.now());
-			return { ok: false, retryable: true, retryAfterMs, error: fail('RATE_LIMITED', 'HTTP 429') };
-		}
-		case 'serverError':
-			return { ok: false, retryable: true, error: fail('SERVER_ERROR', `HTTP ${status}`) };
-		case 'forbidden': {
-			// docs/service-api.md: the entitlement status is not shown; the emulator and
-			// Keycloak-style gateways answer 403 and may name the capability.
-			const named = (errorObject(body) ?? {}).capability;
-			const fallback = target ? RESOURCES[target.resource].capability : 'this capability';
-			return fatal(fail('NOT_ENTITLED', messages.notEntitled(capabilityName(named, fallback))));
-		}
-		case 'notFound': {
-			const what = target
-				? `${RESOURCES[target.resource].label} ${target.id}`
-				: `Nothing at ${scope.path}`;
-			return fatal(fail('NOT_FOUND', messages.notFound(what, scope.environment)));
-		}
-		default:
-			return fatal(fail('REQUEST_REJECTED', messages.apiRefused(scope.host, status, serverSays)));
-	}
-}
-
-function finalError(scope: RequestScope, failure: RetryFailure): Error {
-	const error = failure.error as ApiError;
-	if (failure.reason === 'fatal') return error;
-	const code = error.context.gstCode as GstErrorCode;
-	const httpStatus = error.context.httpStatus as number | undefined;
-	const info = {
-		httpStatus,
-		itemIndex: scope.itemIndex,
-		description: error.description ?? undefined,
-	};
-	const giveUp = (message: string) => gstError(scope.node, { ...info, code, message });
-	if (code === 'RATE_LIMITED') {
-		const waitTooLong = failure.reason === 'retryAfterTooLong';
-		return giveUp(
-			messages.rateLimited({
-				party: 'API',
-				retryAfterMs: waitTooLong ? failure.retryAfterMs : undefined,
-				waitTooLong,
-				attempts: failure.attempts,
-			}),
-		);
-	}
-	if (code === 'SERVER_ERROR') {
-		return giveUp(messages.apiServerError(scope.host, httpStatus, failure.attempts));
-	}
-	return giveUp(messages.gaveUpAfter(error.message, failure.attempts));
-}
-
-function unreachable(scope: RequestScope, why: string): ApiError {
-	return gstError(scope.node, {
-		code: 'API_UNREACHABLE',
-		message: messages.apiUnreachable(scope.host, why, scope.environment),
-		itemIndex: scope.itemIndex,
-	});
-}
-
-const fatal = (error: ApiError): AttemptResult<IDataObject> => ({
-	ok: false,
-	retryable: false,
-	error,
-});
-
-function parseBody(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
-	}
-}
-
-/**
- * The API's error object: `{ error: { code, message, ... } }` in the emulator; not shown in
- * docs/service-api.md.
- */
-function errorObject(body: unknown): Record<string, unknown> | undefined {
-	if (!body || typeof body !== 'object') return undefined;
-	const { error } = body as Record<string, unknown>;
-	if (error && typeof error === 'object') return error as Record<string, unknown>;
-	return body as Record<string, unknown>;
-}
-
-/**
- * The server's own words, redacted: the API never receives the client secret, but a proxy may echo
- * anything.
- */
-function serverMessage(body: unknown, secrets: string[]): string {
-	if (typeof body === 'string') return body.trim() ? excerpt(body, secrets, 200) : '';
-	const object = errorObject(body);
-	const candidate = [
-		object?.message,
-		object?.error_description,
-		object?.error,
-		object?.detail,
-	].find((value) => typeof value === 'string' && value.trim() !== '');
-	return typeof candidate === 'string' ? excerpt(candidate, secrets, 200) : '';
 }

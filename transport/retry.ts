@@ -26,6 +26,19 @@ export type AttemptResult<T> =
 	| { ok: true; value: T }
 	| { ok: false; error: Error; retryable: boolean; retryAfterMs?: number };
 
+/** An attempt that failed for good: the error goes to the caller at once. */
+export const fatal = <T>(error: Error): AttemptResult<T> => ({
+	ok: false,
+	retryable: false,
+	error,
+});
+
+/** An attempt worth making again, after `retryAfterMs` when the server said how long. */
+export const retryable = <T>(error: Error, retryAfterMs?: number): AttemptResult<T> =>
+	retryAfterMs === undefined
+		? { ok: false, retryable: true, error }
+		: { ok: false, retryable: true, retryAfterMs, error };
+
 export interface RetryFailure {
 	/** The last attempt's error. */
 	error: Error;

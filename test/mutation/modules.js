@@ -9,6 +9,7 @@ module.exports = [
 	{ file: 'transport/retry.ts', tests: ['transport/retry'] },
 	{ file: 'transport/redact.ts', tests: ['transport/redact'] },
 	{ file: 'transport/resources.ts', tests: ['transport/resources'] },
+	{ file: 'transport/apiAnswer.ts', tests: ['transport/apiAnswer'] },
 	{ file: 'transport/httpStatus.ts', tests: ['transport/httpStatus*'] },
 	{ file: 'transport/networkError.ts', tests: ['transport/networkError*'] },
 	{ file: 'transport/redirects.ts', tests: ['transport/redirects'] },

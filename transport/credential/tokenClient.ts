@@ -9,7 +9,7 @@ import { classifyStatus } from '../httpStatus';
 import * as messages from '../messages';
 import { excerpt } from '../redact';
 import type { AttemptResult, RetryFailure } from '../retry';
-import { parseRetryAfter, withRetry } from '../retry';
+import { fatal, parseRetryAfter, retryable, withRetry } from '../retry';
 import { settings } from '../settings';
 
 export interface IssuedToken {
@@ -184,12 +184,10 @@ async function requestToken(
 			);
 		case 'rateLimited':
 			// finalError words the message: every 429 ends in a retry or there, never as it is.
-			return {
-				ok: false,
-				retryable: true,
-				retryAfterMs: parseRetryAfter(retryAfter, settings.now()),
-				error: new GstCredentialError('rateLimited', 'HTTP 429', details),
-			};
+			return retryable(
+				new GstCredentialError('rateLimited', 'HTTP 429', details),
+				parseRetryAfter(retryAfter, settings.now()),
+			);
 		case 'serverError':
 			return retryable(
 				new GstCredentialError(
@@ -245,17 +243,6 @@ function oauthErrorText(body: string, secrets: string[]): string {
 	);
 	return parts.length > 0 ? `: ${excerpt(parts.join(' - '), secrets, 160)}` : '';
 }
-
-const retryable = (error: GstCredentialError): AttemptResult<IssuedToken> => ({
-	ok: false,
-	retryable: true,
-	error,
-});
-const fatal = (error: GstCredentialError): AttemptResult<IssuedToken> => ({
-	ok: false,
-	retryable: false,
-	error,
-});
 
 function finalError(failure: RetryFailure, host: string): Error {
 	const error = failure.error as GstCredentialError;
