@@ -34,10 +34,12 @@ export const fatal = <T>(error: Error): AttemptResult<T> => ({
 });
 
 /** An attempt worth making again, after `retryAfterMs` when the server said how long. */
-export const retryable = <T>(error: Error, retryAfterMs?: number): AttemptResult<T> =>
-	retryAfterMs === undefined
-		? { ok: false, retryable: true, error }
-		: { ok: false, retryable: true, retryAfterMs, error };
+export const retryable = <T>(error: Error, retryAfterMs?: number): AttemptResult<T> => ({
+	ok: false,
+	retryable: true,
+	retryAfterMs,
+	error,
+});
 
 export interface RetryFailure {
 	/** The last attempt's error. */

@@ -77,6 +77,8 @@ async function mutate({ file, tests }) {
  */
 function keepRecordStable(record) {
 	const report = JSON.parse(fs.readFileSync(record, 'utf8'));
+	// The checkout's absolute path: a clone elsewhere (CI) would rewrite every record.
+	delete report.projectRoot;
 	const byId = (a, b) => Number(a.id ?? a) - Number(b.id ?? b);
 	for (const file of Object.values(report.files ?? {})) {
 		// Stryker lists reused and re-tested mutants in the order they finished.

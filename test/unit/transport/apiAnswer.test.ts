@@ -141,10 +141,21 @@ describe('classifyAnswer: the API answers X → what the node does', () => {
 		},
 	);
 
-	it('429 → retried after its Retry-After', () => {
+	it('429 → retried after its Retry-After; without one (or without headers at all), after the backoff', () => {
 		expect(
 			outcome(classifyAnswer(scope(), 429, answer({}, { 'retry-after': '7' }), hop())),
-		).toMatchObject({ retried: true, retryAfterMs: 7_000, code: 'RATE_LIMITED' });
+		).toMatchObject({
+			retried: true,
+			retryAfterMs: 7_000,
+			code: 'RATE_LIMITED',
+			message: 'HTTP 429',
+		});
+		const noHeaders = { body: {}, statusCode: 429 } as unknown as IN8nHttpFullResponse;
+		expect(outcome(classifyAnswer(scope(), 429, noHeaders, hop()))).toMatchObject({
+			retried: true,
+			retryAfterMs: undefined,
+			code: 'RATE_LIMITED',
+		});
 	});
 
 	it.each([500, 502, 503, 504])('%i → SERVER_ERROR, retried', (status) => {
@@ -152,7 +163,31 @@ describe('classifyAnswer: the API answers X → what the node does', () => {
 			retried: true,
 			code: 'SERVER_ERROR',
 			httpStatus: status,
+			message: `HTTP ${status}`,
 		});
+	});
+
+	it('403 on a path that is not a document → NOT_ENTITLED to this capability', () => {
+		expect(outcome(classifyAnswer(scope('/v1/other'), 403, answer({}), hop()))).toMatchObject({
+			code: 'NOT_ENTITLED',
+			message: messages.notEntitled('this capability'),
+		});
+	});
+
+	it.each<[string, unknown, string | undefined]>([
+		['message inside an error object', { error: { message: 'm' } }, 'm'],
+		['error_description before error', { error_description: 'ed', error: 'e' }, 'ed'],
+		['error as text', { error: 'e' }, 'e'],
+		['detail', { detail: 'd' }, 'd'],
+		['a blank message skipped', { message: '  ', detail: 'd' }, 'd'],
+		['a message that is not text skipped', { message: 42, detail: 'd' }, 'd'],
+		['plain text', 'plain words', 'plain words'],
+		['blank text', '   ', undefined],
+		['nothing', null, undefined],
+		['an object without words', { code: 7 }, undefined],
+	])('the server’s words from %s → %p', (_label, body, words) => {
+		const result = outcome(classifyAnswer(scope(), 400, answer(body), hop()));
+		expect(result.description).toBe(words === undefined ? undefined : `The service said: ${words}`);
 	});
 });
 
@@ -171,6 +206,29 @@ describe('finalError: what the user reads once the retries are spent', () => {
 	it('5xx on every attempt → SERVER_ERROR naming the host and the attempts', () => {
 		const error = finalError(scope(), { error: failed(503), attempts: 4, reason: 'exhausted' });
 		expect(error.message).toBe(messages.apiServerError('api.example.test', 503, 4));
+	});
+	it('the final error keeps the code, the status, the item and the server’s words', () => {
+		const last = classifyAnswer(scope(), 503, answer({ message: 'down for maintenance' }), hop());
+		if (last.ok) throw new Error('not a failure');
+		const error = finalError(scope(), {
+			error: last.error,
+			attempts: 4,
+			reason: 'exhausted',
+		}) as Error & { context: Record<string, unknown>; description?: string };
+		expect(error.context).toMatchObject({ gstCode: 'SERVER_ERROR', httpStatus: 503, itemIndex: 3 });
+		expect(error.description).toBe('The service said: down for maintenance');
+	});
+
+	it('429 on every attempt → RATE_LIMITED counting the attempts, no wait named', () => {
+		const error = finalError(scope(), { error: failed(429), attempts: 4, reason: 'exhausted' });
+		expect(error.message).toBe(
+			messages.rateLimited({
+				party: 'API',
+				retryAfterMs: undefined,
+				waitTooLong: false,
+				attempts: 4,
+			}),
+		);
 	});
 
 	it('429 with a Retry-After longer than the node waits → RATE_LIMITED saying how long', () => {
@@ -201,6 +259,9 @@ describe('finalError: what the user reads once the retries are spent', () => {
 				messages.apiUnreachable('api.example.test', 'connection refused', 'Sandbox'),
 				3,
 			),
+		);
+		expect((error as Error & { context: Record<string, unknown> }).context.gstCode).toBe(
+			'API_UNREACHABLE',
 		);
 	});
 });

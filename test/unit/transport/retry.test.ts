@@ -8,6 +8,8 @@ import {
 	parseHttpDate,
 	parseRetryAfter,
 	RETRY_AFTER_CEILING_MS,
+	fatal,
+	retryable,
 	withRetry,
 	type AttemptResult,
 	type RetryFailure,
@@ -165,7 +167,7 @@ describe('backs off exponentially up to maxDelayMs, half of each wait fixed and 
  * Runs withRetry over attempts that fail with the given Retry-After values in turn (all of them
  * when `retryAfters` is longer than maxAttempts), then succeed with 'done'.
  */
-const run = async (retryAfters: Array<number | undefined>, retryable = true) => {
+const run = async (retryAfters: Array<number | undefined>, worthRetrying = true) => {
 	const waits: number[] = [];
 	const failures: RetryFailure[] = [];
 	let calls = 0;
@@ -174,12 +176,9 @@ const run = async (retryAfters: Array<number | undefined>, retryable = true) => 
 		{ sleep: async (ms) => void waits.push(ms), random: () => 0.5 },
 		async (): Promise<AttemptResult<string>> =>
 			calls < retryAfters.length
-				? {
-						ok: false,
-						retryable,
-						error: new Error(`attempt ${calls + 1}`),
-						retryAfterMs: retryAfters[calls++],
-					}
+				? worthRetrying
+					? retryable(new Error(`attempt ${calls + 1}`), retryAfters[calls++])
+					: fatal(new Error(`attempt ${++calls}`))
 				: (calls++, { ok: true, value: 'done' }),
 		(failure) => (failures.push(failure), new Error(failure.reason)),
 	).catch((error: Error) => error);
