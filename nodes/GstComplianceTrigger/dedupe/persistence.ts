@@ -35,6 +35,7 @@ export const DEDUPE_CAPACITY = 125_000;
 const LEGACY_NODE_KEY = 'dedupe';
 /** A store no delivery has used this long, holding no lease, is dropped (read again on next use). */
 export const IDLE_STORE_MS = 60 * 60_000;
+const SWEEP_EVERY_MS = 60_000;
 /** Another process's marker counts as live this long after it was last written. */
 export const PROCESS_LIVE_MS = 60 * 60_000;
 const OTHER_PROCESS_WARN_EVERY_MS = 10 * 60_000;
@@ -66,6 +67,7 @@ interface RegistryEntry {
  */
 export class DedupeRegistry {
 	private readonly stores = new Map<string, RegistryEntry>();
+	private sweptMs = -Infinity;
 	/**
 	 * This process as its marker in the static data names it, from its first delivery on. A
 	 * restarted process is a new one that started after the old one's last save, so the old marker
@@ -132,6 +134,9 @@ export class DedupeRegistry {
 	}
 
 	private dropIdle(nowMs: number): void {
+		// A look at every store, at most once a minute: a busy instance holds many.
+		if (nowMs - this.sweptMs < SWEEP_EVERY_MS && nowMs >= this.sweptMs) return;
+		this.sweptMs = nowMs;
 		for (const [key, entry] of this.stores)
 			if (nowMs - entry.lastUsedMs > IDLE_STORE_MS && !entry.store.holdsLeases(nowMs))
 				this.stores.delete(key);

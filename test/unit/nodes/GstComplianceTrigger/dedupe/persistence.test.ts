@@ -135,6 +135,20 @@ describe('DedupeRegistry: which stores a save writes, and which a deactivation d
 		expect(registry.get('other:a:production', SHIPPED, create).store).toBe(keptOther);
 	});
 
+	it('idle stores are looked for at most once a minute (a busy instance holds many)', () => {
+		const registry = new DedupeRegistry();
+		const store = registry.get('wf:a:production', SHIPPED, create, NOW_MS).store;
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR);
+		// a is idle from NOW + 1 h + 1 ms, but the last look was at NOW + 1 h.
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR + 59_999);
+		expect(registry.size).toBe(2);
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR + 60_000);
+		expect(registry.size).toBe(1);
+		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + HOUR + 60_000).store).not.toBe(
+			store,
+		);
+	});
+
 	it('the shipped times: a store unused for exactly an hour stays, a millisecond more and it goes', () => {
 		const registry = new DedupeRegistry();
 		const store = registry.get('wf:a:production', SHIPPED, create, NOW_MS).store;

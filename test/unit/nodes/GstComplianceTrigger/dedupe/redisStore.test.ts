@@ -390,6 +390,25 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 
 	afterEach(() => jest.restoreAllMocks());
 
+	it('why: under volatile-lru, filling the server past its limit evicts a committed id, and a redelivery of it is claimed again', async () => {
+		const client = new Redis({ ...evictingCredential(), db: 3 });
+		try {
+			const store = new RedisDedupeStore(client, evictingCredential(), {
+				scope: 'wf-evict:node-1:production',
+				windowMs: 3_600_000,
+			});
+			const first = await claimed(store, 'evt_evicted');
+			await store.commit(first, T0);
+			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('duplicate');
+			// Other data with a time to live (say, another app's cache) fills the 2 MB limit.
+			const filler = 'x'.repeat(10_000);
+			for (let i = 0; i < 400; i++) await client.set(`cache:${i}`, filler, 'EX', 3_600);
+			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('claimed');
+		} finally {
+			client.disconnect();
+		}
+	});
+
 	it("the credential's Test refuses volatile-lru, naming the policy and the fix", async () => {
 		const result = await testRedisCredential(evictingCredential());
 		expect(result.status).toBe('Error');
