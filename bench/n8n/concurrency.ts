@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
  * Item 10, a burst behind n8n's production concurrency limit: how many deliveries of a burst get
  * their 200 within the service's delivery timeout (not shown by the service; the emulator's 10 s),
