@@ -9,9 +9,8 @@ import {
 	CRED,
 	deliver,
 	envelope,
+	slowTriggerWorkflow,
 	startN8n,
-	triggerNode,
-	triggerUrl,
 	uuid,
 	waitForFinished,
 } from '../../test/harness';
@@ -31,28 +30,12 @@ async function burst(limit: number, size: number): Promise<{ inTime: number; med
 			signingSecret: secret,
 			previousSigningSecret: '',
 		});
-		const webhookId = uuid();
-		const trigger = triggerNode({ events: ['*'], webhookCredential, webhookId });
-		const wait = {
-			id: uuid(),
-			name: 'Work for 2 s',
-			type: 'n8n-nodes-base.wait',
-			typeVersion: 1.1,
-			position: [220, 0],
-			parameters: { resume: 'timeInterval', amount: EXECUTION_S, unit: 'seconds' },
-		};
-		const wf = await n8n.createWorkflow({
-			name: `concurrency ${limit}`,
-			nodes: [trigger, wait],
-			connections: { [trigger.name]: { main: [[{ node: wait.name, type: 'main', index: 0 }]] } },
-		});
-		await n8n.activateWorkflow(wf.id);
-		const url = triggerUrl(n8n, { webhookId });
+		const wf = await slowTriggerWorkflow(n8n, webhookCredential, EXECUTION_S);
 		const answered = await Promise.all(
 			Array.from({ length: size }, async (_, i) => {
 				const started = Date.now();
 				const event = envelope('einvoice.generated', { id: `einv_burst_${i}` });
-				const status = await deliver(url, event, secret, undefined, {
+				const status = await deliver(wf.url, event, secret, undefined, {
 					timeoutMs: SERVICE_TIMEOUT_MS,
 				}).then(
 					(response) => response.status,
@@ -61,7 +44,7 @@ async function burst(limit: number, size: number): Promise<{ inTime: number; med
 				return { ok: status === 200, ms: Date.now() - started };
 			}),
 		);
-		await waitForFinished(n8n, wf.id, size, 5 * size * EXECUTION_S * 1000, 500);
+		await waitForFinished(n8n, wf.workflowId, size, 5 * size * EXECUTION_S * 1000, 500);
 		const inTime = answered.filter((a) => a.ok);
 		const ms = inTime.map((a) => a.ms).sort((a, b) => a - b);
 		return { inTime: inTime.length, medianMs: ms[Math.floor(ms.length / 2)] ?? NaN };

@@ -34,6 +34,33 @@ export async function activeTrigger(
 	return { workflowId: wf.id, url: triggerUrl(session.n8n, node), nodeName: node.name as string };
 }
 
+/**
+ * An active workflow whose every execution holds its n8n concurrency slot for `seconds` (our
+ * trigger, then a Wait node under 65 s, which n8n waits out in the process).
+ */
+export async function slowTriggerWorkflow(
+	n8n: N8n,
+	webhookCredential: { id: string; name: string },
+	seconds: number,
+): Promise<TriggerWorkflow> {
+	const trigger = triggerNode({ events: ['*'], webhookCredential, webhookId: crypto.randomUUID() });
+	const wait = {
+		id: crypto.randomUUID(),
+		name: `Work for ${seconds} s`,
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position: [220, 0],
+		parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' },
+	};
+	const wf = await n8n.createWorkflow({
+		name: `slow ${crypto.randomUUID().slice(0, 8)}`,
+		nodes: [trigger, wait],
+		connections: chain(trigger.name as string, wait.name),
+	});
+	await n8n.activateWorkflow(wf.id);
+	return { workflowId: wf.id, url: triggerUrl(n8n, trigger), nodeName: trigger.name as string };
+}
+
 /** The production URL a trigger with this webhook id will have. */
 export function triggerUrlOf(n8n: N8n, webhookId: string): string {
 	return triggerUrl(n8n, { webhookId });

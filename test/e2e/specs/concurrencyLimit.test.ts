@@ -12,9 +12,8 @@ import {
 	envelope,
 	N8n,
 	sleep,
+	slowTriggerWorkflow,
 	startN8n,
-	triggerNode,
-	triggerUrl,
 	uuid,
 	waitFor,
 } from '../../harness';
@@ -43,27 +42,6 @@ beforeAll(async () => {
 
 afterAll(async () => await n8n?.dispose());
 
-/** A published workflow whose every execution holds the slot for HOLD_S (a Wait under 65 s). */
-async function publishSlowWorkflow(): Promise<{ id: string; url: string }> {
-	const webhookId = uuid();
-	const trigger = triggerNode({ events: ['*'], webhookCredential, webhookId });
-	const wait = {
-		id: uuid(),
-		name: 'Hold the slot',
-		type: 'n8n-nodes-base.wait',
-		typeVersion: 1.1,
-		position: [220, 0],
-		parameters: { resume: 'timeInterval', amount: HOLD_S, unit: 'seconds' },
-	};
-	const wf = await n8n.createWorkflow({
-		name: `concurrency ${uuid().slice(0, 8)}`,
-		nodes: [trigger, wait],
-		connections: { [trigger.name]: { main: [[{ node: wait.name, type: 'main', index: 0 }]] } },
-	});
-	await n8n.activateWorkflow(wf.id);
-	return { id: wf.id, url: triggerUrl(n8n, { webhookId }) };
-}
-
 /** A delivery the service gives up on after its timeout, as the service does. */
 async function deliverWithTimeout(url: string, event: Record<string, unknown>) {
 	return await deliver(url, event, secret, undefined, { timeoutMs: SERVICE_TIMEOUT_MS }).then(
@@ -73,7 +51,7 @@ async function deliverWithTimeout(url: string, event: Record<string, unknown>) {
 }
 
 it('an event queued behind the limit keeps its claim: its redelivery 36 s later starts nothing, and later ones are duplicates', async () => {
-	const wf = await publishSlowWorkflow();
+	const wf = await slowTriggerWorkflow(n8n, webhookCredential, HOLD_S);
 	const first = envelope('einvoice.generated', { id: 'einv_slot_holder' });
 	const queued = envelope('einvoice.generated', { id: 'einv_queued' });
 
@@ -88,16 +66,16 @@ it('an event queued behind the limit keeps its claim: its redelivery 36 s later 
 	expect(retry.status).toBe(409);
 
 	// Both executions run, one after the other; then every redelivery is a duplicate.
-	await n8n.waitForExecutions(wf.id, 2, 3 * HOLD_S * 1000);
+	await n8n.waitForExecutions(wf.workflowId, 2, 3 * HOLD_S * 1000);
 	for (const event of [first, queued]) {
 		const again = await deliverWithTimeout(wf.url, event);
 		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
 	}
 	await waitFor(
-		async () => (await n8n.executions(wf.id)).every((e) => e.status === 'success'),
+		async () => (await n8n.executions(wf.workflowId)).every((e) => e.status === 'success'),
 		'executions to finish',
 		3 * HOLD_S * 1000,
 		500,
 	);
-	expect(await n8n.executions(wf.id)).toHaveLength(2);
+	expect(await n8n.executions(wf.workflowId)).toHaveLength(2);
 });
