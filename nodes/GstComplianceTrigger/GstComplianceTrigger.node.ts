@@ -12,7 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from '../../transport/credential/credentialTest';
 import { dedupeRegistry } from './dedupe/persistence';
-import { redisClients } from './dedupe/redisConnection';
+import { redisClients } from './dedupe/redisClients';
 import { testRedisCredential } from './dedupe/redisCredential';
 import {
 	activationMessage,

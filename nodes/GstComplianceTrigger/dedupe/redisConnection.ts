@@ -9,15 +9,9 @@
  * Commands fail fast instead of queueing while Redis is away (no offline queue, a short connect and
  * command timeout), so a delivery meets an outage with an error within ~2 s, which the trigger
  * answers with a 5xx.
- *
- * Every dedupe key has a TTL, so a Redis that may evict (`volatile-*`, a common managed-Redis
- * default, or `allkeys-*`) deletes them first when it runs out of memory: ids are forgotten and a
- * redelivery starts its workflow again, with nothing in any log. Only `noeviction` keeps them (a
- * full Redis then refuses the write: the delivery is answered 503 and retried). So the Test button
- * refuses any other policy, and each client warns once at its first connect.
+ * The process-wide pool of clients is redisClients.ts; the eviction-policy check redisEviction.ts.
  */
 import type { Cluster, ClusterNode, Redis, RedisOptions } from 'ioredis';
-import { sleep } from 'n8n-workflow';
 
 import { redact as redactSecrets } from '../../../transport/redact';
 
@@ -85,15 +79,7 @@ export class RedisClientMissingError extends Error {
 	}
 }
 
-/** A Redis may evict keys: what it deletes first are the dedupe keys, each with a TTL. */
-export const evictingPolicy = (policies: string): string =>
-	`maxmemory-policy is ${policies}, so when Redis runs out of memory it deletes remembered event ids without a word, and a redelivery then starts its workflow again. Set maxmemory-policy to noeviction (CONFIG SET maxmemory-policy noeviction and redis.conf, or the provider's parameter group), or give the dedupe store a Redis of its own with that setting.`;
-
-/** INFO is forbidden or renamed (managed Redis often does): the policy cannot be checked. */
-export const unknownPolicy = (reason: string): string =>
-	`could not read maxmemory-policy (${reason}), so whether Redis may delete remembered event ids is unknown. Make sure it is noeviction: under any other policy Redis deletes them without a word when it runs out of memory, and a redelivery then starts its workflow again.`;
-
-const CONNECT_TIMEOUT_MS = 2_000;
+export const CONNECT_TIMEOUT_MS = 2_000;
 const COMMAND_TIMEOUT_MS = 2_000;
 
 export interface RedisModule {
@@ -211,7 +197,7 @@ function serverOptions(connection: RedisConnection): RedisOptions {
  * A client for these settings, not yet connected. `retry` is ioredis's reconnect strategy: the
  * delay before the next attempt, or null to give up (the client then ends).
  */
-function createClient(
+export function createClient(
 	module: RedisModule,
 	connection: RedisConnection,
 	retry: (times: number) => number | null,
@@ -235,258 +221,6 @@ function createClient(
 		// A moved slot or a failover is followed, within the command timeout.
 		maxRedirections: 16,
 	});
-}
-
-/** What a Redis's eviction policy means for the ids: undefined when it is noeviction. */
-export interface EvictionProblem {
-	/** `evicting`: the policy lets Redis delete keys. `unknown`: it could not be read. */
-	kind: 'evicting' | 'unknown';
-	message: string;
-}
-
-/**
- * Reads `maxmemory-policy` from `INFO memory` (INFO rather than CONFIG GET: managed Redis forbids
- * CONFIG more often). On a cluster every master is read, since each holds its own slots; replicas
- * are not (one promoted later is read again only by a new client). Never throws: a refused or
- * renamed INFO is an `unknown` problem, not a failure.
- */
-export async function evictionProblem(
-	client: RedisClient,
-	connection: RedisConnection,
-): Promise<EvictionProblem | undefined> {
-	const policies = await readPolicies(client).catch((error: Error): ServerPolicy[] => [
-		{ where: '', unknown: error.message },
-	]);
-	const on = (where: string) => (where ? ` on ${where}` : '');
-	const evicting = policies
-		.filter((server) => server.policy && server.policy !== 'noeviction')
-		.map((server) => `${server.policy}${on(server.where)}`);
-	if (evicting.length > 0)
-		return { kind: 'evicting', message: evictingPolicy(evicting.join(', ')) };
-	const unknown = policies
-		.filter((server) => server.unknown)
-		.map((server) => `${server.where ? `on ${server.where}: ` : ''}${server.unknown}`);
-	if (unknown.length === 0) return undefined;
-	return { kind: 'unknown', message: unknownPolicy(redact(unknown.join('; '), connection)) };
-}
-
-/** A server's policy, or why it is unknown; `where` is empty for a single Redis. */
-interface ServerPolicy {
-	where: string;
-	policy?: string;
-	unknown?: string;
-}
-
-async function readPolicies(client: RedisClient): Promise<ServerPolicy[]> {
-	if (!client.isCluster) return [await readPolicy(client as Redis, '')];
-	const masters = (client as Cluster).nodes('master');
-	if (masters.length === 0) return [{ where: '', unknown: 'the cluster lists no master' }];
-	return await Promise.all(
-		masters.map(
-			async (master) => await readPolicy(master, `${master.options.host}:${master.options.port}`),
-		),
-	);
-}
-
-async function readPolicy(server: Redis, where: string): Promise<ServerPolicy> {
-	const info = await server.info('memory').then(
-		(text) => ({ text }),
-		(error: Error) => ({ error }),
-	);
-	if ('error' in info) return { where, unknown: info.error.message };
-	const policy = /^maxmemory_policy:(\S+)/m.exec(info.text)?.[1];
-	if (!policy) return { where, unknown: 'INFO memory has no maxmemory_policy' };
-	return { where, policy };
-}
-
-/**
- * Connects once with these settings, PINGs, reads the eviction policy and disconnects (the
- * credential's Test button).
- */
-export async function probeOnce(
-	connection: RedisConnection,
-	module?: RedisModule,
-): Promise<{ pong: string; eviction?: EvictionProblem }> {
-	const client = createClient(module ?? (await loadRedisModule()), connection, () => null);
-	client.on('error', () => undefined); // the awaited connect() or ping() reports the failure
-	const answer = await client
-		.connect()
-		.then(async () => await client.ping())
-		.then(
-			async (pong) => ({ pong, eviction: await evictionProblem(client, connection) }),
-			(error: Error) => ({ error }),
-		);
-	client.disconnect();
-	if ('error' in answer)
-		throw new DedupeUnavailableError(
-			describeConnection(connection),
-			redact(answer.error.message, connection),
-		);
-	return answer;
-}
-
-interface Entry {
-	client: RedisClient;
-	/**
-	 * Where connection errors and the eviction warning go: the warn log of the latest delivery
-	 * that asked for the client (the pool has no logger of its own).
-	 */
-	onError: (message: string) => void;
-	/** The eviction policy was read (once per client, at its first connect). */
-	evictionChecked?: boolean;
-	lastError?: string;
-	/** One wait for readiness shared by every delivery that arrives while connecting. */
-	waiting?: Promise<void>;
-	lastUsedMs: number;
-	/** The triggers (workflow and node) that used it; when n8n deactivates the last, it closes. */
-	users: Set<string>;
-}
-
-/**
- * A client whose settings no delivery has asked for this long (e.g. before a password change, or
- * of a deactivated workflow) stops reconnecting, and the next delivery of any settings closes it.
- */
-const IDLE_CLOSE_MS = 10 * 60_000;
-/** Reconnects at most every 2 s: deliveries in between fail fast. */
-const MAX_RECONNECT_DELAY_MS = 2_000;
-
-/** One connected client per connection settings, shared by every delivery that uses them. */
-export class RedisClients {
-	private readonly clients = new Map<string, Entry>();
-
-	private module?: Promise<RedisModule>;
-
-	constructor(private readonly load: () => Promise<RedisModule> = loadRedisModule) {}
-
-	/**
-	 * The client for these settings, connected. Throws DedupeUnavailableError when Redis does not
-	 * answer within the connect timeout.
-	 */
-	async get(connection: RedisConnection, onError: (message: string) => void = () => {}, user = '') {
-		// The settings as the key: a changed password or node list gets a client of its own.
-		const key = JSON.stringify(connection);
-		const nowMs = Date.now();
-		this.closeIdle(nowMs);
-		const module = await this.loadOnce();
-		let entry = this.clients.get(key);
-		if (entry?.client.status === 'end') {
-			// It gave up reconnecting while idle: connect afresh.
-			this.clients.delete(key);
-			entry = undefined;
-		}
-		if (!entry) {
-			const created = { lastUsedMs: nowMs, onError, users: new Set<string>() } as Entry;
-			created.client = createClient(module, connection, (times) =>
-				Date.now() - created.lastUsedMs > IDLE_CLOSE_MS
-					? null
-					: Math.min(100 * times, MAX_RECONNECT_DELAY_MS),
-			);
-			created.client.on('error', (error: Error) => {
-				const message = redact(error.message, connection);
-				// One log line per distinct failure, not one per reconnect attempt.
-				if (message !== created.lastError) created.onError(message);
-				created.lastError = message;
-			});
-			created.client.on('ready', () => (created.lastError = undefined));
-			entry = created;
-			this.clients.set(key, entry);
-		}
-		entry.lastUsedMs = nowMs;
-		entry.onError = onError;
-		entry.users.add(user);
-		if (entry.client.status !== 'ready') {
-			const current = entry;
-			current.waiting ??= ready(current, connection).finally(() => (current.waiting = undefined));
-			await current.waiting;
-		}
-		if (!entry.evictionChecked) {
-			entry.evictionChecked = true;
-			// Off the delivery's path; said to whichever delivery's logger is the latest by then.
-			const checked = entry;
-			void evictionProblem(checked.client, connection).then((problem) => {
-				if (problem) checked.onError(problem.message);
-			});
-		}
-		return entry.client;
-	}
-
-	/** ioredis, loaded once; a failed load is tried again by the next delivery. */
-	private async loadOnce(): Promise<RedisModule> {
-		this.module ??= this.load().catch((error: Error) => {
-			this.module = undefined;
-			throw error;
-		});
-		return await this.module;
-	}
-
-	/**
-	 * n8n deactivated this trigger (`<workflow id>:<node id>`): a client no other trigger used
-	 * closes now, rather than when a later delivery finds it idle.
-	 */
-	release(user: string): void {
-		for (const [key, entry] of this.clients) {
-			entry.users.delete(user);
-			if (entry.users.size === 0) {
-				this.clients.delete(key);
-				entry.client.disconnect();
-			}
-		}
-	}
-
-	/** Closes every client; the next `get` connects afresh. */
-	async close(): Promise<void> {
-		const all = [...this.clients.values()];
-		this.clients.clear();
-		await Promise.all(all.map(({ client }) => client.quit().catch(() => client.disconnect())));
-	}
-
-	private closeIdle(nowMs: number): void {
-		for (const [key, entry] of this.clients)
-			if (nowMs - entry.lastUsedMs > IDLE_CLOSE_MS) {
-				this.clients.delete(key);
-				entry.client.disconnect();
-			}
-	}
-}
-
-/**
- * Process-wide: n8n builds a new node and context for every request, and a connection per delivery
- * would cost a TCP (and TLS) handshake and AUTH each time.
- */
-export const redisClients = new RedisClients();
-
-async function ready(entry: Entry, connection: RedisConnection): Promise<void> {
-	const { client } = entry;
-	const where = describeConnection(connection);
-	if (client.status === 'wait') void client.connect().catch(() => undefined);
-	let cleanup = () => {};
-	const connected = new Promise<void>((resolve, reject) => {
-		const onReady = () => resolve();
-		const onFail = (error: Error) =>
-			reject(new DedupeUnavailableError(where, redact(error.message, connection)));
-		const onEnd = () => reject(new DedupeUnavailableError(where, 'connection closed'));
-		client.once('ready', onReady);
-		client.once('error', onFail);
-		client.once('end', onEnd);
-		cleanup = () => {
-			client.off('ready', onReady);
-			client.off('error', onFail);
-			client.off('end', onEnd);
-		};
-	});
-	// Bounded even between reconnect attempts, which emit nothing while they wait.
-	const timedOut = sleep(CONNECT_TIMEOUT_MS).then(() => {
-		throw new DedupeUnavailableError(
-			where,
-			entry.lastError ?? `no answer within ${CONNECT_TIMEOUT_MS} ms`,
-		);
-	});
-	const outcome = await Promise.race([connected, timedOut]).then(
-		() => undefined,
-		(error: Error) => error,
-	);
-	cleanup();
-	if (outcome) throw outcome;
 }
 
 /** Runs a command; any failure becomes a DedupeUnavailableError naming hosts and ports. */

@@ -12,14 +12,45 @@ import type {
 
 import { CREDENTIAL } from '../../../transport/credentialNames';
 import { cachedCredentials } from '../credentialCache';
+import { redisClients } from './redisClients';
 import {
 	connectionFromCredential,
+	createClient,
+	DedupeUnavailableError,
 	describeConnection,
-	probeOnce,
-	redisClients,
+	loadRedisModule,
+	redact,
 	type RedisConnection,
+	type RedisModule,
 } from './redisConnection';
+import { evictionProblem, type EvictionProblem } from './redisEviction';
 import { RedisDedupeStore } from './redisStore';
+
+/**
+ * Connects once with these settings, PINGs, reads the eviction policy and disconnects (the
+ * credential's Test button).
+ */
+export async function probeOnce(
+	connection: RedisConnection,
+	module?: RedisModule,
+): Promise<{ pong: string; eviction?: EvictionProblem }> {
+	const client = createClient(module ?? (await loadRedisModule()), connection, () => null);
+	client.on('error', () => undefined); // the awaited connect() or ping() reports the failure
+	const answer = await client
+		.connect()
+		.then(async () => await client.ping())
+		.then(
+			async (pong) => ({ pong, eviction: await evictionProblem(client, connection) }),
+			(error: Error) => ({ error }),
+		);
+	client.disconnect();
+	if ('error' in answer)
+		throw new DedupeUnavailableError(
+			describeConnection(connection),
+			redact(answer.error.message, connection),
+		);
+	return answer;
+}
 
 export function hasRedisCredential(context: IWebhookFunctions): boolean {
 	return !!context.getNode().credentials?.[CREDENTIAL.redis];

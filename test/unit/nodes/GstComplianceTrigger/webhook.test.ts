@@ -16,7 +16,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import Redis from 'ioredis';
 
-import { redisClients } from '../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
+import { redisClients } from '../../../../nodes/GstComplianceTrigger/dedupe/redisClients';
 import { KEY_PREFIX } from '../../../../nodes/GstComplianceTrigger/dedupe/redisStore';
 import { dedupeRegistry } from '../../../../nodes/GstComplianceTrigger/dedupe/persistence';
 import { MAX_BODY_BYTES } from '../../../../nodes/GstComplianceTrigger/delivery';

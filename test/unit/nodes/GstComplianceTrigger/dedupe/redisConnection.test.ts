@@ -7,13 +7,13 @@ import {
 	connectionFromCredential,
 	DedupeUnavailableError,
 	describeConnection,
-	probeOnce,
 	redact,
-	RedisClients,
 	type RedisConnection,
 	RedisCredentialError,
 	type RedisModule,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
+import { RedisClients } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisClients';
+import { probeOnce } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisCredential';
 
 describe('connectionFromCredential: Host is a host name alone', () => {
 	it.each([

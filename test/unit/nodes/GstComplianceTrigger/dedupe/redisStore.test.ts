@@ -16,9 +16,9 @@ import {
 	connectionFromCredential,
 	DedupeUnavailableError,
 	loadRedisModule,
-	redisClients,
 	type RedisConnection,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisConnection';
+import { redisClients } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisClients';
 import { testRedisCredential } from '../../../../../nodes/GstComplianceTrigger/dedupe/redisCredential';
 import {
 	eventKey,

@@ -1,0 +1,182 @@
+/**
+ * The process-wide pool of Redis clients, one per connection settings, shared by every delivery
+ * that uses them; each warns once at its first connect when Redis may evict (redisEviction.ts).
+ */
+import { sleep } from 'n8n-workflow';
+
+import {
+	CONNECT_TIMEOUT_MS,
+	createClient,
+	DedupeUnavailableError,
+	describeConnection,
+	loadRedisModule,
+	redact,
+	type RedisClient,
+	type RedisConnection,
+	type RedisModule,
+} from './redisConnection';
+import { evictionProblem } from './redisEviction';
+
+interface Entry {
+	client: RedisClient;
+	/**
+	 * Where connection errors and the eviction warning go: the warn log of the latest delivery
+	 * that asked for the client (the pool has no logger of its own).
+	 */
+	onError: (message: string) => void;
+	/** The eviction policy was read (once per client, at its first connect). */
+	evictionChecked?: boolean;
+	lastError?: string;
+	/** One wait for readiness shared by every delivery that arrives while connecting. */
+	waiting?: Promise<void>;
+	lastUsedMs: number;
+	/** The triggers (workflow and node) that used it; when n8n deactivates the last, it closes. */
+	users: Set<string>;
+}
+
+/**
+ * A client whose settings no delivery has asked for this long (e.g. before a password change, or
+ * of a deactivated workflow) stops reconnecting, and the next delivery of any settings closes it.
+ */
+const IDLE_CLOSE_MS = 10 * 60_000;
+/** Reconnects at most every 2 s: deliveries in between fail fast. */
+const MAX_RECONNECT_DELAY_MS = 2_000;
+
+/** One connected client per connection settings, shared by every delivery that uses them. */
+export class RedisClients {
+	private readonly clients = new Map<string, Entry>();
+
+	private module?: Promise<RedisModule>;
+
+	constructor(private readonly load: () => Promise<RedisModule> = loadRedisModule) {}
+
+	/**
+	 * The client for these settings, connected. Throws DedupeUnavailableError when Redis does not
+	 * answer within the connect timeout.
+	 */
+	async get(connection: RedisConnection, onError: (message: string) => void = () => {}, user = '') {
+		// The settings as the key: a changed password or node list gets a client of its own.
+		const key = JSON.stringify(connection);
+		const nowMs = Date.now();
+		this.closeIdle(nowMs);
+		const module = await this.loadOnce();
+		let entry = this.clients.get(key);
+		if (entry?.client.status === 'end') {
+			// It gave up reconnecting while idle: connect afresh.
+			this.clients.delete(key);
+			entry = undefined;
+		}
+		if (!entry) {
+			const created = { lastUsedMs: nowMs, onError, users: new Set<string>() } as Entry;
+			created.client = createClient(module, connection, (times) =>
+				Date.now() - created.lastUsedMs > IDLE_CLOSE_MS
+					? null
+					: Math.min(100 * times, MAX_RECONNECT_DELAY_MS),
+			);
+			created.client.on('error', (error: Error) => {
+				const message = redact(error.message, connection);
+				// One log line per distinct failure, not one per reconnect attempt.
+				if (message !== created.lastError) created.onError(message);
+				created.lastError = message;
+			});
+			created.client.on('ready', () => (created.lastError = undefined));
+			entry = created;
+			this.clients.set(key, entry);
+		}
+		entry.lastUsedMs = nowMs;
+		entry.onError = onError;
+		entry.users.add(user);
+		if (entry.client.status !== 'ready') {
+			const current = entry;
+			current.waiting ??= ready(current, connection).finally(() => (current.waiting = undefined));
+			await current.waiting;
+		}
+		if (!entry.evictionChecked) {
+			entry.evictionChecked = true;
+			// Off the delivery's path; said to whichever delivery's logger is the latest by then.
+			const checked = entry;
+			void evictionProblem(checked.client, connection).then((problem) => {
+				if (problem) checked.onError(problem.message);
+			});
+		}
+		return entry.client;
+	}
+
+	/** ioredis, loaded once; a failed load is tried again by the next delivery. */
+	private async loadOnce(): Promise<RedisModule> {
+		this.module ??= this.load().catch((error: Error) => {
+			this.module = undefined;
+			throw error;
+		});
+		return await this.module;
+	}
+
+	/**
+	 * n8n deactivated this trigger (`<workflow id>:<node id>`): a client no other trigger used
+	 * closes now, rather than when a later delivery finds it idle.
+	 */
+	release(user: string): void {
+		for (const [key, entry] of this.clients) {
+			entry.users.delete(user);
+			if (entry.users.size === 0) {
+				this.clients.delete(key);
+				entry.client.disconnect();
+			}
+		}
+	}
+
+	/** Closes every client; the next `get` connects afresh. */
+	async close(): Promise<void> {
+		const all = [...this.clients.values()];
+		this.clients.clear();
+		await Promise.all(all.map(({ client }) => client.quit().catch(() => client.disconnect())));
+	}
+
+	private closeIdle(nowMs: number): void {
+		for (const [key, entry] of this.clients)
+			if (nowMs - entry.lastUsedMs > IDLE_CLOSE_MS) {
+				this.clients.delete(key);
+				entry.client.disconnect();
+			}
+	}
+}
+
+/**
+ * Process-wide: n8n builds a new node and context for every request, and a connection per delivery
+ * would cost a TCP (and TLS) handshake and AUTH each time.
+ */
+export const redisClients = new RedisClients();
+
+async function ready(entry: Entry, connection: RedisConnection): Promise<void> {
+	const { client } = entry;
+	const where = describeConnection(connection);
+	if (client.status === 'wait') void client.connect().catch(() => undefined);
+	let cleanup = () => {};
+	const connected = new Promise<void>((resolve, reject) => {
+		const onReady = () => resolve();
+		const onFail = (error: Error) =>
+			reject(new DedupeUnavailableError(where, redact(error.message, connection)));
+		const onEnd = () => reject(new DedupeUnavailableError(where, 'connection closed'));
+		client.once('ready', onReady);
+		client.once('error', onFail);
+		client.once('end', onEnd);
+		cleanup = () => {
+			client.off('ready', onReady);
+			client.off('error', onFail);
+			client.off('end', onEnd);
+		};
+	});
+	// Bounded even between reconnect attempts, which emit nothing while they wait.
+	const timedOut = sleep(CONNECT_TIMEOUT_MS).then(() => {
+		throw new DedupeUnavailableError(
+			where,
+			entry.lastError ?? `no answer within ${CONNECT_TIMEOUT_MS} ms`,
+		);
+	});
+	const outcome = await Promise.race([connected, timedOut]).then(
+		() => undefined,
+		(error: Error) => error,
+	);
+	cleanup();
+	if (outcome) throw outcome;
+}
