@@ -46,6 +46,14 @@ module.exports = [
 		],
 	},
 	{
+		file: 'nodes/GstComplianceTrigger/dedupe/leases.ts',
+		tests: ['nodes/GstComplianceTrigger/dedupe/memoryStore*'],
+	},
+	{
+		file: 'nodes/GstComplianceTrigger/dedupe/snapshotRecords.ts',
+		tests: ['nodes/GstComplianceTrigger/dedupe/memoryStore*'],
+	},
+	{
 		file: 'nodes/GstComplianceTrigger/dedupe/lifecycle.ts',
 		tests: ['nodes/GstComplianceTrigger/dedupe/lifecycle*'],
 	},

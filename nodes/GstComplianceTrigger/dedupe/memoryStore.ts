@@ -13,7 +13,18 @@
 import { randomUUID } from 'crypto';
 
 import { eventDigest } from './eventDigest';
+import { Leases } from './leases';
 import type { Claim, ClaimResult, ClaimStore } from './lifecycle';
+import {
+	decodeOffset,
+	DIGEST_CHARS,
+	encodeOffset,
+	flat,
+	isSnapshot,
+	MAX_OFFSET,
+	RECORD_CHARS,
+	type DedupeSnapshot,
+} from './snapshotRecords';
 
 export interface DedupeOptions {
 	windowMs: number;
@@ -21,33 +32,15 @@ export interface DedupeOptions {
 	capacity: number;
 }
 
-/**
- * Persisted form: `d` is fixed-width records (digest + minute offset from `base`), oldest first.
- */
-export interface DedupeSnapshot {
-	v: 1;
-	base: number;
-	d: string;
-}
-
 const MINUTE_MS = 60_000;
-const DIGEST_CHARS = 11; // 66 bits: a false "duplicate" among 10^5 ids has odds of about 10^-10
-const OFFSET_CHARS = 3; // base64url, minutes 0..262143 (182 days) after `base`
-const RECORD_CHARS = DIGEST_CHARS + OFFSET_CHARS;
-const MAX_OFFSET = 64 ** OFFSET_CHARS - 1;
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 export function digestEventId(eventId: string): string {
 	return eventDigest(eventId).slice(0, DIGEST_CHARS);
 }
 
-/** Leases are swept of lapsed ones when they outnumber this (abandoned claims are rare). */
-const LEASE_SWEEP_AT = 1_000;
-
 export class MemoryDedupeStore implements ClaimStore {
 	/** digest → the delivery holding it and until when; never persisted. */
-	private readonly leases = new Map<string, { token: string; untilMs: number }>();
-	private sweepAt = LEASE_SWEEP_AT;
+	private readonly leases = new Leases();
 	/** digest → minute first seen; Map order is order of arrival, like the persisted records. */
 	private readonly seen = new Map<string, number>();
 	/**
@@ -112,29 +105,25 @@ export class MemoryDedupeStore implements ClaimStore {
 
 	/** Whether a delivery holds a lease that has not lapsed (the store must stay). */
 	holdsLeases(nowMs: number): boolean {
-		for (const lease of this.leases.values()) if (lease.untilMs > nowMs) return true;
-		return false;
+		return this.leases.anyLive(nowMs);
 	}
 
 	async claim(eventId: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
 		this.expire(Math.floor(nowMs / MINUTE_MS));
 		const digest = digestEventId(eventId);
 		if (this.seen.has(digest)) return { kind: 'duplicate' };
-		const lease = this.leases.get(digest);
-		if (lease && lease.untilMs > nowMs) return { kind: 'busy' };
-		if (this.leases.size >= this.sweepAt) this.sweepLeases(nowMs);
+		if (this.leases.isLive(digest, nowMs)) return { kind: 'busy' };
 		const token = randomUUID();
-		this.leases.set(digest, { token, untilMs: nowMs + leaseMs });
+		this.leases.take(digest, token, nowMs, leaseMs);
 		return { kind: 'claimed', claim: { eventId, token } };
 	}
 
 	async renew(claim: Claim, nowMs: number, leaseMs: number): Promise<boolean> {
 		const digest = digestEventId(claim.eventId);
-		const lease = this.leases.get(digest);
 		if (this.seen.has(digest)) return false;
 		// A lapsed lease nobody else took is still this delivery's to extend.
-		if (lease && lease.token !== claim.token && lease.untilMs > nowMs) return false;
-		this.leases.set(digest, { token: claim.token, untilMs: nowMs + leaseMs });
+		if (this.leases.isLive(digest, nowMs, claim.token)) return false;
+		this.leases.extend(digest, claim.token, nowMs, leaseMs);
 		return true;
 	}
 
@@ -145,20 +134,13 @@ export class MemoryDedupeStore implements ClaimStore {
 	/** Synchronous core of `commit`: the id is in `snapshot()` when this returns. */
 	commitNow(claim: Claim, nowMs: number): void {
 		const digest = digestEventId(claim.eventId);
-		if (this.leases.get(digest)?.token === claim.token) this.leases.delete(digest);
+		this.leases.drop(digest, claim.token);
 		this.claimNow(claim.eventId, nowMs);
 	}
 
 	async release(claim: Claim): Promise<void> {
 		const digest = digestEventId(claim.eventId);
-		if (this.leases.get(digest)?.token === claim.token) this.leases.delete(digest);
-	}
-
-	/** Drops lapsed leases; the next sweep waits until the live ones have doubled (amortized O(1)). */
-	private sweepLeases(nowMs: number): void {
-		for (const [digest, lease] of this.leases)
-			if (lease.untilMs <= nowMs) this.leases.delete(digest);
-		this.sweepAt = Math.max(LEASE_SWEEP_AT, 2 * this.leases.size);
+		this.leases.drop(digest, claim.token);
 	}
 
 	/**
@@ -315,35 +297,4 @@ export class MemoryDedupeStore implements ClaimStore {
 		this.lastScanMinute = NaN;
 		this.copiedRecords += kept.length;
 	}
-}
-
-/**
- * The string as one contiguous copy. Appending builds a tree of pieces (about 64 bytes per record
- * held for every record appended); slicing a fresh concatenation at offset 1 makes V8 copy it
- * into one flat string, so the folded records cost their 14 bytes each and later slices are O(1).
- */
-function flat(text: string): string {
-	return ` ${text}`.slice(1);
-}
-
-function encodeOffset(offset: number): string {
-	let out = '';
-	for (let i = OFFSET_CHARS - 1; i >= 0; i--) out += B64[Math.floor(offset / 64 ** i) % 64];
-	return out;
-}
-
-function decodeOffset(text: string): number | undefined {
-	let value = 0;
-	for (const char of text) {
-		const digit = B64.indexOf(char);
-		if (digit < 0) return undefined;
-		value = value * 64 + digit;
-	}
-	return value;
-}
-
-function isSnapshot(value: unknown): value is DedupeSnapshot {
-	if (typeof value !== 'object' || value === null) return false;
-	const { v, base, d } = value as Record<string, unknown>;
-	return v === 1 && Number.isSafeInteger(base) && typeof d === 'string';
 }

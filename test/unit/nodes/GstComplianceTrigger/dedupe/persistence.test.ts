@@ -17,8 +17,8 @@ import { ATTACH_REDIS_FROM } from '../../../../../nodes/GstComplianceTrigger/ded
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
-	type DedupeSnapshot,
 } from '../../../../../nodes/GstComplianceTrigger/dedupe/memoryStore';
+import type { DedupeSnapshot } from '../../../../../nodes/GstComplianceTrigger/dedupe/snapshotRecords';
 import {
 	DEDUPE_CAPACITY,
 	DedupeRegistry,
