@@ -47,7 +47,10 @@ module.exports = [
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/dedupe/leases.ts',
-		tests: ['nodes/GstComplianceTrigger/dedupe/memoryStore*'],
+		tests: [
+			'nodes/GstComplianceTrigger/dedupe/leases',
+			'nodes/GstComplianceTrigger/dedupe/memoryStore*',
+		],
 	},
 	{
 		file: 'nodes/GstComplianceTrigger/dedupe/snapshotRecords.ts',
