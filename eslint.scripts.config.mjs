@@ -10,8 +10,8 @@
 // gives .js/.mjs files no rules at all; this config covers them with ESLint's recommended rules.
 // Tests and bench opt out of the n8n Cloud runtime rules (restricted imports/globals, spawning
 // processes, fixture secrets) per file, with an `eslint-disable … -- reason` line at the top: they
-// run in Node under jest or as CLIs, never inside n8n. No rule is off for nodes/, credentials/ or
-// transport/ (the scanner ignores inline directives anyway, see test/package/package.test.ts).
+// run in Node under jest or as CLIs, never inside n8n. No rule is off for nodes/ or
+// credentials/ (the scanner ignores inline directives anyway, see test/package/package.test.ts).
 import js from '@eslint/js';
 import globals from 'globals';
 

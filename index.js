@@ -8,7 +8,7 @@
 
 module.exports = {
 	...require('./dist/nodes/GstCompliance/GstCompliance.node.js'),
-	...require('./dist/nodes/GstComplianceTrigger/GstComplianceTrigger.node.js'),
+	...require('./dist/nodes/GstCompliance/GstComplianceTrigger.node.js'),
 	...require('./dist/credentials/GstComplianceApi.credentials.js'),
 	...require('./dist/credentials/GstComplianceWebhookApi.credentials.js'),
 	...require('./dist/credentials/GstComplianceRedisApi.credentials.js'),

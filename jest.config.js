@@ -1,8 +1,8 @@
 /**
  * `npm test` runs every project: `unit` (the package's modules in-process, no sockets, no n8n-core)
  * and `integration` (the nodes run by n8n-core against the emulator over real HTTP, a real
- * redis-server, the emulator's own tests): test/projects.js says which file is which, and the test
- * tree mirrors the source tree, one file per module; `package` runs n8n's verification scan (both
+ * redis-server, the emulator's own tests): test/unit and test/integration, each mirroring the
+ * source tree one file per module (test/projects.js); `package` runs n8n's verification scan (both
  * lint passes) on the source and on the packed tarball, and checks the tarball's entry point;
  * `e2e` (the packed package inside a real n8n) and `reliability` (duplicates, restarts and faults at
  * volume in a real n8n); `compat` (the package on the other n8n versions of the claimed range, one
@@ -30,15 +30,13 @@ module.exports = {
 			...base,
 			displayName: 'unit',
 			roots: [tests.UNIT_ROOT],
-			testPathIgnorePatterns: ['/node_modules/', ...tests.notUnit],
 			setupFilesAfterEnv: ['<rootDir>/test/unit/setupUnit.js'],
 		},
 		{
 			...base,
 			displayName: 'integration',
-			roots: [tests.UNIT_ROOT, tests.EMULATOR_TESTS],
-			testRegex: tests.integration,
-			setupFilesAfterEnv: ['<rootDir>/test/unit/setupN8nCore.ts'],
+			roots: [tests.INTEGRATION_ROOT, tests.EMULATOR_TESTS],
+			setupFilesAfterEnv: ['<rootDir>/test/integration/setupN8nCore.ts'],
 		},
 		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },

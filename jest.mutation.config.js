@@ -9,11 +9,10 @@ const integration = {
 };
 // A project's display name and its file selection are not what Stryker runs.
 delete integration.displayName;
-delete integration.testRegex;
 
 module.exports = {
 	...integration,
-	roots: ['<rootDir>/test/unit'],
+	roots: ['<rootDir>/test/unit', '<rootDir>/test/integration'],
 	testTimeout: 30_000,
 	testNamePattern: '^(?!.*(size at 100,000 ids|100,000 ids in a day|1,000 ids with concurrency))',
 };

@@ -13,10 +13,10 @@
  */
 import Redis from 'ioredis';
 
-import type { ClaimStore } from '../nodes/GstComplianceTrigger/dedupe/lifecycle';
-import { MemoryDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/memoryStore';
-import { eventKey, RedisDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/redisStore';
-import { formatSignatureHeader, sign } from '../nodes/GstComplianceTrigger/signature';
+import type { ClaimStore } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
+import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memoryStore';
+import { eventKey, RedisDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/redisStore';
+import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';
 import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';
 import { ratios, type Row, type Section } from './result';

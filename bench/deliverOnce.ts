@@ -3,8 +3,8 @@
  * The trigger's delivery path without n8n, as the benchmarks time it: verify and parse
  * (`judgeDelivery`), then the dedupe lifecycle (claim → prepare → renew → commit) on `store`.
  */
-import { judgeDelivery } from '../nodes/GstComplianceTrigger/delivery';
-import { admit, type ClaimStore } from '../nodes/GstComplianceTrigger/dedupe/lifecycle';
+import { judgeDelivery } from '../nodes/GstCompliance/trigger/delivery';
+import { admit, type ClaimStore } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
 
 export const BENCH_SECRET = 'whsec_bench_0123456789abcdef0123456789abcdef';
 

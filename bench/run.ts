@@ -15,7 +15,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { spawnSync } from 'child_process';
 
-import { n8nBench } from './n8n/index';
+import { n8nBench } from './n8n';
 import { capacityBench } from './n8n/capacity';
 import { concurrencyRows } from './n8n/concurrency';
 import { profileBench } from './n8n/profile';

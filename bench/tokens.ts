@@ -5,11 +5,11 @@
  */
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { authenticateRequest } from '../transport/credential/authenticate';
-import { parseCredentials } from '../transport/credential/environment';
-import { configureSettings } from '../test/unit/helpers/settings';
-import { tokenCache } from '../transport/credential/tokenCache';
-import { mintToken } from '../transport/credential/tokenClient';
+import { authenticateRequest } from '../nodes/GstCompliance/credential/authenticate';
+import { parseCredentials } from '../nodes/GstCompliance/credential/environment';
+import { configureSettings } from '../test/integration/helpers/settings';
+import { tokenCache } from '../nodes/GstCompliance/credential/tokenCache';
+import { mintToken } from '../nodes/GstCompliance/credential/tokenClient';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../test/emulator';
 import { apiCredentialData } from '../test/harness';
 import { ratios, type Section } from './result';

@@ -7,8 +7,8 @@ import { createHmac, randomBytes } from 'crypto';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import { MemoryDedupeStore } from '../nodes/GstComplianceTrigger/dedupe/memoryStore';
-import { formatSignatureHeader, sign } from '../nodes/GstComplianceTrigger/signature';
+import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memoryStore';
+import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { BENCH_SECRET, deliverOnce } from './deliverOnce';
 import { ratios, type Section } from './result';
 import { percentile } from './stats';

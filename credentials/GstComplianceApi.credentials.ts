@@ -1,11 +1,11 @@
-/** credentials/ holds the credential classes only; their machinery is in transport/credential/. */
+/** credentials/ holds the credential classes only; their machinery is in nodes/GstCompliance/credential/. */
 import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
-import { authenticateRequest } from '../transport/credential/authenticate';
+import { authenticateRequest } from '../nodes/GstCompliance/credential/authenticate';
 
 /**
  * OAuth 2.0 client credentials for the GST Compliance API. Tokens are minted and cached in memory
- * by transport/credential/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see there),
+ * by nodes/GstCompliance/credential/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see there),
  * attached by `authenticate`, and the credential is tested by the nodes'
  * `testGstComplianceCredentials`.
  */

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testGstComplianceCredentials } from '../../transport/credential/credentialTest';
+import { testGstComplianceCredentials } from './credential/connectionCheck';
 import * as einvoiceGet from './actions/einvoice/get.operation';
 import * as ewaybillGet from './actions/ewaybill/get.operation';
 import { getOptions } from './actions/getResources';

@@ -9,7 +9,7 @@
  * picks a free port.
  */
 import { SEED } from './seed';
-import { startEmulator } from './index';
+import { startEmulator } from './';
 
 export const DEFAULT_PORTS = {
 	auth: 8780,

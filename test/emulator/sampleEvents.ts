@@ -16,9 +16,9 @@ import * as path from 'path';
 
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { buildOutput, type OutputShape } from '../../nodes/GstComplianceTrigger/output';
-import type { EventEnvelope } from '../../nodes/GstComplianceTrigger/delivery';
-import { startEmulator } from './index';
+import { buildOutput, type OutputShape } from '../../nodes/GstCompliance/trigger/output';
+import type { EventEnvelope } from '../../nodes/GstCompliance/trigger/delivery';
+import { startEmulator } from './';
 
 export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 

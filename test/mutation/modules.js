@@ -1,79 +1,97 @@
 /**
  * Which unit tests judge which core under mutation testing (docs/testing.md, "Mutation testing").
- * Each module is mutated against the tests named after it (paths under test/unit) plus the few
+ * Each module is mutated against the tests named after it (paths under test/, unit/ or integration/) plus the few
  * suites that exercise a branch of it through a caller. An explicit list, rather than jest's related-test search, keeps each mutant's run to the
  * files that can judge it: every file jest loads costs its imports (n8n-core for the node suites)
  * once per mutant, and the webhook suites alone made a dedupe-store mutant cost seconds.
  */
 module.exports = [
-	{ file: 'transport/retry.ts', tests: ['transport/retry'] },
-	{ file: 'transport/redact.ts', tests: ['transport/redact'] },
-	{ file: 'transport/resources.ts', tests: ['transport/resources'] },
-	{ file: 'transport/apiAnswer.ts', tests: ['transport/apiAnswer'] },
-	{ file: 'transport/httpStatus.ts', tests: ['transport/httpStatus*'] },
-	{ file: 'transport/networkError.ts', tests: ['transport/networkError*'] },
-	{ file: 'transport/redirects.ts', tests: ['transport/redirects'] },
+	{ file: 'nodes/GstCompliance/http/retry.ts', tests: ['unit/nodes/GstCompliance/http/retry'] },
 	{
-		file: 'transport/credential/environment.ts',
-		tests: ['transport/credential/environment'],
+		file: 'nodes/GstCompliance/errors/redact.ts',
+		tests: ['unit/nodes/GstCompliance/errors/redact'],
+	},
+	{ file: 'nodes/GstCompliance/resources.ts', tests: ['unit/nodes/GstCompliance/resources'] },
+	{
+		file: 'nodes/GstCompliance/transport/apiAnswer.ts',
+		tests: ['unit/nodes/GstCompliance/transport/apiAnswer'],
 	},
 	{
-		file: 'transport/credential/jwtClaims.ts',
-		tests: ['transport/credential/jwtClaims'],
+		file: 'nodes/GstCompliance/http/httpStatus.ts',
+		tests: ['unit/nodes/GstCompliance/http/httpStatus*'],
 	},
 	{
-		file: 'transport/credential/tokenCache.ts',
-		tests: ['transport/credential/tokenCache'],
+		file: 'nodes/GstCompliance/http/networkError.ts',
+		tests: ['unit/nodes/GstCompliance/http/networkError*'],
 	},
 	{
-		file: 'transport/credential/tokenClient.ts',
-		tests: ['transport/credential/tokenClient'],
+		file: 'nodes/GstCompliance/http/redirects.ts',
+		tests: ['unit/nodes/GstCompliance/http/redirects'],
 	},
 	{
-		file: 'nodes/GstComplianceTrigger/signature.ts',
+		file: 'nodes/GstCompliance/credential/environment.ts',
+		tests: ['unit/nodes/GstCompliance/credential/environment'],
+	},
+	{
+		file: 'nodes/GstCompliance/credential/jwtClaims.ts',
+		tests: ['unit/nodes/GstCompliance/credential/jwtClaims'],
+	},
+	{
+		file: 'nodes/GstCompliance/credential/tokenCache.ts',
+		tests: ['integration/nodes/GstCompliance/credential/tokenCache'],
+	},
+	{
+		file: 'nodes/GstCompliance/credential/tokenClient.ts',
+		tests: ['integration/nodes/GstCompliance/credential/tokenClient'],
+	},
+	{
+		file: 'nodes/GstCompliance/trigger/signature.ts',
 		// The trigger reads the header the module names.
-		tests: ['nodes/GstComplianceTrigger/signature', 'nodes/GstComplianceTrigger/webhook'],
-	},
-	{
-		file: 'nodes/GstComplianceTrigger/delivery.ts',
-		tests: ['nodes/GstComplianceTrigger/delivery*'],
-	},
-	{
-		file: 'nodes/GstComplianceTrigger/dedupe/memoryStore.ts',
 		tests: [
-			'nodes/GstComplianceTrigger/dedupe/memoryStore*',
-			'nodes/GstComplianceTrigger/dedupe/capacity*',
+			'unit/nodes/GstCompliance/trigger/signature',
+			'integration/nodes/GstCompliance/trigger/webhook',
 		],
 	},
 	{
-		file: 'nodes/GstComplianceTrigger/dedupe/leases.ts',
+		file: 'nodes/GstCompliance/trigger/delivery.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/delivery*'],
+	},
+	{
+		file: 'nodes/GstCompliance/trigger/dedupe/memoryStore.ts',
 		tests: [
-			'nodes/GstComplianceTrigger/dedupe/leases',
-			'nodes/GstComplianceTrigger/dedupe/memoryStore*',
+			'unit/nodes/GstCompliance/trigger/dedupe/memoryStore*',
+			'unit/nodes/GstCompliance/trigger/dedupe/capacity*',
 		],
 	},
 	{
-		file: 'nodes/GstComplianceTrigger/dedupe/snapshotRecords.ts',
-		tests: ['nodes/GstComplianceTrigger/dedupe/memoryStore*'],
+		file: 'nodes/GstCompliance/trigger/dedupe/leases.ts',
+		tests: [
+			'unit/nodes/GstCompliance/trigger/dedupe/leases',
+			'unit/nodes/GstCompliance/trigger/dedupe/memoryStore*',
+		],
 	},
 	{
-		file: 'nodes/GstComplianceTrigger/dedupe/lifecycle.ts',
-		tests: ['nodes/GstComplianceTrigger/dedupe/lifecycle*'],
+		file: 'nodes/GstCompliance/trigger/dedupe/snapshotRecords.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memoryStore*'],
 	},
 	{
-		file: 'nodes/GstComplianceTrigger/failureLog.ts',
-		tests: ['nodes/GstComplianceTrigger/failureLog'],
+		file: 'nodes/GstCompliance/trigger/dedupe/lifecycle.ts',
+		tests: ['integration/nodes/GstCompliance/trigger/dedupe/lifecycle*'],
 	},
 	{
-		file: 'nodes/GstComplianceTrigger/options.ts',
-		tests: ['nodes/GstComplianceTrigger/options*'],
+		file: 'nodes/GstCompliance/trigger/failureLog.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/failureLog'],
 	},
 	{
-		file: 'nodes/GstComplianceTrigger/dedupe/persistence.ts',
+		file: 'nodes/GstCompliance/trigger/options.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/options*'],
+	},
+	{
+		file: 'nodes/GstCompliance/trigger/dedupe/persistence.ts',
 		// The Redis branch (store choice) runs only through the trigger.
 		tests: [
-			'nodes/GstComplianceTrigger/dedupe/persistence*',
-			'nodes/GstComplianceTrigger/dedupe/redisStore*',
+			'integration/nodes/GstCompliance/trigger/dedupe/persistence*',
+			'integration/nodes/GstCompliance/trigger/dedupe/redisStore*',
 		],
 	},
 ];

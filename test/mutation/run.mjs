@@ -58,7 +58,7 @@ async function mutate({ file, tests }) {
 			// The list below is the selection; jest's related-test search would add every suite
 			// that imports the module through the nodes.
 			enableFindRelatedTests: false,
-			config: { testMatch: tests.map((glob) => `<rootDir>/test/unit/${glob}.test.ts`) },
+			config: { testMatch: tests.map((glob) => `<rootDir>/test/${glob}.test.ts`) },
 		},
 		incremental: true,
 		incrementalFile: record,

@@ -1,6 +1,6 @@
 /**
- * Unit tests open no sockets (test/projects.js): a file that does belongs to the integration
- * project, and this says so instead of letting it run slowly in the fast one. Node's `net` module is
+ * Unit tests open no sockets (test/projects.js): a file that does belongs under test/integration,
+ * and this says so instead of letting it run slowly in the fast one. Node's `net` module is
  * shared by every test file a jest worker runs, so the refusal is undone after each file.
  */
 'use strict';
@@ -15,8 +15,8 @@ const originals = {
 
 function refuse() {
 	throw new Error(
-		'A unit test opened a socket: this file belongs to the integration project. Add the import ' +
-			'that needs it to the markers in test/projects.js, or keep the test in-process.',
+		'A unit test opened a socket: move this file to the same path under test/integration, ' +
+			'or keep the test in-process.',
 	);
 }
 

@@ -9,11 +9,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { errorSummary, gstError } from '../../../transport/apiError';
-import { getCredentialData, gstApiRequest } from '../../../transport/apiRequest';
-import type { GstResource } from '../../../transport/resources';
-import { checkResourceId, resourcePath } from '../../../transport/resources';
-import { runPool } from '../helpers/workerPool';
+import { errorSummary, gstError } from '../errors/apiError';
+import { getCredentialData, gstApiRequest } from '../transport/apiRequest';
+import type { GstResource } from '../resources';
+import { checkResourceId, resourcePath } from '../resources';
+import { runPool } from './workerPool';
 import { readResourceId } from './resourceId';
 
 export const MAX_CONCURRENCY = 20;

@@ -6,8 +6,8 @@
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { GstResource } from '../../../transport/resources';
-import { RESOURCES } from '../../../transport/resources';
+import type { GstResource } from '../resources';
+import { RESOURCES } from '../resources';
 
 const V1 = { '@version': [1] };
 const V2_ON = { '@version': [{ _cnd: { gte: 2 } }] };

@@ -39,7 +39,7 @@ import {
 	waitForFinished,
 	type Session,
 } from '../../harness';
-import { triggerPanel } from '../../../nodes/GstComplianceTrigger/description';
+import { triggerPanel } from '../../../nodes/GstCompliance/trigger/description';
 
 jest.setTimeout(300_000);
 

@@ -27,7 +27,7 @@ import {
 	triggerNode,
 	uuid,
 } from '../../harness';
-import { activationMessage, triggerPanel } from '../../../nodes/GstComplianceTrigger/description';
+import { activationMessage, triggerPanel } from '../../../nodes/GstCompliance/trigger/description';
 import { ID_ERROR } from '../../../nodes/GstCompliance/actions/resourceId';
 import { description as einvoiceGet } from '../../../nodes/GstCompliance/actions/einvoice/get.operation';
 

@@ -1,5 +1,5 @@
 /**
- * The n8n behaviours the package depends on (transport/n8nCompat.ts), checked on
+ * The n8n behaviours the package depends on (nodes/GstCompliance/n8nCompat.ts), checked on
  * the n8n this project runs: each test fails when n8n changes the behaviour, in one obvious place.
  */
 import {

@@ -14,7 +14,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
 import { ID_ERROR, readResourceId } from '../../../../../nodes/GstCompliance/actions/resourceId';
-import { checkResourceId } from '../../../../../transport/resources';
+import { checkResourceId } from '../../../../../nodes/GstCompliance/resources';
 
 const { description } = new GstCompliance();
 

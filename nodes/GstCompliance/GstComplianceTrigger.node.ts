@@ -1,0 +1,122 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IHookFunctions,
+	INodeCredentialTestResult,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { testGstComplianceCredentials } from './credential/connectionCheck';
+import { dedupeRegistry } from './trigger/dedupe/persistence';
+import { redisClients } from './trigger/dedupe/redisClients';
+import { testRedisCredential } from './trigger/dedupe/redisCredential';
+import {
+	activationMessage,
+	eventTriggerDescription,
+	properties,
+	triggerPanel,
+} from './trigger/description';
+import { checkSigningSecrets } from './trigger/secretCheck';
+import { handleWebhook } from './trigger/webhook';
+
+/** Starts a workflow once per verified event; the work happens in webhook.ts. */
+export class GstComplianceTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'GST Compliance Trigger',
+		name: 'gstComplianceTrigger',
+		icon: {
+			light: 'file:../../icons/gstCompliance.svg',
+			dark: 'file:../../icons/gstCompliance.dark.svg',
+		},
+		group: ['trigger'],
+		// Version 2 is version 1 unchanged: n8n skips a per-request expression for nodes above
+		// version 1 (n8nCompat.ts, 3.), so the editor adds 2 and saved version-1 nodes keep working.
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow on verified e-invoice and e-way bill events',
+		defaults: { name: 'GST Compliance Trigger' },
+		eventTriggerDescription,
+		activationMessage,
+		triggerPanel,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'gstComplianceWebhookApi',
+				required: true,
+				testedBy: 'gstComplianceWebhookSecretCheck',
+			},
+			{
+				name: 'gstComplianceApi',
+				required: false,
+				displayOptions: { show: { refetch: [true] } },
+				testedBy: 'testGstComplianceCredentials',
+			},
+			{
+				name: 'gstComplianceRedisApi',
+				required: false,
+				testedBy: 'gstComplianceRedisCheck',
+			},
+		],
+		// One POST webhook, answered by the node itself once the execution exists; `responseData: ''`
+		// makes n8n send the node's answer (n8nCompat.ts, 1. and 2.).
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'webhook',
+			},
+		],
+		properties,
+	};
+
+	methods = {
+		credentialTest: {
+			testGstComplianceCredentials,
+			async gstComplianceWebhookSecretCheck(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return checkSigningSecrets(credential.data);
+			},
+			async gstComplianceRedisCheck(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return await testRedisCredential(credential.data);
+			},
+		},
+	};
+
+	// Subscriptions are made in the service's dashboard only (docs/service-api.md: no API for
+	// them), so activation registers nothing remotely; these hooks satisfy n8n's trigger lifecycle.
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				// The built-in store's ids are in the static data; its memory goes with the trigger,
+				// and so does a Redis client no other trigger uses.
+				const workflowId = this.getWorkflow().id ?? 'unsaved';
+				dedupeRegistry.release(workflowId, this.getNode().id);
+				redisClients.release(`${workflowId}:${this.getNode().id}`);
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await handleWebhook.call(this);
+	}
+}

@@ -1,0 +1,87 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { GstCredentialError, GstCredentialErrorKind } from './credentialError';
+
+/** Stable codes for `continueOnFail` output and for workflows that branch on them. */
+export type GstErrorCode =
+	| 'INVALID_ID'
+	| 'CREDENTIAL_CONFIG'
+	| 'ENVIRONMENT_MISMATCH'
+	| 'FOREIGN_HOST'
+	| 'CREDENTIALS_REJECTED'
+	| 'TOKEN_RATE_LIMITED'
+	| 'TOKEN_ENDPOINT_UNREACHABLE'
+	| 'TOKEN_ENDPOINT_BAD_RESPONSE'
+	| 'UNAUTHORIZED'
+	| 'NOT_FOUND'
+	| 'NOT_ENTITLED'
+	| 'RATE_LIMITED'
+	| 'SERVER_ERROR'
+	| 'API_UNREACHABLE'
+	| 'BAD_RESPONSE'
+	| 'REQUEST_REJECTED'
+	| 'REQUEST_FAILED';
+
+export interface GstErrorInfo {
+	code: GstErrorCode;
+	message: string;
+	description?: string;
+	/**
+	 * HTTP status of the answer that decided the failure (API or token endpoint); none for local
+	 * checks.
+	 */
+	httpStatus?: number;
+	itemIndex?: number;
+}
+
+/**
+ * NodeApiError when a server answered, NodeOperationError for local checks and unreachable hosts.
+ */
+export function gstError(node: INode, info: GstErrorInfo): NodeApiError | NodeOperationError {
+	const { message, description, httpStatus, itemIndex } = info;
+	const error =
+		httpStatus !== undefined
+			? new NodeApiError(node, { message } as JsonObject, {
+					message,
+					description,
+					httpCode: String(httpStatus),
+					itemIndex,
+				})
+			: new NodeOperationError(node, message, { description, itemIndex });
+	error.context.gstCode = info.code;
+	error.context.httpStatus = httpStatus;
+	return error;
+}
+
+const CODE_OF_KIND: Record<GstCredentialErrorKind, GstErrorCode> = {
+	configuration: 'CREDENTIAL_CONFIG',
+	environmentMismatch: 'ENVIRONMENT_MISMATCH',
+	foreignHost: 'FOREIGN_HOST',
+	rejected: 'CREDENTIALS_REJECTED',
+	rateLimited: 'TOKEN_RATE_LIMITED',
+	unreachable: 'TOKEN_ENDPOINT_UNREACHABLE',
+	badResponse: 'TOKEN_ENDPOINT_BAD_RESPONSE',
+};
+
+export function fromCredentialError(node: INode, error: GstCredentialError, itemIndex?: number) {
+	return gstError(node, {
+		code: CODE_OF_KIND[error.kind],
+		message: error.message,
+		httpStatus: error.tokenEndpointStatus,
+		itemIndex,
+	});
+}
+
+/** `{ message, code, httpStatus }` of any error, for `continueOnFail` output items. */
+export function errorSummary(error: unknown): {
+	message: string;
+	code: string;
+	httpStatus: number | null;
+} {
+	const context = (error as { context?: Record<string, unknown> })?.context ?? {};
+	const httpStatus = typeof context.httpStatus === 'number' ? context.httpStatus : null;
+	const code = typeof context.gstCode === 'string' ? context.gstCode : 'UNKNOWN';
+	const message = error instanceof Error ? error.message : String(error);
+	return { message, code, httpStatus };
+}

@@ -1,0 +1,175 @@
+/**
+ * Every message a user reads when a call to the service fails, written once. The token client, the
+ * token cache, the API transport and the credential test only pick one and fill in the facts; the
+ * wording (what happened, then what to change) stays the same wherever the failure surfaces.
+ */
+import { RETRY_AFTER_CEILING_MS } from '../http/retry';
+
+const attempts = (count: number): string => `${count} attempt${count === 1 ? '' : 's'}`;
+/**
+ * A wait as the user reads it; parseRetryAfter caps every Retry-After at RETRY_AFTER_CEILING_MS.
+ */
+const seconds = (ms: number): string =>
+	ms >= RETRY_AFTER_CEILING_MS ? 'a day or more' : `${Math.ceil(ms / 1000)} s`;
+
+export type RateLimitedParty = 'token endpoint' | 'API';
+
+export interface RateLimitFacts {
+	party: RateLimitedParty;
+	host?: string;
+	/** The server's last Retry-After. */
+	retryAfterMs?: number;
+	/** How long the token cache still fails fast without asking the token endpoint. */
+	pausedForMs?: number;
+	/** How many attempts were made before giving up. */
+	attempts?: number;
+	/** The Retry-After was longer than the caller waits. */
+	waitTooLong?: boolean;
+	/** What to do instead of the party's usual advice. */
+	advice?: string;
+}
+
+const RATE_LIMIT_ADVICE: Record<RateLimitedParty, string> = {
+	'token endpoint':
+		'Tokens are cached per n8n process, so this usually means other processes or tools mint tokens with the same client. Try again later.',
+	API: "Lower the node's Concurrency option or run the workflow later.",
+};
+
+export function rateLimited(facts: RateLimitFacts): string {
+	const who = facts.party === 'API' ? 'The GST Compliance API' : 'The token endpoint';
+	const at = facts.host ? ` at ${facts.host}` : '';
+	const wait =
+		facts.retryAfterMs !== undefined
+			? ` and asks to wait ${seconds(facts.retryAfterMs)}${facts.waitTooLong ? ', longer than this node waits' : ''}`
+			: '';
+	const gaveUp = facts.attempts !== undefined ? `; gave up after ${attempts(facts.attempts)}` : '';
+	const paused =
+		facts.pausedForMs !== undefined
+			? `; new token requests with this credential are paused for ${seconds(facts.pausedForMs)}`
+			: '';
+	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}${paused}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
+}
+
+export const gaveUpAfter = (message: string, count: number): string =>
+	`${message} (gave up after ${attempts(count)})`;
+
+export const unreachable = (what: string, host: string, why: string, fix: string): string =>
+	`Could not reach the ${what} at ${host}: ${why}. ${fix}`;
+
+export const tokenEndpointUnreachable = (host: string, why: string): string =>
+	unreachable('token endpoint', host, why, 'Check the Auth URL and that n8n can reach it.');
+
+/** n8n did not send the token request (its outbound request policy, N8N_SSRF_*, or another refusal). */
+export const tokenRequestRefusedByN8n = (host: string, detail: string): string =>
+	`n8n did not send the request to the token endpoint at ${host}: ${detail || 'refused'}. If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.`;
+
+export const tokenRejected = (status: number, serverSays: string): string =>
+	`The token endpoint rejected the client id or secret (HTTP ${status}${serverSays}). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.`;
+
+export const tokenNotUsable = (host: string, status: number, bodyExcerpt: string): string =>
+	`The token endpoint at ${host} answered HTTP ${status} without a usable access token (body: "${bodyExcerpt}"). Check the Auth URL and Realm.`;
+
+export const tokenServerError = (host: string, status: number, serverSays: string): string =>
+	`The token endpoint at ${host} failed with HTTP ${status}${serverSays}`;
+
+export const tokenUrlWrong = (url: string, status: number, serverSays: string): string =>
+	`The token endpoint URL ${url} answered HTTP ${status}${serverSays}. Check Auth URL and Realm in the credential.`;
+
+export const apiUnreachable = (host: string, why: string, environment: string): string =>
+	unreachable(
+		'GST Compliance API',
+		host,
+		why,
+		`Check the ${environment} API URL in the credential and that n8n can reach it`,
+	);
+
+export const apiRequestFailed = (host: string, detail: string): string =>
+	`The request to the GST Compliance API at ${host} failed: ${detail}`;
+
+export const redirectedTooOften = (max: number): string =>
+	`it was redirected more than ${max} times`;
+
+export const apiNotJson = (host: string, status: number): string =>
+	`The GST Compliance API at ${host} answered HTTP ${status} with a body that is not a JSON object`;
+
+export const apiUnauthorized = (environment: string, host: string): string =>
+	`The ${environment} API host (${host}) rejected the token (HTTP 401) even after a new token was minted. Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).`;
+
+export const notEntitled = (capability: string): string =>
+	`Your plan does not include ${capability}. The credential works, but this capability is switched off for the account; ask the account admin to enable it.`;
+
+export const notFound = (what: string, environment: string): string =>
+	`${what} was not found in ${environment} for this organization`;
+
+export const apiRefused = (host: string, status: number, serverSays: string): string =>
+	`The GST Compliance API at ${host} refused the request (HTTP ${status})${serverSays ? `: ${serverSays}` : ''}`;
+
+export const apiServerError = (host: string, status: number | undefined, count: number): string =>
+	`The GST Compliance API at ${host} failed with HTTP ${status} on each of ${attempts(count)}. Try again later.`;
+
+export const foreignHost = (environment: string, expected: string, got?: string): string =>
+	`The GST Compliance API credential only sends its token to the ${environment} API URL (${expected}), not to ${got && got !== 'null' ? got : 'the requested URL'}. Use a path such as /v1/einvoices/<id>, or a URL starting with ${expected}, or change the credential's Environment / API URL.`;
+
+/**
+ * A request to the right host over a channel another party could read: the token is not sent.
+ * `why` completes "…over a connection that is verified to reach it: this request …".
+ */
+export const unverifiedChannel = (environment: string, expected: string, why: string): string =>
+	`The GST Compliance API credential only sends its token to the ${environment} API URL (${expected}) over a connection that is verified to reach it: this request ${why}. Remove that option from the request (n8n's own proxy settings, HTTP_PROXY / HTTPS_PROXY, keep working).`;
+
+/** Why an http:// URL in the credential is refused (`what` travels in clear text over it). */
+export const cleartextUrl = (field: string, what: string): string =>
+	`${field} in the GST Compliance API credential must start with https://: over http:// n8n would send the ${what} in clear text. http:// is accepted only for this machine (localhost, 127.0.0.1, ::1), e.g. a local emulator.`;
+
+export const urlWithUserInfo = (field: string): string =>
+	`${field} in the GST Compliance API credential must not contain a user name or password (the part before @); enter only the scheme, host and optional path, for example https://auth.example.com`;
+
+/**
+ * A resource id that arrived as a number but names no resource: `value` is the number as
+ * JavaScript prints it, `expected` the form the resource's ids take.
+ */
+export const idNumberNotWhole = (label: string, value: string, expected: string): string =>
+	`${label} ID ${value} (a number) is not a valid id: a number used as an id must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}. Check the expression that produces it, or pass the id as text. Expected ${expected}`;
+
+/**
+ * A whole number past 2^53: JSON parsing has already rounded it (12345678901234567 is held as
+ * …568), so the digits left may be another resource's id.
+ */
+export const idNumberBeyondSafeRange = (label: string, value: string, expected: string): string =>
+	`${label} ID ${value} (a number) is beyond JavaScript's safe integer range (up to ${Number.MAX_SAFE_INTEGER}), so it has probably been rounded already and may name a different ${label.toLowerCase()}. Pass the id as text: type it into the field, or map a field that holds it as text (in quotes in the JSON); converting the number to text afterwards does not bring the lost digits back. Expected ${expected}`;
+
+/** Credential test outcomes (the "Test" button of the GST Compliance API credential). */
+export const credentialTest = {
+	connected: (environment: string, host: string, organization: string): string =>
+		`Connected to ${environment} (${host}) as ${organization}`,
+	hostUnreachable: (environment: string, host: string, why: string): string =>
+		`A token was issued, but the ${environment} API host ${host} could not be reached: ${why}. Check the ${environment} API URL.`,
+	tokenRejected: (environment: string, host: string, organization: string): string =>
+		`A token was issued for ${organization}, but the ${environment} API host ${host} rejected it (HTTP 401). Check that the ${environment} API URL really is the ${environment.toLowerCase()} host and that the client was created in the ${environment === 'Production' ? 'Live' : 'Sandbox'} tab.`,
+	unexpectedStatus: (environment: string, host: string, status: number): string =>
+		`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`,
+	notChecked: (detail: string): string =>
+		`The credential could not be checked${detail ? `: ${detail}` : ''}`,
+};
+
+/** Required fields of the GST Compliance API credential left empty. */
+export const credentialFieldsMissing = (labels: string[]): string =>
+	`The GST Compliance API credential is missing: ${labels.join(', ')}`;
+
+/** A URL field of the GST Compliance API credential that is not an http(s) URL. */
+export const notHttpUrl = (label: string): string =>
+	`${label} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`;
+
+/** A Client ID of the other environment than the credential's. */
+export const clientOfOtherEnvironment = (facts: {
+	clientPrefix: string;
+	clientEnvironment: string;
+	environment: string;
+	expectedPrefix: string;
+	tab: string;
+}): string =>
+	`Client ID starts with "${facts.clientPrefix}", which is a ${facts.clientEnvironment} client, but the credential's Environment is ${facts.environment}. Set Environment to ${facts.clientEnvironment}, or use a ${facts.environment} client (Client ID starting with "${facts.expectedPrefix}") from the ${facts.tab} tab of the Developer hub.`;
+
+/** A Client ID with neither environment's prefix. */
+export const notAClientId = (prefix: string, environment: string, expectedPrefix: string): string =>
+	`Client ID prefix "${prefix}" is not a GST Compliance client id: ${environment} clients start with "${expectedPrefix}" (Production: "svc_live_", Sandbox: "svc_test_"). Copy the Client ID from the Developer hub again.`;

@@ -1,0 +1,107 @@
+/**
+ * The trigger's use of the GST Compliance Dedupe Redis credential: whether one is attached, the
+ * store it opens (one Redis or a Redis Cluster, through the process's shared clients), and its
+ * Test button. Kept apart from the single-process store's static-data handling, which the Redis
+ * store does not use: Redis is the only record of the ids.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	INodeCredentialTestResult,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { CREDENTIAL } from '../../credentialNames';
+import { cachedCredentials } from '../credentialCache';
+import { redisClients } from './redisClients';
+import {
+	connectionFromCredential,
+	createClient,
+	DedupeUnavailableError,
+	describeConnection,
+	loadRedisModule,
+	redact,
+	type RedisConnection,
+	type RedisModule,
+} from './redisConnection';
+import { evictionProblem, type EvictionProblem } from './redisEviction';
+import { RedisDedupeStore } from './redisStore';
+
+/**
+ * Connects once with these settings, PINGs, reads the eviction policy and disconnects (the
+ * credential's Test button).
+ */
+export async function probeOnce(
+	connection: RedisConnection,
+	module?: RedisModule,
+): Promise<{ pong: string; eviction?: EvictionProblem }> {
+	const client = createClient(module ?? (await loadRedisModule()), connection, () => null);
+	client.on('error', () => undefined); // the awaited connect() or ping() reports the failure
+	const answer = await client
+		.connect()
+		.then(async () => await client.ping())
+		.then(
+			async (pong) => ({ pong, eviction: await evictionProblem(client, connection) }),
+			(error: Error) => ({ error }),
+		);
+	client.disconnect();
+	if ('error' in answer)
+		throw new DedupeUnavailableError(
+			describeConnection(connection),
+			redact(answer.error.message, connection),
+		);
+	return answer;
+}
+
+export function hasRedisCredential(context: IWebhookFunctions): boolean {
+	return !!context.getNode().credentials?.[CREDENTIAL.redis];
+}
+
+/** The shared store for this trigger; throws DedupeUnavailableError when Redis does not answer. */
+export async function redisDedupeStore(
+	context: IWebhookFunctions,
+	scope: string,
+	windowMs: number,
+): Promise<RedisDedupeStore> {
+	const connection = connectionFromCredential(await cachedCredentials(context, CREDENTIAL.redis));
+	const client = await redisClients.get(
+		connection,
+		(message) =>
+			context.logger.warn(
+				`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
+			),
+		`${context.getWorkflow().id ?? 'unsaved'}:${context.getNode().id}`,
+	);
+	return new RedisDedupeStore(client, connection, { scope, windowMs });
+}
+
+/**
+ * The credential's Test button: connect and PING with exactly these settings, and refuse a Redis
+ * whose eviction policy may delete remembered ids. A policy that cannot be read (INFO forbidden)
+ * passes with a note: the Redis may well be fine, and the user is told what to make sure of.
+ */
+export async function testRedisCredential(
+	data: ICredentialDataDecryptedObject | undefined,
+): Promise<INodeCredentialTestResult> {
+	let connection: RedisConnection;
+	try {
+		connection = connectionFromCredential(data ?? {});
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	try {
+		const { pong, eviction } = await probeOnce(connection);
+		const where = describeConnection(connection);
+		if (pong !== 'PONG')
+			return { status: 'Error', message: `Unexpected answer to PING from ${where}` };
+		if (eviction?.kind === 'evicting')
+			return {
+				status: 'Error',
+				message: `Connected to Redis at ${where}, but its ${eviction.message}`,
+			};
+		if (eviction)
+			return { status: 'OK', message: `Connected to Redis at ${where}, but ${eviction.message}` };
+		return { status: 'OK', message: `Connected to Redis at ${where}` };
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+}

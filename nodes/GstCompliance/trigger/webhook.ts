@@ -1,0 +1,265 @@
+/**
+ * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets
+ * the pure `judgeDelivery` verify the delivery and the dedupe lifecycle (dedupe/lifecycle.ts)
+ * admit it, and turns the outcome into n8n's webhook response. It does not know which store it
+ * has: persistence.ts picks it.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { CREDENTIAL } from '../credentialNames';
+import { cachedCredentials } from './credentialCache';
+import { admit, type Admission } from './dedupe/lifecycle';
+import { DEDUPE_CAPACITY, nodeDedupe } from './dedupe/persistence';
+import {
+	DedupeUnavailableError,
+	RedisClientMissingError,
+	RedisCredentialError,
+} from './dedupe/redisConnection';
+import {
+	judgeDelivery,
+	MAX_BODY_BYTES,
+	SIGNATURE_ERROR,
+	SIZE_ERROR,
+	UNREADABLE_ERROR,
+	type EventEnvelope,
+} from './delivery';
+import { answerOnceExecutionExists, requestBytes } from '../n8nCompat';
+import { FailureLog } from './failureLog';
+import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
+import { buildOutput, REFETCH_BUDGET_MS } from './output';
+import { usableSigningSecrets } from './secretCheck';
+import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
+
+const NOT_CONFIGURED = 'Trigger is not configured';
+
+/**
+ * Time n8n is given to create the execution once the item is ready (the lease's last part),
+ * renewed for as long as n8n keeps the delivery waiting for a concurrency slot.
+ */
+export const START_MS = 30_000;
+/**
+ * The longest a started delivery keeps its claim while n8n has not read its answer (its
+ * concurrency queue); past it the claim lapses and a redelivery may start the event.
+ */
+export const MAX_QUEUE_WAIT_MS = 60 * 60_000;
+const PREPARE_MS_WITHOUT_REFETCH = 5_000;
+
+export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	// Refused before the credential is read: a request that cannot verify costs no database read
+	// or decryption. judgeDelivery makes the same checks again, with the same answers.
+	let body: Buffer;
+	try {
+		body = await requestBytes(this.getRequestObject());
+	} catch (error) {
+		// n8n's readRawBody: raw-body's 413 above n8n's payload limit, or a client that went away.
+		if ((error as { status?: unknown }).status === 413)
+			return respond(this, 413, { error: SIZE_ERROR });
+		return respond(this, 400, { error: UNREADABLE_ERROR });
+	}
+	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
+	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
+	const parsedHeader = parseSignatureHeader(signatureHeader);
+	if (!parsedHeader) return respond(this, 401, { error: SIGNATURE_ERROR });
+
+	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
+	logOnce(this, options.notes);
+
+	let secrets: string[];
+	try {
+		const usable = usableSigningSecrets(await cachedCredentials(this, CREDENTIAL.webhook));
+		if (usable.ignored)
+			logOnce(this, [
+				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
+			]);
+		if (usable.unusable) {
+			sayRefused(
+				this,
+				500,
+				'secret',
+				`${usable.unusable}: every delivery is refused until the credential is fixed`,
+			);
+			return respond(this, 500, { error: NOT_CONFIGURED });
+		}
+		secrets = usable.secrets;
+	} catch {
+		sayRefused(
+			this,
+			500,
+			'credential',
+			'the trigger has no GST Compliance Webhook credential it can read. Select one on the trigger',
+		);
+		return respond(this, 500, { error: NOT_CONFIGURED });
+	}
+
+	const nowMs = Date.now();
+	const outcome = judgeDelivery({
+		body,
+		signatureHeader,
+		secrets,
+		nowMs,
+		toleranceMs: options.toleranceMs,
+		selectedEvents: this.getNodeParameter('events', []) as string[],
+	});
+	switch (outcome.kind) {
+		case 'rejected':
+			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
+			if (outcome.reason === 'mismatch')
+				sayRefused(this, outcome.status, 'mismatch', MISMATCH_ADVICE);
+			if (outcome.reason === 'stale')
+				sayRefused(
+					this,
+					outcome.status,
+					'stale',
+					`its timestamp is ${Math.round(Math.abs(nowMs / 1000 - Number(parsedHeader.timestamp)))} s from this server's clock, beyond the Timestamp Tolerance of ${options.toleranceMs / 1000} s. Check this server's clock (NTP), or raise the trigger's Timestamp Tolerance option`,
+				);
+			return respond(this, outcome.status, { error: outcome.error });
+		case 'ignored':
+			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
+		case 'verified':
+			return await start(this, outcome.event, options);
+	}
+}
+
+/**
+ * A verified event: claim its id, build the item, and start the workflow; the id is committed
+ * once n8n has created the execution. Anything that fails before then answers 5xx and leaves the
+ * id free, so the service's retry starts the event once.
+ */
+async function start(
+	context: IWebhookFunctions,
+	event: EventEnvelope,
+	options: TriggerOptions,
+): Promise<IWebhookResponseData> {
+	const refetch = context.getNodeParameter('refetch', false) as boolean;
+	let admission: Admission<IDataObject>;
+	try {
+		const store = await nodeDedupe(context, {
+			windowMs: options.dedupeWindowMs,
+			capacity: DEDUPE_CAPACITY,
+		});
+		admission = await admit(store, event.id, {
+			now: () => Date.now(),
+			sleep: async (ms) => await sleep(ms),
+			tick: async (ms) => await sleep(ms),
+			prepareMs: refetch ? REFETCH_BUDGET_MS : PREPARE_MS_WITHOUT_REFETCH,
+			startMs: START_MS,
+			maxWaitMs: MAX_QUEUE_WAIT_MS,
+			// n8n ends the response itself when it gives up on starting the execution.
+			answeredWithoutStart: () => context.getResponseObject().writableEnded === true,
+			onHoldProblem: (eventId, problem) =>
+				context.logger.warn(
+					`GST Compliance Trigger: event ${JSON.stringify(eventId)} is waiting for n8n to start it, but ${problem}: a redelivery meanwhile could start it again`,
+				),
+			windowMs: options.dedupeWindowMs,
+			prepare: async () => {
+				const item = await buildOutput(context, event, { shape: options.outputShape, refetch });
+				const notice = store.notice?.();
+				return notice ? { ...item, dedupeNotice: notice } : item;
+			},
+			onReleaseFailure: (_, error) =>
+				context.logger.warn(
+					`GST Compliance Trigger: ${error.message} (releasing event ${JSON.stringify(event.id)}; its claim lapses on its own)`,
+				),
+			onUnprotected: (eventId, untilMs, error) =>
+				context.logger.error(
+					`GST Compliance Trigger: event ${JSON.stringify(eventId)} started, but the dedupe store could not remember it (${error.message}): a redelivery until ${new Date(untilMs).toISOString()} would start it again`,
+				),
+		});
+	} catch (error) {
+		if (error instanceof DedupeUnavailableError) {
+			context.logger.debug(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
+			sayRefused(
+				context,
+				503,
+				'dedupe',
+				`${error.message}. Check that Redis runs and that this n8n process reaches it, and the GST Compliance Dedupe Redis credential's Host, Port, User and Password; the service retries the delivery`,
+			);
+			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
+		}
+		if (error instanceof RedisClientMissingError) {
+			sayRefused(
+				context,
+				503,
+				'dedupe',
+				`${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
+			);
+			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
+		}
+		if (error instanceof RedisCredentialError) {
+			sayRefused(
+				context,
+				500,
+				'redisCredential',
+				`${error.message} Every delivery is refused until it is fixed`,
+			);
+			return respond(context, 500, { error: NOT_CONFIGURED });
+		}
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
+
+	switch (admission.kind) {
+		case 'failed':
+			context.logger.error(
+				`GST Compliance Trigger: event ${JSON.stringify(event.id)} could not be prepared (${admission.error.message}); delivery answered 500, the service retries it`,
+			);
+			return respond(context, 500, { error: 'Delivery could not be processed, retry later' });
+		case 'duplicate':
+			return { webhookResponse: { received: true, duplicate: true } };
+		case 'busy':
+			return respond(context, 409, { error: 'Delivery of this event in progress, retry later' });
+		case 'start':
+			return answerOnceExecutionExists(admission.item, () => void admission.commit());
+	}
+}
+
+/**
+ * Notes already logged in this process: a clamped option is said once, not on every delivery.
+ * Process-wide because n8n gives a webhook no state of its own between requests.
+ */
+const loggedNotes = new Set<string>();
+
+function logOnce(context: IWebhookFunctions, notes: string[]): void {
+	for (const note of notes) {
+		const key = `${context.getWorkflow().id}:${context.getNode().id}:${note}`;
+		if (loggedNotes.has(key)) continue;
+		if (loggedNotes.size > 1_000) loggedNotes.clear();
+		loggedNotes.add(key);
+		context.logger.warn(`GST Compliance Trigger "${context.getNode().name}": ${note}`);
+	}
+}
+
+const MISMATCH_ADVICE =
+	"its signature does not match the Signing Secret. Check that the GST Compliance Webhook credential's Signing Secret is the one the service's Developer hub shows for this subscription (after a rotation, the old one goes in Previous Signing Secret): the service deactivates a subscription after 50 failed deliveries in a row";
+
+/**
+ * Refusals the user must act on, counted per trigger and reason. Process-wide because n8n gives a
+ * webhook no state of its own between requests.
+ */
+const refusals = new FailureLog();
+
+/** Says why deliveries are refused: the first of a run at once, then at most once a minute. */
+function sayRefused(context: IWebhookFunctions, status: number, reason: string, why: string): void {
+	const node = context.getNode();
+	const workflowId = context.getWorkflow().id ?? 'unsaved';
+	const said = refusals.record(`${workflowId}:${node.id}:${reason}`, Date.now());
+	if (!said) return;
+	const what =
+		said.sinceMs === undefined
+			? `a delivery was refused (${status})`
+			: `${said.count} deliveries were refused (${status}) since ${new Date(said.sinceMs).toISOString().slice(11, 19)} UTC`;
+	context.logger.warn(
+		`GST Compliance Trigger "${node.name}" (workflow ${workflowId}): ${what}: ${why}`,
+	);
+}
+
+/** Answers the request directly; n8n then sends nothing else and starts nothing. */
+function respond(
+	context: IWebhookFunctions,
+	status: number,
+	body: IDataObject,
+): IWebhookResponseData {
+	context.getResponseObject().status(status).json(body);
+	return { noWebhookResponse: true };
+}

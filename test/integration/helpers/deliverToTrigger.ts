@@ -1,0 +1,315 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/**
+ * One delivery to the trigger the way n8n 2.41 handles a production (or test) webhook call:
+ * live-webhooks.js loads the workflow with its saved static data, WebhookService.runWebhook calls
+ * the node's webhook() in n8n-core's WebhookContext, webhook-helpers.js answers (directly, or with
+ * `webhookResponse` read after WorkflowRunner.run has created the execution from a second Workflow
+ * over the same static-data object), and the response callback saves static data if it changed.
+ * Contexts, parameters, credentials access and static data are n8n-core's and n8n-workflow's own;
+ * the HTTP server part of packages/cli is replayed here step by step.
+ */
+import { HookContext, WebhookContext } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeParameters,
+	IWebhookData,
+	IWebhookDescription,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { formatSignatureHeader, sign } from '../../../nodes/GstCompliance/trigger/signature';
+import { additionalData, NODE_TYPE, nodeTypes, TestCredentialsHelper } from './n8nHost';
+
+export const SECRET = 'whsec_current_0123456789abcdefghij';
+export const PREVIOUS_SECRET = 'whsec_previous_0123456789abcdefghij';
+/** A fixed "now" for the node (Date.now is stubbed): no test depends on the wall clock. */
+export const NOW_MS = Date.UTC(2025, 0, 15, 4, 30, 0);
+export const NOW_S = Math.floor(NOW_MS / 1000);
+export const TRIGGER_NAME = 'GST Compliance Trigger';
+
+type ExpressRequest = NonNullable<IWorkflowExecuteAdditionalData['httpRequest']>;
+type ExpressResponse = NonNullable<IWorkflowExecuteAdditionalData['httpResponse']>;
+
+/** The workflow's database row, as far as a delivery reads and writes it. */
+export interface WorkflowRow {
+	id: string;
+	nodeId: string;
+	/** The trigger node's name (default TRIGGER_NAME); change it to rename the node. */
+	nodeName?: string;
+	/** The staticData column: loaded before each delivery, replaced when n8n saves it. */
+	staticData: IDataObject;
+}
+
+export interface DeliveryRequest {
+	body: Buffer | string;
+	headers?: Record<string, string | string[] | undefined>;
+	/**
+	 * n8n left the body unread (version 2, a content type n8n does not parse): no `rawBody`, and
+	 * n8n's `readRawBody` reads it, or fails with this error (e.g. raw-body's 413 above n8n's
+	 * payload limit, or a client that aborted).
+	 */
+	unreadBody?: true | Error;
+	mode?: 'webhook' | 'manual';
+	/** The webhook credential's data; null: the node has no webhook credential selected. */
+	credentials?: IDataObject | null;
+	events?: string[];
+	options?: IDataObject;
+	refetch?: boolean;
+	/** The GST Compliance API credential's data, for Refetch Latest State over real HTTP. */
+	apiCredential?: ICredentialDataDecryptedObject;
+	workflow?: WorkflowRow;
+	/** A GST Compliance Dedupe Redis credential selected on the node, with this data. */
+	redis?: IDataObject;
+	/**
+	 * Names the saved credentials the node selects: deliveries naming the same set share the
+	 * trigger's few-seconds credential cache. Default: a set of its own per delivery, as if its
+	 * credentials had just been saved, so a test that changes the credential data sees it at once.
+	 */
+	credentialSet?: string;
+	/** Counts the credential reads (n8n's database reads) of this delivery by type. */
+	reads?: Record<string, number>;
+	/**
+	 * n8n fails to create the execution (a database error, a crash): `webhookResponse` is never
+	 * read, n8n answers 500 and saves nothing.
+	 */
+	executionFails?: boolean;
+	/** Another trigger node of the same workflow (same static data), instead of the row's own. */
+	node?: { id: string; name: string };
+	/**
+	 * Runs after webhook() returned and before n8n reads the answer and saves static data: a
+	 * delivery that overlaps this one (n8n's concurrency queue, a slow database) runs here.
+	 */
+	beforeAnswer?: () => Promise<unknown>;
+}
+
+export interface DeliveryResult {
+	status: number;
+	body: unknown;
+	/** Items the workflow would start with; undefined when nothing starts. */
+	started: IDataObject[] | undefined;
+}
+
+export function newWorkflow(id = 'wf1'): WorkflowRow {
+	return { id, nodeId: 'node-1', staticData: {} };
+}
+
+export const envelope = (overrides: Record<string, unknown> = {}) => ({
+	id: 'evt_0001',
+	type: 'einvoice.generated',
+	createdAt: '2025-01-15T04:29:59Z',
+	data: { id: 'einv_1', object: 'einvoice', status: 'generated', irn: 'IRN1' },
+	...overrides,
+});
+
+/** A correctly signed request for `body` at `t` (default: now). */
+export function signed(body: string | Buffer, t: number = NOW_S, secret = SECRET): DeliveryRequest {
+	return {
+		body,
+		headers: { 'service-signature': formatSignatureHeader(t, [sign(secret, t, body)]) },
+	};
+}
+
+/**
+ * Fake: Express builds the request and response in n8n's web server, not n8n-core. The request
+ * carries what n8n's body parser leaves on it (rawBody, parsed body); the response records the
+ * status and JSON a node sends directly.
+ */
+function expressPair(
+	rawBody: Buffer,
+	headers: DeliveryRequest['headers'],
+	unreadBody?: DeliveryRequest['unreadBody'],
+) {
+	let body: unknown = {};
+	try {
+		if (!unreadBody) body = JSON.parse(rawBody.toString('utf8'));
+	} catch {
+		// Not JSON: the request keeps an empty parsed body.
+	}
+	const request = {
+		rawBody: unreadBody ? undefined : rawBody,
+		body,
+		headers: headers ?? {},
+		params: {},
+		query: {},
+		readRawBody: async () => {
+			if (unreadBody instanceof Error) throw unreadBody;
+			request.rawBody = rawBody;
+		},
+	};
+	const sent = { status: 200, body: undefined as unknown };
+	const response = {
+		writableEnded: false,
+		status(code: number) {
+			sent.status = code;
+			return response;
+		},
+		json(data: unknown) {
+			sent.body = data;
+			response.writableEnded = true;
+			return response;
+		},
+	};
+	return {
+		request: request as unknown as ExpressRequest,
+		response: response as unknown as ExpressResponse,
+		sent,
+	};
+}
+
+/** webhook-on-received-response-extractor.js in n8n 2.41. */
+function onReceivedBody(responseData: unknown, result: IWebhookResponseData): unknown {
+	if (responseData === 'noData') return undefined;
+	if (responseData) return responseData;
+	if (result.webhookResponse !== undefined) return result.webhookResponse;
+	return { message: 'Workflow was started' };
+}
+
+/** Numbers the credential sets of deliveries that name none (see `credentialSet`). */
+let credentialSets = 0;
+
+/** The trigger node as saved in the workflow, with its credentials selected. */
+function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>): INode {
+	const refetch = delivery.refetch ?? false;
+	const set = delivery.credentialSet ?? `delivery-${++credentialSets}`;
+	return {
+		id: delivery.node?.id ?? row.nodeId,
+		name: delivery.node?.name ?? row.nodeName ?? TRIGGER_NAME,
+		type: NODE_TYPE.trigger,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: `${row.id}-webhook`,
+		parameters: {
+			events: delivery.events ?? ['*'],
+			options: (delivery.options ?? {}) as INodeParameters,
+			refetch,
+		},
+		credentials: {
+			...(delivery.credentials === null
+				? {}
+				: { gstComplianceWebhookApi: { id: `webhook-${set}`, name: 'GST webhook' } }),
+			...(refetch ? { gstComplianceApi: { id: `api-${set}`, name: 'GST API' } } : {}),
+			...(delivery.redis ? { gstComplianceRedisApi: { id: `redis-${set}`, name: 'Redis' } } : {}),
+		},
+	};
+}
+
+const nodeType = nodeTypes.getByNameAndVersion(NODE_TYPE.trigger, 1);
+const description = nodeType.description.webhooks![0] as IWebhookDescription;
+
+function webhookDataOf(
+	row: WorkflowRow,
+	node: INode,
+	hostData: IWorkflowExecuteAdditionalData,
+): IWebhookData {
+	return {
+		httpMethod: 'POST',
+		node: node.name,
+		path: `${node.webhookId}/${description.path as string}`,
+		webhookDescription: description,
+		workflowId: row.id,
+		workflowExecuteAdditionalData: hostData,
+		webhookId: node.webhookId,
+	};
+}
+
+/** n8n-core's HookContext, as WebhookService builds it for checkExists / create / delete. */
+export function hookContext(activation: WorkflowActivateMode): HookContext {
+	const row = newWorkflow();
+	const node = triggerNode(row, {});
+	const workflow = new Workflow({
+		id: row.id,
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+	});
+	const hostData = additionalData(
+		new TestCredentialsHelper({ gstComplianceWebhookApi: { signingSecret: SECRET } }),
+	);
+	return new HookContext(
+		workflow,
+		node,
+		hostData,
+		'trigger',
+		activation,
+		webhookDataOf(row, node, hostData),
+	);
+}
+
+export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult> {
+	const row = delivery.workflow ?? newWorkflow();
+	const mode: WorkflowExecuteMode = delivery.mode ?? 'webhook';
+	const webhookCredential =
+		delivery.credentials === undefined
+			? { signingSecret: SECRET, previousSigningSecret: '' }
+			: delivery.credentials;
+	const node = triggerNode(row, delivery);
+
+	// live-webhooks.js: the workflow as loaded from the database for this request.
+	const loadedStaticData = JSON.parse(JSON.stringify(row.staticData)) as IDataObject;
+	const workflowOf = () =>
+		new Workflow({
+			id: row.id,
+			name: 'Unit test workflow',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData: loadedStaticData,
+		});
+	const workflow = workflowOf();
+	const rawBody = typeof delivery.body === 'string' ? Buffer.from(delivery.body) : delivery.body;
+	const { request, response, sent } = expressPair(rawBody, delivery.headers, delivery.unreadBody);
+	const credentialsHelper = new TestCredentialsHelper({
+		...(webhookCredential === null
+			? {}
+			: { gstComplianceWebhookApi: webhookCredential as ICredentialDataDecryptedObject }),
+		...(delivery.apiCredential ? { gstComplianceApi: delivery.apiCredential } : {}),
+		...(delivery.redis
+			? { gstComplianceRedisApi: delivery.redis as ICredentialDataDecryptedObject }
+			: {}),
+	});
+	const hostData = additionalData(credentialsHelper, {
+		httpRequest: request,
+		httpResponse: response,
+	});
+	const webhookData = webhookDataOf(row, node, hostData);
+
+	// webhook.service.js runWebhook()
+	const context = new WebhookContext(workflow, node, hostData, mode, webhookData, [], null);
+	const result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
+	const started = result.workflowData?.[0]?.map((item) => item.json);
+	if (delivery.reads)
+		for (const [type, count] of Object.entries(credentialsHelper.readsByType))
+			delivery.reads[type] = (delivery.reads[type] ?? 0) + count;
+
+	await delivery.beforeAnswer?.();
+	// webhook-helpers.js executeWebhook()
+	let answer: { status: number; body: unknown };
+	if (result.noWebhookResponse === true) {
+		answer = { status: sent.status, body: sent.body };
+	} else if (result.workflowData === undefined) {
+		answer = { status: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
+	} else if (delivery.executionFails) {
+		response.status(500).json({ message: 'Error in workflow' });
+		return { status: 500, body: { message: 'Error in workflow' }, started: undefined };
+	} else {
+		// WorkflowRunner.run(): the execution's Workflow over the same static-data object.
+		workflowOf();
+		const responseData = description.responseData ?? 'firstEntryJson';
+		answer = { status: 200, body: onReceivedBody(responseData, result) };
+	}
+
+	// live-webhooks.js response callback: WorkflowStaticDataService.saveStaticData(workflow). Test
+	// webhooks (manual mode) never save static data.
+	const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
+	if (mode === 'webhook' && staticData.__dataChanged === true)
+		row.staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+	return { ...answer, started };
+}

@@ -1,0 +1,159 @@
+/**
+ * The trigger's description checked by what it does: each event type the editor offers starts the
+ * workflow for that type only, the editor asks for the API credential only with refetch on, each
+ * credential's Test button is wired.
+ */
+import { NodeHelpers, type INode } from 'n8n-workflow';
+
+import { dedupeRegistry } from '../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { GstComplianceTrigger } from '../../../../nodes/GstCompliance/GstComplianceTrigger.node';
+import {
+	deliver,
+	envelope,
+	hookContext,
+	newWorkflow,
+	NOW_MS,
+	NOW_S,
+	signed,
+} from '../../helpers/deliverToTrigger';
+
+const node = new GstComplianceTrigger();
+const { description } = node;
+
+beforeEach(() => {
+	jest.spyOn(Date, 'now').mockImplementation(() => NOW_MS);
+	dedupeRegistry.clear();
+});
+afterEach(() => jest.restoreAllMocks());
+
+const offered = (): string[] =>
+	(description.properties.find((p) => p.name === 'events')?.options ?? []).map((o) =>
+		String('value' in o ? o.value : ''),
+	);
+let seq = 0;
+const send = async (events: string[], type: string) =>
+	await deliver({
+		...signed(JSON.stringify(envelope({ id: `evt_${++seq}`, type })), NOW_S),
+		events,
+	});
+
+describe('event types the editor offers', () => {
+	const types = offered().filter((value) => value !== '*');
+
+	it('offers more than one event type and an All Events choice', () => {
+		expect(types.length).toBeGreaterThan(1);
+		expect(offered()).toContain('*');
+	});
+
+	it('each, selected alone, starts the workflow for that type and for no other', async () => {
+		for (const [index, type] of types.entries()) {
+			const other = types[(index + 1) % types.length];
+			expect({ type, started: (await send([type], type)).started?.length }).toEqual({
+				type,
+				started: 1,
+			});
+			expect({ type, other, started: (await send([type], other)).started }).toEqual({
+				type,
+				other,
+				started: undefined,
+			});
+		}
+	});
+
+	it('All Events starts the workflow for every offered type and for a type added later', async () => {
+		for (const type of [...types, 'einvoice.archived']) {
+			expect({ type, started: (await send(['*'], type)).started?.length }).toEqual({
+				type,
+				started: 1,
+			});
+		}
+	});
+});
+
+describe('what the editor shows', () => {
+	const nodeWith = (refetch: boolean): INode => ({
+		id: 'n',
+		name: 'GST Compliance Trigger',
+		type: 'n8n-nodes-gst-compliance.gstComplianceTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { refetch },
+	});
+	const shown = (name: string, refetch: boolean) => {
+		const credential = description.credentials!.find((c) => c.name === name)!;
+		return NodeHelpers.displayParameter(
+			{ refetch },
+			credential as never,
+			nodeWith(refetch),
+			description,
+		);
+	};
+
+	it('asks for the webhook credential always, and for the API credential only with refetch on', () => {
+		expect(shown('gstComplianceWebhookApi', false)).toBe(true);
+		expect(shown('gstComplianceWebhookApi', true)).toBe(true);
+		expect(shown('gstComplianceApi', false)).toBe(false);
+		expect(shown('gstComplianceApi', true)).toBe(true);
+		expect(shown('gstComplianceRedisApi', false)).toBe(true);
+	});
+
+	it("wires each credential's Test button to a method the node has", () => {
+		const methods = node.methods.credentialTest as Record<string, unknown>;
+		for (const credential of description.credentials ?? []) {
+			expect({
+				credential: credential.name,
+				method: typeof methods[credential.testedBy as string],
+			}).toEqual({
+				credential: credential.name,
+				method: 'function',
+			});
+		}
+	});
+});
+
+describe('node lifecycle', () => {
+	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
+		const hooks = node.webhookMethods.default;
+		const context = hookContext('activate');
+		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
+		await expect(hooks.create.call(context)).resolves.toBe(true);
+		await expect(hooks.delete.call(context)).resolves.toBe(true);
+	});
+
+	it('deactivation drops the trigger’s built-in store from memory; its ids stay in the static data', async () => {
+		const row = newWorkflow();
+		const first = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_kept' }))),
+			workflow: row,
+		});
+		expect(first.started).toHaveLength(1);
+		expect(dedupeRegistry.size).toBe(1);
+		await node.webhookMethods.default.delete.call(hookContext('activate'));
+		expect(dedupeRegistry.size).toBe(0);
+		const again = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_kept' }))),
+			workflow: row,
+		});
+		expect(again.body).toEqual({ received: true, duplicate: true });
+	});
+});
+
+describe('the trigger versions', () => {
+	it('the editor adds version 2; version 1 stays loadable for saved workflows', () => {
+		const { description } = new GstComplianceTrigger();
+		expect(description.version).toEqual([1, 2]);
+		expect(description.defaultVersion).toBe(2);
+	});
+});
+
+describe('the trigger webhook', () => {
+	it('is the one webhook of the node: POST, answered onReceived with responseData "" (so n8n reads webhookResponse)', () => {
+		const { webhooks } = new GstComplianceTrigger().description;
+		expect(webhooks).toHaveLength(1);
+		expect(webhooks?.[0]).toMatchObject({
+			httpMethod: 'POST',
+			responseMode: 'onReceived',
+			responseData: '',
+		});
+	});
+});

@@ -1,0 +1,109 @@
+/**
+ * The package's side of the n8n behaviours it depends on (nodes/GstCompliance/n8nCompat.ts); the
+ * e2e n8nCompat spec pins the trigger's on the e2e n8n, and `sendAuthenticated` is compared here with
+ * n8n-core's own `httpRequestWithAuthentication` over real HTTP.
+ */
+import { sleep } from 'n8n-workflow';
+
+import { gstApiRequest } from '../../../../nodes/GstCompliance/transport/apiRequest';
+import { authenticateWith } from '../../../../nodes/GstCompliance/credential/authenticate';
+import { n8nHttpRequestPost } from '../../../../nodes/GstCompliance/credential/tokenClient';
+import {
+	answerOnceExecutionExists,
+	requestBytes,
+	sendAuthenticated,
+} from '../../../../nodes/GstCompliance/n8nCompat';
+import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
+import { executeContext } from '../../helpers/executeNode';
+import { recordOutboundRequests } from '../../helpers/outboundRequests';
+
+describe('answerOnceExecutionExists', () => {
+	it('starts the workflow with the item; the callback runs, and the 200 is built, when n8n reads the answer', () => {
+		const onExecutionCreated = jest.fn();
+		const item = { id: 'evt_1', type: 'einvoice.generated' };
+		const response = answerOnceExecutionExists(item, onExecutionCreated);
+		expect(response.workflowData).toEqual([[{ json: item }]]);
+		expect(onExecutionCreated).not.toHaveBeenCalled();
+		expect(response.webhookResponse).toEqual({ received: true });
+		expect(onExecutionCreated).toHaveBeenCalledTimes(1);
+	});
+});
+
+describe('requestBytes', () => {
+	it('a body n8n has read (rawBody) → those bytes, n8n not asked again', async () => {
+		const readRawBody = jest.fn();
+		const rawBody = Buffer.from('{"id":"evt_1"}');
+		expect(await requestBytes({ rawBody, readRawBody })).toBe(rawBody);
+		expect(readRawBody).not.toHaveBeenCalled();
+	});
+
+	it("a body n8n left unread (a content type it does not parse) → read with n8n's readRawBody", async () => {
+		const request: { rawBody?: Buffer; readRawBody: () => Promise<void> } = {
+			readRawBody: async () => {
+				request.rawBody = Buffer.from('raw bytes');
+			},
+		};
+		expect((await requestBytes(request)).toString()).toBe('raw bytes');
+	});
+
+	it('a string rawBody → its bytes; no body at all → empty', async () => {
+		expect((await requestBytes({ rawBody: 'text' })).toString()).toBe('text');
+		expect((await requestBytes({})).length).toBe(0);
+	});
+});
+
+describe("sendAuthenticated, against n8n-core's httpRequestWithAuthentication", () => {
+	const emulator = useEmulatorForPackage();
+	const outbound = recordOutboundRequests();
+	beforeEach(() => outbound.reset());
+
+	function setup(abortSignal?: AbortSignal) {
+		const client = emulator().control.createClient({ environment: 'sandbox' });
+		const data = credentialData(emulator(), client);
+		const { context } = executeContext({
+			parameters: {},
+			credentials: { gstComplianceApi: data },
+			abortSignal,
+		});
+		const einvoiceId = emulator().control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		}).id;
+		return { context, data, einvoiceId };
+	}
+
+	it('sends the same request: method, URL, every header, and the execution cancel signal', async () => {
+		const { context, data, einvoiceId } = setup(new AbortController().signal);
+		const request = () => ({
+			method: 'GET' as const,
+			url: `/v1/einvoices/${einvoiceId}`,
+			qs: { view: 'full' },
+			json: true,
+		});
+		await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			'gstComplianceApi',
+			request(),
+		);
+		const post = n8nHttpRequestPost(async (options) => await context.helpers.httpRequest(options));
+		await sendAuthenticated(
+			context,
+			request(),
+			async (options) => await authenticateWith(data, options, post),
+		);
+		const [theirs, ours] = outbound.requests.filter((r) => r.url.includes('/v1/einvoices/'));
+		expect(theirs.cancellable).toBe(true);
+		expect(ours).toEqual(theirs);
+	});
+
+	it('a stopped execution aborts the request in flight and is not retried', async () => {
+		const controller = new AbortController();
+		const { context, einvoiceId } = setup(controller.signal);
+		emulator().control.injectApiFaults([{ kind: 'slow', ms: 2_000 }]);
+		const call = gstApiRequest.call(context, 'GET', `/v1/einvoices/${einvoiceId}`);
+		void sleep(200).then(() => controller.abort());
+		await expect(call).rejects.toThrow(/failed: the execution was stopped/);
+		const sent = outbound.requests.filter((r) => r.url.includes('/v1/einvoices/'));
+		expect(sent.map((r) => r.error)).toEqual(['ERR_CANCELED']);
+	});
+});

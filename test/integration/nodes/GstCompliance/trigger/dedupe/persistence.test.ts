@@ -1,0 +1,523 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * Dedupe persistence: one store per workflow node (the registry), and the built-in store's ids
+ * reaching n8n's database after every accepted event, under the node's id. n8n 2.41 (live
+ * webhooks) loads the workflow with its static data, runs webhook(), creates the execution from a
+ * second Workflow over the *same* static-data object (which resets the "changed" flag), reads
+ * `webhookResponse`, and only then saves static data if the flag is set. `deliver()` replays that
+ * sequence with n8n-workflow's real Workflow (its ObservableObject static data) and n8n-core's
+ * WebhookContext, so this fails if the write is lost. A "restart" forgets the process's stores;
+ * only the saved static data survives it.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { IDataObject } from 'n8n-workflow';
+
+import { ATTACH_REDIS_FROM } from '../../../../../../nodes/GstCompliance/trigger/dedupe/capacity';
+import {
+	MemoryDedupeStore,
+	type DedupeOptions,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/memoryStore';
+import type { DedupeSnapshot } from '../../../../../../nodes/GstCompliance/trigger/dedupe/snapshotRecords';
+import {
+	DEDUPE_CAPACITY,
+	DedupeRegistry,
+	dedupeRegistry,
+	IDLE_STORE_MS,
+	PROCESS_LIVE_MS,
+	staticDataKey,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { normaliseOptions } from '../../../../../../nodes/GstCompliance/trigger/options';
+import * as output from '../../../../../../nodes/GstCompliance/trigger/output';
+import {
+	deliver,
+	envelope,
+	newWorkflow,
+	NOW_MS,
+	signed,
+	TRIGGER_NAME,
+	type WorkflowRow,
+} from '../../../../helpers/deliverToTrigger';
+
+const HOUR = 3_600_000;
+const SHIPPED: DedupeOptions = {
+	windowMs: normaliseOptions({}).dedupeWindowMs,
+	capacity: DEDUPE_CAPACITY,
+};
+/** One persisted record: an 11-character digest and a 3-character minute offset. */
+const RECORD_CHARS = 14;
+const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, started: undefined };
+const LEGACY_KEY = `node:${TRIGGER_NAME}`;
+
+const event = (id: string) => signed(JSON.stringify(envelope({ id })));
+/** An event signed at `atMs` (the stubbed clock of a test that moves it). */
+const eventAt = (id: string, atMs: number) =>
+	signed(JSON.stringify(envelope({ id })), Math.floor(atMs / 1000));
+/** What n8n does across a restart: the process's stores are gone, static data is reloaded. */
+const restart = (row: WorkflowRow) => {
+	dedupeRegistry.clear();
+	row.staticData = JSON.parse(JSON.stringify(row.staticData)) as IDataObject;
+};
+/** The built-in store's snapshot as saved in the row's global static data. */
+const saved = (row: WorkflowRow) =>
+	(row.staticData.global as IDataObject | undefined)?.[staticDataKey(row.nodeId)] as
+		| DedupeSnapshot
+		| undefined;
+
+// Every delivery here runs at NOW_MS in a fresh process (no store remembered from another test).
+beforeEach(() => {
+	jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+	dedupeRegistry.clear();
+});
+afterEach(() => jest.restoreAllMocks());
+
+describe('DedupeRegistry', () => {
+	it('get(key) → one store and capacity watch per key, reconfigured on each use; clear() → new stores', () => {
+		const registry = new DedupeRegistry();
+		const create = jest.fn(() => new MemoryDedupeStore(SHIPPED));
+		const a = registry.get('wf:node:production', SHIPPED, create);
+		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
+		expect(a).toBe(b);
+		expect(a.store.capacity).toBe(5);
+		expect(create).toHaveBeenCalledTimes(1);
+		expect(registry.get('wf:node:test', SHIPPED, create).store).not.toBe(a.store);
+		registry.clear();
+		expect(registry.get('wf:node:production', SHIPPED, create).store).not.toBe(a.store);
+	});
+});
+
+describe('DedupeRegistry: memory of triggers no longer used', () => {
+	it('get() once a store went unused for IDLE_STORE_MS → it is dropped, unless a delivery holds a lease in it', async () => {
+		const registry = new DedupeRegistry();
+		const create = () => new MemoryDedupeStore(SHIPPED);
+		const idle = registry.get('wf:idle:production', SHIPPED, create, NOW_MS).store;
+		const leased = registry.get('wf:leased:production', SHIPPED, create, NOW_MS).store;
+		await leased.claim('evt_waiting', NOW_MS, IDLE_STORE_MS + 2 * HOUR);
+		registry.get('wf:other:production', SHIPPED, create, NOW_MS + IDLE_STORE_MS + 1);
+		expect(registry.size).toBe(2);
+		expect(registry.get('wf:leased:production', SHIPPED, create).store).toBe(leased);
+		expect(registry.get('wf:idle:production', SHIPPED, create).store).not.toBe(idle);
+	});
+
+	it('release(workflow, node) → that trigger’s stores dropped, a store with a live lease kept', async () => {
+		const registry = new DedupeRegistry();
+		const create = () => new MemoryDedupeStore(SHIPPED);
+		registry.get('wf:a:production', SHIPPED, create, NOW_MS);
+		registry.get('wf:a:test', SHIPPED, create, NOW_MS);
+		const leased = registry.get('wf:b:production', SHIPPED, create, NOW_MS).store;
+		await leased.claim('evt_waiting', NOW_MS, HOUR);
+		registry.release('wf', 'a', NOW_MS);
+		registry.release('wf', 'b', NOW_MS);
+		expect(registry.size).toBe(1);
+	});
+});
+
+describe('DedupeRegistry: which stores a save writes, and which a deactivation drops', () => {
+	const create = () => new MemoryDedupeStore(SHIPPED);
+
+	it('production(workflow) → that workflow’s production stores only, not its test-URL ones or another workflow’s', () => {
+		const registry = new DedupeRegistry();
+		const a = registry.get('wf:a:production', SHIPPED, create).store;
+		const b = registry.get('wf:b:production', SHIPPED, create).store;
+		registry.get('wf:a:test', SHIPPED, create);
+		registry.get('other:a:production', SHIPPED, create);
+		expect(registry.production('wf').map((entry) => entry.store)).toEqual([a, b]);
+	});
+
+	it('release(workflow, node) → only that trigger’s stores go', () => {
+		const registry = new DedupeRegistry();
+		registry.get('wf:a:production', SHIPPED, create);
+		const keptB = registry.get('wf:b:production', SHIPPED, create).store;
+		const keptOther = registry.get('other:a:production', SHIPPED, create).store;
+		registry.release('wf', 'a');
+		expect(registry.size).toBe(2);
+		expect(registry.get('wf:b:production', SHIPPED, create).store).toBe(keptB);
+		expect(registry.get('other:a:production', SHIPPED, create).store).toBe(keptOther);
+	});
+
+	it('idle stores are looked for at most once a minute (a busy instance holds many)', () => {
+		const registry = new DedupeRegistry();
+		const store = registry.get('wf:a:production', SHIPPED, create, NOW_MS).store;
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR);
+		// a is idle from NOW + 1 h + 1 ms, but the last look was at NOW + 1 h.
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR + 59_999);
+		expect(registry.size).toBe(2);
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR + 60_000);
+		expect(registry.size).toBe(1);
+		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + HOUR + 60_000).store).not.toBe(
+			store,
+		);
+	});
+
+	it('the shipped times: a store unused for exactly an hour stays, a millisecond more and it goes', () => {
+		const registry = new DedupeRegistry();
+		const store = registry.get('wf:a:production', SHIPPED, create, NOW_MS).store;
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR);
+		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + HOUR).store).toBe(store);
+		registry.get('wf:b:production', SHIPPED, create, NOW_MS + 2 * HOUR + 1);
+		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + 2 * HOUR + 1).store).not.toBe(
+			store,
+		);
+	});
+});
+
+describe('the shipped store policy', () => {
+	it('a store with DEDUPE_CAPACITY → keeps 125,000 ids; the 125,001st pushes out the oldest', () => {
+		const T0 = Date.UTC(2025, 0, 15);
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (let i = 0; i < 125_000; i++) store.claimNow(`evt_${i}`, T0);
+		expect(store.size).toBe(125_000);
+		expect(store.claimNow('evt_0', T0)).toBe(false);
+		expect(store.claimNow('evt_new', T0)).toBe(true);
+		expect(store.size).toBe(125_000);
+		expect(store.claimNow('evt_124999', T0)).toBe(false);
+		expect(store.claimNow('evt_0', T0)).toBe(true);
+	});
+});
+
+describe('saving the ids in the workflow’s static data', () => {
+	it('webhook() × 3 accepted events → all three ids saved under global "dedupe:<node id>"', async () => {
+		const row = newWorkflow('wf-static-data');
+		for (const id of ['evt_static_1', 'evt_static_2', 'evt_static_3']) {
+			const result = await deliver({ ...event(id), workflow: row });
+			expect(result).toMatchObject({ status: 200, body: { received: true } });
+			expect(result.started).toHaveLength(1);
+		}
+		expect(staticDataKey('node-1')).toBe('dedupe:node-1');
+		expect(saved(row)?.d.length).toBe(3 * RECORD_CHARS);
+	});
+
+	it('webhook() after a restart → a saved id is a duplicate, a new id starts', async () => {
+		const row = newWorkflow('wf-restart');
+		for (const id of ['evt_a', 'evt_b', 'evt_c']) await deliver({ ...event(id), workflow: row });
+		restart(row);
+		expect(await deliver({ ...event('evt_b'), workflow: row })).toEqual(DUPLICATE);
+		expect((await deliver({ ...event('evt_d'), workflow: row })).started).toHaveLength(1);
+	});
+
+	it('webhook() after the node is renamed and n8n restarts → the id is still a duplicate', async () => {
+		const row = newWorkflow('wf-rename');
+		expect((await deliver({ ...event('evt_renamed'), workflow: row })).started).toHaveLength(1);
+		row.nodeName = 'Invoices in';
+		restart(row);
+		expect(await deliver({ ...event('evt_renamed'), workflow: row })).toEqual(DUPLICATE);
+	});
+});
+
+describe('several GST triggers in one workflow (n8n saves the whole static data, last writer wins)', () => {
+	const A = { id: 'node-a', name: 'E-invoices in' };
+	const B = { id: 'node-b', name: 'E-way bills in' };
+	const started = (result: { started: unknown }) => (result.started ? 1 : 0);
+
+	it('webhook() to A and B overlapping (each saves the copy it loaded) × 20, a restart, every event again → each started once', async () => {
+		const row = newWorkflow('wf-two-triggers');
+		let starts = 0;
+		for (let i = 0; i < 20; i++) {
+			// B's request loads the row, then A's whole request runs and saves, then B saves its copy.
+			const a = deliver.bind(null, { ...event(`evt_a_${i}`), workflow: row, node: A });
+			const b = await deliver({ ...event(`evt_b_${i}`), workflow: row, node: B, beforeAnswer: a });
+			starts += started(b) + 1;
+		}
+		expect(starts).toBe(40);
+		restart(row);
+		for (let i = 0; i < 20; i++) {
+			starts += started(await deliver({ ...event(`evt_a_${i}`), workflow: row, node: A }));
+			starts += started(await deliver({ ...event(`evt_b_${i}`), workflow: row, node: B }));
+		}
+		expect(starts).toBe(40);
+	});
+
+	it('webhook() to B overlapping the save that moves A’s legacy ids → the move stands after a restart', async () => {
+		const legacy = new MemoryDedupeStore(SHIPPED);
+		legacy.claimNow('evt_legacy_a', NOW_MS - HOUR);
+		const row = { ...newWorkflow('wf-two-legacy'), staticData: {} as IDataObject };
+		row.staticData[`node:${A.name}`] = { dedupe: legacy.snapshot() as unknown as IDataObject };
+		await deliver({
+			...event('evt_b_1'),
+			workflow: row,
+			node: B,
+			beforeAnswer: async () => await deliver({ ...event('evt_a_new'), workflow: row, node: A }),
+		});
+		restart(row);
+		expect(await deliver({ ...event('evt_legacy_a'), workflow: row, node: A })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_a_new'), workflow: row, node: A })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_b_1'), workflow: row, node: B })).toEqual(DUPLICATE);
+	});
+});
+
+describe('noticing another n8n process that receives the same trigger’s deliveries', () => {
+	const markerKey = (row: WorkflowRow) => `${staticDataKey(row.nodeId)}:processes`;
+	/** What another process's saves leave in the row: its marker, started and last seen then. */
+	const otherProcess = (row: WorkflowRow, startedMs: number, lastSeenMs: number) => {
+		const global = (row.staticData.global ?? {}) as IDataObject;
+		global[markerKey(row)] = {
+			...((global[markerKey(row)] as IDataObject | undefined) ?? {}),
+			other: [startedMs, lastSeenMs],
+		};
+		row.staticData.global = global;
+	};
+
+	it('webhook() × 2 → this process marks itself in the static data it saves, and is not another process to itself', async () => {
+		const row = newWorkflow('wf-marker');
+		await deliver({ ...event('evt_m_1'), workflow: row });
+		const second = await deliver({ ...event('evt_m_2'), workflow: row });
+		expect(second.started?.[0]).not.toHaveProperty('dedupeNotice');
+		const markers = (row.staticData.global as IDataObject)[markerKey(row)] as IDataObject;
+		expect(Object.keys(markers)).toHaveLength(1);
+	});
+
+	it('webhook() when another process saved a delivery since this one started → dedupeNotice and a warning naming the Redis credential', async () => {
+		const row = newWorkflow('wf-two-processes');
+		await deliver({ ...event('evt_p_1'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		const result = await deliver({ ...event('evt_p_2'), workflow: row });
+		expect(result.started?.[0].dedupeNotice).toMatch(
+			/another n8n process .*Attach a GST Compliance Dedupe Redis credential/i,
+		);
+	});
+
+	it('webhook() saves this process’s marker as [first delivery, this commit], keeps other recent ones, drops ones silent for PROCESS_LIVE_MS and malformed ones', async () => {
+		const row = newWorkflow('wf-marker-pruning');
+		await deliver({ ...event('evt_k_1'), workflow: row });
+		const global = row.staticData.global as IDataObject;
+		global[markerKey(row)] = {
+			...(global[markerKey(row)] as IDataObject),
+			recent: [NOW_MS - HOUR, NOW_MS - PROCESS_LIVE_MS + 120_000],
+			silent: [NOW_MS - 3 * HOUR, NOW_MS + 60_000 - PROCESS_LIVE_MS],
+			notAMarker: 'x',
+			tooShort: [NOW_MS],
+			notNumbers: ['a', 'b'],
+		};
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 60_000);
+		await deliver({ ...eventAt('evt_k_2', NOW_MS + 60_000), workflow: row });
+		const markers = (row.staticData.global as IDataObject)[markerKey(row)] as Record<
+			string,
+			number[]
+		>;
+		expect(Object.keys(markers).sort()).toEqual([dedupeRegistry.process.id, 'recent'].sort());
+		expect(markers[dedupeRegistry.process.id]).toEqual([NOW_MS, NOW_MS + 60_000]);
+	});
+
+	it('webhook() when another process’s marker is malformed, or silent for PROCESS_LIVE_MS → no notice', async () => {
+		const row = newWorkflow('wf-marker-stale');
+		await deliver({ ...event('evt_s_1'), workflow: row });
+		/** The markers as the row holds them now (each save replaces the row's static data). */
+		const setMarkers = (value: unknown) =>
+			((row.staticData.global as IDataObject)[markerKey(row)] = value as IDataObject);
+		setMarkers(null);
+		expect((await deliver({ ...event('evt_s_null'), workflow: row })).started).toHaveLength(1);
+		setMarkers({ broken: [NOW_MS, 'later'], alsoBroken: [NOW_MS, NOW_MS, NOW_MS] });
+		expect((await deliver({ ...event('evt_s_2'), workflow: row })).started?.[0]).not.toHaveProperty(
+			'dedupeNotice',
+		);
+		// Seen after this process started, but longer ago than PROCESS_LIVE_MS.
+		otherProcess(row, NOW_MS, NOW_MS + 1);
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 1 + PROCESS_LIVE_MS);
+		expect(
+			(await deliver({ ...eventAt('evt_s_3', NOW_MS + 1 + PROCESS_LIVE_MS), workflow: row }))
+				.started?.[0],
+		).not.toHaveProperty('dedupeNotice');
+	});
+
+	it('webhook() with another live process → warns in the log once per 10 minutes, naming the workflow and node', async () => {
+		const warnings: string[] = [];
+		const logger = Container.get(Logger);
+		jest
+			.spyOn(logger, 'warn')
+			.mockImplementation((...args: unknown[]) => void warnings.push(String(args[0])));
+		const row = newWorkflow('wf-marker-warn');
+		await deliver({ ...event('evt_w_1'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		await deliver({ ...event('evt_w_2'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 10 * 60_000 - 1);
+		await deliver({ ...eventAt('evt_w_3', NOW_MS + 10 * 60_000 - 1), workflow: row });
+		const said = () => warnings.filter((line) => line.startsWith('Another n8n process'));
+		expect(said()).toEqual([
+			expect.stringMatching(/\(2 processes, .*\(wf-marker-warn:node-1:production\)$/),
+		]);
+		otherProcess(row, NOW_MS - HOUR, NOW_MS + 10 * 60_000);
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 10 * 60_000);
+		await deliver({ ...eventAt('evt_w_4', NOW_MS + 10 * 60_000), workflow: row });
+		expect(said()).toHaveLength(2);
+	});
+
+	it('webhook() with another live process and the store near its cap → both notes on the item', async () => {
+		const row = newWorkflow('wf-marker-and-capacity');
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (let i = 0; i < ATTACH_REDIS_FROM; i++) store.claimNow(`evt_old_${i}`, NOW_MS - HOUR);
+		row.staticData = {
+			global: { [staticDataKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
+		};
+		await deliver({ ...event('evt_c_1'), workflow: row });
+		otherProcess(row, NOW_MS - HOUR, NOW_MS);
+		const notice = (await deliver({ ...event('evt_c_2'), workflow: row })).started?.[0]
+			.dedupeNotice as string;
+		expect(notice).toMatch(
+			/^Another n8n process .* one record\. The GST Compliance Trigger's built-in dedupe store remembers 10,00\d event ids/,
+		);
+	});
+
+	it('webhook() after a restart → the marker of the process before it is not another process', async () => {
+		const row = newWorkflow('wf-restarted');
+		// The process before this one started two hours ago and was last seen before this one started.
+		otherProcess(row, NOW_MS - 2 * HOUR, NOW_MS - 60_000);
+		const result = await deliver({ ...event('evt_r_1'), workflow: row });
+		expect(result.started?.[0]).not.toHaveProperty('dedupeNotice');
+	});
+});
+
+describe('moving the ids saved by earlier versions (node static data, by node name)', () => {
+	/** A row as an earlier version left it: the snapshot in `node:<name>`.dedupe. */
+	const legacyRow = (id: string, eventIds: string[]) => {
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (const eventId of eventIds) store.claimNow(eventId, NOW_MS - HOUR);
+		const snapshot = store.snapshot();
+		const row = { ...newWorkflow(id), staticData: { [LEGACY_KEY]: { dedupe: snapshot } } };
+		return { row, snapshot };
+	};
+
+	it('webhook() with a legacy id after the upgrade → duplicate; that save moves the snapshot to global "dedupe:<node id>"', async () => {
+		const { row, snapshot } = legacyRow('wf-legacy-duplicate', ['evt_legacy']);
+		restart(row);
+		expect(await deliver({ ...event('evt_legacy'), workflow: row })).toEqual(DUPLICATE);
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+		expect(saved(row)).toEqual(snapshot);
+	});
+
+	it('webhook() with a new id after the upgrade → started; the legacy ids and the new one saved under the node id', async () => {
+		const { row } = legacyRow('wf-legacy-start', ['evt_legacy']);
+		restart(row);
+		expect((await deliver({ ...event('evt_new'), workflow: row })).started).toHaveLength(1);
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+		expect(saved(row)?.d.length).toBe(2 * RECORD_CHARS);
+		restart(row);
+		expect(await deliver({ ...event('evt_legacy'), workflow: row })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_new'), workflow: row })).toEqual(DUPLICATE);
+	});
+
+	it('webhook() starting an event when a stale save brought the legacy ids back → the save drops them again', async () => {
+		const { row } = legacyRow('wf-legacy-back', ['evt_legacy']);
+		restart(row);
+		await deliver({ ...event('evt_first'), workflow: row });
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+		// Another trigger's request, loaded before the move, saved its copy.
+		(row.staticData[LEGACY_KEY] as IDataObject).dedupe = { v: 1, base: 0, d: '' };
+		await deliver({ ...event('evt_second'), workflow: row });
+		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
+	});
+
+	it('webhook() when both keys exist → the node-id key is read, the legacy one left alone', async () => {
+		const { row } = legacyRow('wf-legacy-both', ['evt_only_legacy']);
+		const current = new MemoryDedupeStore(SHIPPED);
+		current.claimNow('evt_only_current', NOW_MS - HOUR);
+		(row.staticData as IDataObject).global = {
+			[staticDataKey(row.nodeId)]: current.snapshot() as unknown as IDataObject,
+		};
+		restart(row);
+		expect(await deliver({ ...event('evt_only_current'), workflow: row })).toEqual(DUPLICATE);
+		expect((await deliver({ ...event('evt_only_legacy'), workflow: row })).started).toHaveLength(1);
+	});
+});
+
+describe('the claim of a delivery that fails before the execution exists', () => {
+	it('webhook() whose item cannot be prepared → 500, and the released id starts on the very next redelivery', async () => {
+		const row = newWorkflow('wf-prepare-fails');
+		jest.spyOn(output, 'buildOutput').mockRejectedValueOnce(new Error('output failed'));
+		expect((await deliver({ ...event('evt_prepare'), workflow: row })).status).toBe(500);
+		expect((await deliver({ ...event('evt_prepare'), workflow: row })).started).toHaveLength(1);
+	});
+});
+
+describe('keeping deliveries of different workflows and modes apart', () => {
+	it('webhook() with one id in two workflows → started in each', async () => {
+		for (const id of ['wf1', 'wf2'])
+			expect(
+				(await deliver({ ...event('evt_1'), workflow: newWorkflow(id) })).started,
+			).toHaveLength(1);
+	});
+
+	it('webhook() on the test URL → its own ids, apart from production, and nothing saved', async () => {
+		const workflow = newWorkflow();
+		const test = await deliver({ ...event('evt_1'), workflow, mode: 'manual' });
+		expect(test.started).toHaveLength(1);
+		expect(workflow.staticData).toEqual({});
+		expect(
+			(await deliver({ ...event('evt_1'), workflow, mode: 'manual' })).started,
+		).toBeUndefined();
+
+		expect((await deliver({ ...event('evt_1'), workflow })).started).toHaveLength(1);
+		expect((await deliver({ ...event('evt_2'), workflow })).started).toHaveLength(1);
+		expect((await deliver({ ...event('evt_2'), workflow, mode: 'manual' })).started).toHaveLength(
+			1,
+		);
+	});
+
+	it('webhook() on the test URL, then in production → the save holds production’s ids only', async () => {
+		const workflow = newWorkflow('wf-test-then-production');
+		await deliver({ ...event('evt_test_only'), workflow, mode: 'manual' });
+		await deliver({ ...event('evt_production'), workflow });
+		restart(workflow);
+		expect((await deliver({ ...event('evt_test_only'), workflow })).started).toHaveLength(1);
+		expect(await deliver({ ...event('evt_production'), workflow })).toEqual(DUPLICATE);
+	});
+
+	it('webhook() on the test URL after a restart → starts an id production saved; production still a duplicate', async () => {
+		const workflow = newWorkflow();
+		expect((await deliver({ ...event('evt_seen'), workflow })).started).toHaveLength(1);
+		expect(workflow.staticData).not.toEqual({});
+		restart(workflow);
+		expect(
+			(await deliver({ ...event('evt_seen'), workflow, mode: 'manual' })).started,
+		).toHaveLength(1);
+		expect(await deliver({ ...event('evt_seen'), workflow })).toEqual(DUPLICATE);
+	});
+});
+
+describe('ids that differ only in unpaired UTF-16 surrogates', () => {
+	// As UTF-8 all three are "evt_\ufffd": hashed that way they shared one key, and only the first
+	// of the three events ever started.
+	it('webhook() with ids "evt_\\ud800", "evt_\\udc00", "evt_\\ufffd" → each started once', async () => {
+		const workflow = newWorkflow('wf-surrogates');
+		const ids = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd'];
+		for (const id of ids) {
+			const result = await deliver({ ...event(id), workflow });
+			expect({ id, started: result.started?.map((item) => item.id) }).toEqual({
+				id,
+				started: [id],
+			});
+		}
+		for (const id of ids)
+			expect({ id, ...(await deliver({ ...event(id), workflow })) }).toEqual({ id, ...DUPLICATE });
+	});
+});
+
+describe('telling the user, on the started item, when the built-in store should give way to Redis', () => {
+	/** A workflow row whose trigger already remembers `size` ids from the last hour. */
+	function rowRemembering(size: number): WorkflowRow {
+		const row = newWorkflow(`wf-notice-${size}`);
+		const store = new MemoryDedupeStore(SHIPPED);
+		for (let i = 0; i < size; i++) store.claimNow(`evt_old_${i}`, NOW_MS - HOUR);
+		row.staticData = {
+			global: { [staticDataKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
+		};
+		return row;
+	}
+
+	it(`webhook() with ${ATTACH_REDIS_FROM.toLocaleString('en')} ids remembered → the item carries dedupeNotice naming the fix`, async () => {
+		const result = await deliver({
+			...event('evt_busy_store'),
+			workflow: rowRemembering(ATTACH_REDIS_FROM),
+		});
+		expect(result.started).toHaveLength(1);
+		expect(result.started?.[0].dedupeNotice).toMatch(
+			/remembers 10,00\d event ids .*Attach a GST Compliance Dedupe Redis credential/,
+		);
+	});
+
+	it('webhook() with fewer ids remembered → no dedupeNotice', async () => {
+		const result = await deliver({ ...event('evt_quiet_store'), workflow: rowRemembering(100) });
+		expect(result.started).toHaveLength(1);
+		expect(result.started?.[0]).not.toHaveProperty('dedupeNotice');
+	});
+});

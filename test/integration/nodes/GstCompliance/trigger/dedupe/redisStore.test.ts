@@ -1,0 +1,806 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The Redis dedupe store against a real redis-server (Debian's `redis-server`, started here on a
+ * free port with a password; missing, the suite fails with the command that installs it), and the
+ * trigger's webhook() with a Redis credential attached, on one Redis and on a 3-node Redis Cluster
+ * (built with redis-cli). Separate store objects with separate clients stand for separate n8n
+ * processes.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { createHash } from 'crypto';
+import Redis, { Cluster } from 'ioredis';
+
+import {
+	connectionFromCredential,
+	DedupeUnavailableError,
+	loadRedisModule,
+	type RedisConnection,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
+import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
+import { testRedisCredential } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisCredential';
+import {
+	eventKey,
+	RedisDedupeStore,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisStore';
+import { freePort, waitFor } from '../../../../../harness/http';
+import {
+	startRedis,
+	startRedisCluster,
+	type RunningRedis,
+	type RunningRedisCluster,
+} from '../../../../../harness/queue/services';
+import {
+	deliver,
+	envelope,
+	newWorkflow,
+	NOW_MS,
+	signed,
+} from '../../../../helpers/deliverToTrigger';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'redis-unit-Pa55word';
+let redis: RunningRedis;
+let connection: RedisConnection;
+/** Direct client for looking at keys. */
+let inspect: Redis;
+const direct: Redis[] = [];
+
+beforeAll(async () => {
+	redis = await startRedis('unit-redis', { password: PASSWORD });
+	connection = { host: redis.host, port: redis.port, database: 3, password: PASSWORD };
+	inspect = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
+});
+
+afterAll(async () => {
+	await redisClients.close();
+	for (const client of [inspect, ...direct]) client?.disconnect();
+	await redis?.dispose();
+});
+
+beforeEach(async () => {
+	await inspect.flushdb();
+});
+
+/** A "process": its own client and store over the same Redis. */
+function processStore(scope = 'wf1:node-1:production', windowMs = 60_000) {
+	const client = new Redis({
+		host: redis.host,
+		port: redis.port,
+		password: PASSWORD,
+		db: 3,
+		enableOfflineQueue: true,
+	});
+	direct.push(client);
+	return new RedisDedupeStore(client, connection, { scope, windowMs });
+}
+
+const T0 = NOW_MS;
+const LEASE = 90_000;
+
+/** Waits until Redis has expired the key of `id` (default scope), by its own clock. */
+async function expired(id: string) {
+	const key = eventKey('wf1:node-1:production', id);
+	await waitFor(async () => (await inspect.exists(key)) === 0, 'the key to expire', 5_000, 20);
+}
+
+/** Claims `id` and expects it to be this delivery's. */
+async function claimed(store: RedisDedupeStore, id: string, nowMs = T0, leaseMs = LEASE) {
+	const result = await store.claim(id, nowMs, leaseMs);
+	if (result.kind !== 'claimed') throw new Error(`expected claimed, got ${result.kind}`);
+	return result.claim;
+}
+
+describe('claim, renew, commit and release', () => {
+	it('claims a new id once; after commit, every later claim is a duplicate', async () => {
+		const a = processStore();
+		const b = processStore();
+		await a.commit(await claimed(a, 'evt_1'), T0);
+		expect(await b.claim('evt_1', T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
+		expect(await a.claim('evt_1', T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
+		expect((await b.claim('evt_2', T0, LEASE)).kind).toBe('claimed');
+	});
+
+	it('20 concurrent claims of one id over 4 processes: exactly one is claimed, the rest busy', async () => {
+		const stores = Array.from({ length: 4 }, () => processStore());
+		const results = await Promise.all(
+			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].claim('evt_burst', T0, LEASE)),
+		);
+		const kinds = results.map((r) => r.kind);
+		expect(kinds.filter((k) => k === 'claimed')).toHaveLength(1);
+		expect(kinds.filter((k) => k === 'busy')).toHaveLength(19);
+	});
+
+	it('a lease never committed (process lost) lapses at its end; the retry claims it', async () => {
+		const lost = processStore();
+		await claimed(lost, 'evt_lost', T0, 200);
+		expect(await processStore().claim('evt_lost', T0, LEASE)).toEqual({ kind: 'busy' });
+		await expired('evt_lost');
+		expect((await processStore().claim('evt_lost', T0, LEASE)).kind).toBe('claimed');
+	});
+
+	it('renew extends the lease; a stale claim cannot renew after another delivery took it', async () => {
+		const store = processStore();
+		const first = await claimed(store, 'evt_renew', T0, 200);
+		expect(await store.renew(first, T0, 30_000)).toBe(true);
+		expect(await inspect.pttl(eventKey('wf1:node-1:production', 'evt_renew'))).toBeGreaterThan(
+			20_000,
+		);
+		expect(await store.renew(first, T0, 200)).toBe(true);
+		await expired('evt_renew');
+		const second = await claimed(store, 'evt_renew', T0);
+		expect(await store.renew(first, T0, 30_000)).toBe(false);
+		expect(await store.renew(second, T0, 30_000)).toBe(true);
+		await store.commit(second, T0);
+		expect(await store.renew(second, T0, 30_000)).toBe(false);
+	});
+
+	it('a lapsed lease nobody took can still be renewed by its holder', async () => {
+		const store = processStore();
+		const claim = await claimed(store, 'evt_late', T0, 200);
+		await expired('evt_late');
+		expect(await store.renew(claim, T0, 30_000)).toBe(true);
+		expect(await store.claim('evt_late', T0, LEASE)).toEqual({ kind: 'busy' });
+	});
+
+	it('release frees the id at once, but only for the delivery that holds it', async () => {
+		const store = processStore();
+		const stale = await claimed(store, 'evt_release', T0, 200);
+		await expired('evt_release');
+		const holder = await claimed(store, 'evt_release', T0);
+		await store.release(stale);
+		expect(await store.claim('evt_release', T0 + 2_001, LEASE)).toEqual({ kind: 'busy' });
+		await store.release(holder);
+		expect((await store.claim('evt_release', T0 + 2_002, LEASE)).kind).toBe('claimed');
+	});
+
+	it('keeps a committed id for the window: inside it a duplicate, after it free, and Redis expires the key', async () => {
+		const store = processStore(undefined, 1_000);
+		await store.commit(await claimed(store, 'evt_window'), T0);
+		const ttl = await inspect.pttl(eventKey('wf1:node-1:production', 'evt_window'));
+		expect(ttl).toBeGreaterThan(0);
+		expect(ttl).toBeLessThanOrEqual(1_000);
+		expect(await store.claim('evt_window', T0 + 999, LEASE)).toEqual({ kind: 'duplicate' });
+		await waitFor(
+			async () => (await inspect.exists(eventKey('wf1:node-1:production', 'evt_window'))) === 0,
+			'the key to expire',
+			5_000,
+			50,
+		);
+		expect((await store.claim('evt_window', T0 + 1_000, LEASE)).kind).toBe('claimed');
+	});
+
+	it('takes decimal windows and leases as whole milliseconds (Redis refuses PX 1.5)', async () => {
+		const store = processStore(undefined, 4.1 * 3_600_000 + 0.4);
+		const claim = await claimed(store, 'evt_decimal', T0, 30_000.7);
+		expect(await store.renew(claim, T0 + 0.5, 10_000.2)).toBe(true);
+		await store.commit(claim, T0 + 1);
+		expect(await inspect.pttl(eventKey('wf1:node-1:production', 'evt_decimal'))).toBeGreaterThan(
+			4 * 3_600_000,
+		);
+	});
+
+	it('reads keys written by earlier versions while they exist: p as a lease in progress, d as started', async () => {
+		const key = (id: string) => eventKey('wf1:node-1:production', id);
+		await inspect.set(key('evt_old_p'), 'p', 'PX', 30_000);
+		await inspect.set(key('evt_old_d'), 'd', 'PX', 60_000);
+		// Their own times lie in the reader's past: only their PX says whether they are live.
+		await inspect.set(key('evt_timed_p'), `p:old-token:${T0 - 1}`, 'PX', 30_000);
+		await inspect.set(key('evt_timed_d'), `d:${T0 - 1}`, 'PX', 60_000);
+		const store = processStore();
+		expect(await store.claim('evt_old_p', T0, LEASE)).toEqual({ kind: 'busy' });
+		expect(await store.claim('evt_old_d', T0, LEASE)).toEqual({ kind: 'duplicate' });
+		expect(await store.claim('evt_timed_p', T0, LEASE)).toEqual({ kind: 'busy' });
+		expect(await store.claim('evt_timed_d', T0, LEASE)).toEqual({ kind: 'duplicate' });
+		// The lease's holder is still told by its token.
+		const holder = { eventId: 'evt_timed_p', token: 'old-token' };
+		expect(await store.renew({ ...holder, token: 'other-token' }, T0, LEASE)).toBe(false);
+		await store.release(holder);
+		expect((await store.claim('evt_timed_p', T0, LEASE)).kind).toBe('claimed');
+	});
+
+	it('gives distinct ids distinct keys, lone surrogates included', () => {
+		const ids = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd', 'evt_\ud800\udc00'];
+		expect(new Set(ids.map((id) => eventKey('s', id))).size).toBe(4);
+	});
+
+	it('keeps the key of a well-formed id as before (keys written by earlier versions still match)', () => {
+		expect(eventKey('s', 'evt_1')).toBe(
+			`n8n-gst-compliance:dedupe:v1:s:${createHash('sha256').update('evt_1').digest('base64url').slice(0, 22)}`,
+		);
+	});
+
+	it('keeps workflows, nodes and the test namespace apart', async () => {
+		const production = processStore('wf1:node-1:production');
+		await production.commit(await claimed(production, 'evt_ns'), T0);
+		for (const scope of ['wf1:node-1:test', 'wf2:node-1:production', 'wf1:node-2:production'])
+			expect((await processStore(scope).claim('evt_ns', T0, LEASE)).kind).toBe('claimed');
+	});
+
+	it('stores one fixed-size key per id (no id in clear) with no cap', async () => {
+		const store = processStore();
+		const ids = Array.from({ length: 2_000 }, (_, i) => `evt_${'x'.repeat(i % 300)}_${i}`);
+		for (const id of ids) expect((await store.claim(id, T0, LEASE)).kind).toBe('claimed');
+		const keys = await inspect.keys('*');
+		expect(keys).toHaveLength(ids.length);
+		expect(new Set(keys.map((k) => k.length)).size).toBe(1);
+		expect(keys.some((k) => k.includes('evt_'))).toBe(false);
+	});
+});
+
+describe("liveness by Redis's clock, whatever each process's clock says", () => {
+	/** Two webhook processes 45 s apart: inside the signature tolerance, so both accept a delivery. */
+	const SKEW = 45_000;
+	const key = (id: string) => eventKey('wf1:node-1:production', id);
+
+	it('a lease claimed by the process behind is still busy for the process ahead', async () => {
+		const behind = processStore();
+		const ahead = processStore();
+		await claimed(behind, 'evt_skew_lease', T0, 30_000);
+		expect(await ahead.claim('evt_skew_lease', T0 + SKEW, 30_000)).toEqual({ kind: 'busy' });
+	});
+
+	it('the process ahead cannot renew a stale claim over the lease of the process behind', async () => {
+		const behind = processStore();
+		const ahead = processStore();
+		const stale = await claimed(ahead, 'evt_skew_renew', T0 + SKEW, 200);
+		await expired('evt_skew_renew');
+		await claimed(behind, 'evt_skew_renew', T0, 30_000);
+		expect(await ahead.renew(stale, T0 + SKEW + 300, 30_000)).toBe(false);
+		expect(await ahead.claim('evt_skew_renew', T0 + SKEW + 300, 30_000)).toEqual({ kind: 'busy' });
+	});
+
+	it('a commit by one process is a duplicate for the other, whichever clock is ahead', async () => {
+		const behind = processStore(undefined, 30_000);
+		const ahead = processStore(undefined, 30_000);
+		await behind.commit(await claimed(behind, 'evt_skew_d1', T0), T0);
+		expect(await ahead.claim('evt_skew_d1', T0 + SKEW, LEASE)).toEqual({ kind: 'duplicate' });
+		await ahead.commit(await claimed(ahead, 'evt_skew_d2', T0 + SKEW), T0 + SKEW);
+		expect(await behind.claim('evt_skew_d2', T0, LEASE)).toEqual({ kind: 'duplicate' });
+	});
+
+	it("a lease lapses by Redis's time: busy for both until Redis expires it, then free for both", async () => {
+		const behind = processStore();
+		const ahead = processStore();
+		await claimed(behind, 'evt_skew_lapse', T0, 200);
+		expect(await behind.claim('evt_skew_lapse', T0 + 10 * 60_000, LEASE)).toEqual({
+			kind: 'busy',
+		});
+		expect(await ahead.claim('evt_skew_lapse', T0 + SKEW, LEASE)).toEqual({ kind: 'busy' });
+		await expired('evt_skew_lapse');
+		expect((await ahead.claim('evt_skew_lapse', T0 + SKEW, LEASE)).kind).toBe('claimed');
+	});
+
+	it('a retried commit counts the window from its first attempt, not from the retry', async () => {
+		const client = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
+		direct.push(client);
+		let calls = 0;
+		// The second script run (the first commit attempt) fails, as a dropped connection does.
+		const flaky = {
+			eval: (async (...args: Parameters<Redis['eval']>) => {
+				if (calls++ === 1) throw new Error('Connection is closed.');
+				return await client.eval(...args);
+			}) as Redis['eval'],
+		};
+		const store = new RedisDedupeStore(flaky, connection, {
+			scope: 'wf1:node-1:production',
+			windowMs: 60_000,
+		});
+		const claim = await claimed(store, 'evt_retry_window');
+		// The lifecycle passes the first attempt's time and each attempt's own.
+		await expect(store.commit(claim, T0, T0)).rejects.toThrow(DedupeUnavailableError);
+		await store.commit(claim, T0, T0 + 1_000);
+		expect(await store.claim('evt_retry_window', T0, LEASE)).toEqual({ kind: 'duplicate' });
+		expect(await inspect.pttl(key('evt_retry_window'))).toBeLessThanOrEqual(59_000);
+		expect(await inspect.pttl(key('evt_retry_window'))).toBeGreaterThan(55_000);
+	});
+});
+
+describe('the shared client', () => {
+	it("the credential's Test with a URL in Host → Error naming the field, never the password", async () => {
+		const result = await testRedisCredential({
+			host: 'redis://:hunter2-pass@127.0.0.1',
+			port: 6379,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Host is a URL/);
+		expect(result.message).not.toContain('hunter2-pass');
+	});
+
+	it('reaches Redis with the credential fields (user, password, database)', async () => {
+		const data = {
+			host: redis.host,
+			port: String(redis.port),
+			database: 3,
+			user: '',
+			password: PASSWORD,
+			ssl: false,
+		};
+		const parsed = connectionFromCredential(data);
+		expect(parsed).toEqual({
+			host: redis.host,
+			port: redis.port,
+			database: 3,
+			user: undefined,
+			password: PASSWORD,
+			ssl: false,
+			disableTlsVerification: false,
+		});
+		const client = await redisClients.get(parsed);
+		expect(await client.ping()).toBe('PONG');
+		expect(await redisClients.get(parsed)).toBe(client); // one client per process and settings
+	});
+
+	it('Redis unreachable: a DedupeUnavailableError naming host and port, never the password', async () => {
+		const port = await freePort();
+		const offline = { host: '127.0.0.1', port, database: 0, password: 'nobody-Kn0ws-this' };
+		const error = await redisClients.get(offline).then(
+			() => undefined,
+			(e: Error) => e,
+		);
+		expect(error).toBeInstanceOf(DedupeUnavailableError);
+		expect(error?.message).toContain(`127.0.0.1:${port}`);
+		expect(error?.message).not.toContain('nobody-Kn0ws-this');
+	});
+
+	it('a wrong password is an error naming the host, without the password', async () => {
+		const result = await testRedisCredential({
+			host: redis.host,
+			port: redis.port,
+			password: 'wrong-Pa55word-xyz',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(`${redis.host}:${redis.port}`);
+		expect(result.message).not.toContain('wrong-Pa55word-xyz');
+		expect(
+			await testRedisCredential({ host: redis.host, port: redis.port, password: PASSWORD }),
+		).toEqual({
+			status: 'OK',
+			message: `Connected to Redis at ${redis.host}:${redis.port} (db 0)`,
+		});
+	});
+
+	it('without ioredis in the n8n process, the error says what is missing', async () => {
+		const missing = Object.assign(new Error("Cannot find module 'ioredis'"), {
+			code: 'MODULE_NOT_FOUND',
+		});
+		await expect(loadRedisModule(async () => await Promise.reject(missing))).rejects.toThrow(
+			/needs the 'ioredis' module.*MODULE_NOT_FOUND.*detach the Redis credential/,
+		);
+	});
+});
+
+describe('the eviction policy: a Redis that may evict forgets ids, so the user is told', () => {
+	/** A managed Redis's common default: every dedupe key has a TTL, so these go first. */
+	let evicting: RunningRedis;
+	const evictingCredential = () => ({
+		host: evicting.host,
+		port: evicting.port,
+		database: 3,
+		password: PASSWORD,
+	});
+
+	beforeAll(async () => {
+		evicting = await startRedis('unit-redis-volatile-lru', {
+			password: PASSWORD,
+			args: ['--maxmemory', '2mb', '--maxmemory-policy', 'volatile-lru'],
+		});
+	});
+
+	afterAll(async () => {
+		await redisClients.close();
+		await evicting?.dispose();
+	});
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it('why: under volatile-lru, filling the server past its limit evicts a committed id, and a redelivery of it is claimed again', async () => {
+		const client = new Redis({ ...evictingCredential(), db: 3 });
+		try {
+			const store = new RedisDedupeStore(client, evictingCredential(), {
+				scope: 'wf-evict:node-1:production',
+				windowMs: 3_600_000,
+			});
+			const first = await claimed(store, 'evt_evicted');
+			await store.commit(first, T0);
+			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('duplicate');
+			// Other data with a time to live (say, another app's cache) fills the 2 MB limit.
+			const filler = 'x'.repeat(10_000);
+			for (let i = 0; i < 400; i++) await client.set(`cache:${i}`, filler, 'EX', 3_600);
+			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('claimed');
+		} finally {
+			client.disconnect();
+		}
+	});
+
+	it("the credential's Test refuses volatile-lru, naming the policy and the fix", async () => {
+		const result = await testRedisCredential(evictingCredential());
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			new RegExp(
+				`^Connected to Redis at ${evicting.host}:${evicting.port} \\(db 3\\), but its maxmemory-policy is volatile-lru, so `,
+			),
+		);
+		expect(result.message).toContain('Set maxmemory-policy to noeviction');
+		expect(result.message).not.toContain(PASSWORD);
+	});
+
+	it("a delivery's first connect logs one warning naming the Redis, the policy and the fix; the delivery is served", async () => {
+		jest.spyOn(Date, 'now').mockImplementation(() => NOW_MS);
+		const warnings: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((message: unknown) => void warnings.push(String(message)));
+		const body = (id: string) => JSON.stringify(envelope({ id }));
+		const first = await deliver({ ...signed(body('evt_lru1')), redis: evictingCredential() });
+		expect(first.started).toHaveLength(1);
+		await waitFor(async () => warnings.length > 0, 'the warning', 5_000, 20);
+		await deliver({ ...signed(body('evt_lru2')), redis: evictingCredential() });
+		expect(warnings).toHaveLength(1);
+		expect(warnings[0]).toMatch(
+			new RegExp(
+				`^GST Compliance Trigger: Redis dedupe store at ${evicting.host}:${evicting.port} \\(db 3\\): maxmemory-policy is volatile-lru, so `,
+			),
+		);
+		expect(warnings[0]).toContain('Set maxmemory-policy to noeviction');
+	});
+
+	it('a user without INFO (managed Redis): the Test connects and says the policy is unknown; the first connect warns once', async () => {
+		await inspect.acl(
+			'SETUSER',
+			'dedupe-no-info',
+			'on',
+			'>no-info-Pa55word',
+			'~*',
+			'&*',
+			'+@all',
+			'-info',
+		);
+		const credential = {
+			host: redis.host,
+			port: redis.port,
+			database: 3,
+			user: 'dedupe-no-info',
+			password: 'no-info-Pa55word',
+		};
+		const result = await testRedisCredential(credential);
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(
+			new RegExp(
+				`^Connected to Redis at ${redis.host}:${redis.port} \\(db 3\\), but could not read maxmemory-policy \\(NOPERM`,
+			),
+		);
+		expect(result.message).toContain('Make sure it is noeviction');
+		expect(result.message).not.toContain('no-info-Pa55word');
+
+		const warnings: string[] = [];
+		const connection = connectionFromCredential(credential);
+		await redisClients.get(connection, (message) => warnings.push(message));
+		await waitFor(async () => warnings.length > 0, 'the warning', 5_000, 20);
+		await redisClients.get(connection, (message) => warnings.push(message));
+		expect(warnings).toEqual([expect.stringMatching(/^could not read maxmemory-policy \(NOPERM/)]);
+	});
+});
+
+describe('the trigger with a Redis credential', () => {
+	let now = NOW_MS;
+	beforeEach(() => {
+		now = NOW_MS;
+		jest.spyOn(Date, 'now').mockImplementation(() => now);
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	const redisCredential = () => ({
+		host: redis.host,
+		port: redis.port,
+		database: 3,
+		password: PASSWORD,
+	});
+	const body = (id: string) => JSON.stringify(envelope({ id }));
+	const key = (id: string) => eventKey('wf1:node-1:production', id);
+
+	it('starts an event once across processes; the id is kept for the window in Redis', async () => {
+		const first = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
+		expect(first.status).toBe(200);
+		expect(first.started).toHaveLength(1);
+		// n8n's read of webhookResponse (after the execution exists) commits the claim.
+		await waitFor(async () => (await inspect.get(key('evt_n1'))) === 'd', 'commit', 5_000, 20);
+		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
+		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
+		expect(again).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+	});
+
+	it('keeps Test-URL deliveries apart from production ones: each has its own keys', async () => {
+		const test = await deliver({
+			...signed(body('evt_modes')),
+			mode: 'manual',
+			redis: redisCredential(),
+		});
+		expect(test.started).toHaveLength(1);
+		expect(await inspect.get(eventKey('wf1:node-1:test', 'evt_modes'))).not.toBeNull();
+		expect(await inspect.get(key('evt_modes'))).toBeNull();
+		const production = await deliver({ ...signed(body('evt_modes')), redis: redisCredential() });
+		expect(production.started).toHaveLength(1);
+	});
+
+	it('a commit that fails once is retried, and the id is remembered for the whole window', async () => {
+		jest
+			.spyOn(RedisDedupeStore.prototype, 'commit')
+			.mockRejectedValueOnce(new Error('Connection is closed.'));
+		const result = await deliver({ ...signed(body('evt_retried')), redis: redisCredential() });
+		expect(result).toMatchObject({ status: 200, started: [expect.anything()] });
+		await waitFor(async () => (await inspect.get(key('evt_retried'))) === 'd', 'commit', 5_000, 20);
+		expect(await inspect.pttl(key('evt_retried'))).toBeGreaterThan(24 * 3_600_000);
+	});
+
+	it('a commit that keeps failing logs which id is unprotected and until when', async () => {
+		const errors: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'error')
+			.mockImplementation((message: unknown) => void errors.push(String(message)));
+		jest
+			.spyOn(RedisDedupeStore.prototype, 'commit')
+			.mockRejectedValue(new Error('Connection is closed.'));
+		const result = await deliver({ ...signed(body('evt_unprotected')), redis: redisCredential() });
+		expect(result).toMatchObject({ status: 200, started: [expect.anything()] });
+		const until = new Date(NOW_MS + 24 * 3_600_000 + 300_000).toISOString();
+		await waitFor(async () => errors.length > 0, 'the log line', 15_000, 50);
+		expect(errors).toEqual([
+			`GST Compliance Trigger: event "evt_unprotected" started, but the dedupe store could not remember it (Connection is closed.): a redelivery until ${until} would start it again`,
+		]);
+	});
+
+	it('a redelivery while the first is still being started is answered 409 and starts nothing', async () => {
+		await inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
+		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
+		expect(result.status).toBe(409);
+		expect(result.started).toBeUndefined();
+	});
+
+	it('Redis down: 503, nothing starts, the log names the host and never the password', async () => {
+		const port = await freePort();
+		const logs: Array<[string, string]> = [];
+		const logger = Container.get(Logger);
+		for (const level of ['error', 'warn'] as const)
+			jest
+				.spyOn(logger, level)
+				.mockImplementation((...args: unknown[]) => void logs.push([level, String(args[0])]));
+		const result = await deliver({
+			...signed(body('evt_down')),
+			redis: { host: '127.0.0.1', port, password: 'n0t-in-any-log' },
+		});
+		expect(result.status).toBe(503);
+		expect(result.started).toBeUndefined();
+		expect(JSON.stringify(result.body)).not.toContain('127.0.0.1');
+		const warnings = logs.filter(([level]) => level === 'warn').map(([, m]) => m);
+		expect(
+			warnings.some((m) => m.includes(`refused (503)`) && m.includes(`127.0.0.1:${port}`)),
+		).toBe(true);
+		expect(JSON.stringify(logs)).not.toContain('n0t-in-any-log');
+	});
+
+	it('a forged or unselected delivery never reaches Redis: 401 / 200 even while it is down', async () => {
+		const port = await freePort();
+		const down = { host: '127.0.0.1', port, password: 'x-Pa55-x' };
+		const forged = signed(body('evt_forged'), undefined, 'whsec_not_the_secret_0123456789');
+		expect((await deliver({ ...forged, redis: down })).status).toBe(401);
+		const unselected = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_unsel', type: 'ewaybill.expired' }))),
+			events: ['einvoice.generated'],
+			redis: down,
+		});
+		expect(unselected).toMatchObject({ status: 200, started: undefined });
+	});
+
+	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
+		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
+		expect(first.started).toHaveLength(1);
+		await waitFor(async () => (await inspect.get(key('evt_restart'))) === 'd', 'commit', 5_000, 20);
+		await redis.stop();
+		const down = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
+		expect(down.status).toBe(503);
+		await redis.start();
+		const result = await waitFor(
+			async () => {
+				const r = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
+				return r.status === 503 ? undefined : r;
+			},
+			'the client to reconnect',
+			15_000,
+			200,
+		);
+		expect(result.body).toEqual({ received: true, duplicate: true });
+		const next = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
+		expect(next.started).toHaveLength(1);
+	});
+});
+
+describe('before any credential is read', () => {
+	it('a missing or malformed Service-Signature header is refused with 401 and no credential read', async () => {
+		for (const headers of [
+			{},
+			{ 'service-signature': 'garbage' },
+			{ 'service-signature': 't=1' },
+		]) {
+			const reads: Record<string, number> = {};
+			const result = await deliver({ body: body('evt_h'), headers, reads, redis: { host: 'x' } });
+			expect(result).toEqual({
+				status: 401,
+				body: { error: 'Signature verification failed' },
+				started: undefined,
+			});
+			expect(reads).toEqual({});
+		}
+	});
+
+	function body(id: string) {
+		return JSON.stringify(envelope({ id }));
+	}
+});
+
+describe('the signing-secret cache', () => {
+	let now = NOW_MS;
+	beforeEach(() => {
+		now = NOW_MS;
+		jest.spyOn(Date, 'now').mockImplementation(() => now);
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	it('reads a saved credential once per 5 s, whatever the number of deliveries', async () => {
+		const reads: Record<string, number> = {};
+		const workflow = newWorkflow('wf-cache');
+		for (let i = 0; i < 10; i++) {
+			const request = signed(JSON.stringify(envelope({ id: `evt_c${i}` })), Math.floor(now / 1000));
+			const result = await deliver({ ...request, workflow, reads, credentialSet: 'shared' });
+			expect(result.status).toBe(200);
+		}
+		expect(reads.gstComplianceWebhookApi).toBe(1);
+		now += 5_001;
+		const later = signed(JSON.stringify(envelope({ id: 'evt_c_late' })), Math.floor(now / 1000));
+		await deliver({ ...later, workflow, reads, credentialSet: 'shared' });
+		expect(reads.gstComplianceWebhookApi).toBe(2);
+	});
+
+	it('test-URL deliveries always read the credential afresh', async () => {
+		const reads: Record<string, number> = {};
+		for (let i = 0; i < 3; i++)
+			await deliver({
+				...signed(JSON.stringify(envelope({ id: `evt_t${i}` }))),
+				mode: 'manual',
+				reads,
+				credentialSet: 'shared',
+			});
+		expect(reads.gstComplianceWebhookApi).toBe(3);
+	});
+});
+
+describe('on a Redis Cluster', () => {
+	let cluster: RunningRedisCluster;
+	let clusterInspect: Cluster;
+	const credential = () => ({
+		deployment: 'cluster',
+		clusterNodes: cluster.clusterNodes,
+		password: PASSWORD,
+		// Saved while the credential pointed at a single Redis; hidden and unused for a cluster.
+		database: 3,
+	});
+
+	beforeAll(async () => {
+		cluster = await startRedisCluster('unit-redis-cluster', { password: PASSWORD });
+		clusterInspect = new Cluster(
+			cluster.nodes.map((node) => ({ host: node.host, port: node.port })),
+			{ redisOptions: { password: PASSWORD } },
+		);
+	});
+
+	afterAll(async () => {
+		clusterInspect?.disconnect();
+		await redisClients.close();
+		await cluster?.dispose();
+	});
+
+	/** Keys on each node (the cluster's masters), read node by node. */
+	async function keysPerNode(): Promise<number[]> {
+		return await Promise.all(
+			clusterInspect.nodes('master').map(async (node) => (await node.keys('*')).length),
+		);
+	}
+
+	it("the credential's Test connects to the cluster and names its nodes, never the password", async () => {
+		expect(await testRedisCredential(credential())).toEqual({
+			status: 'OK',
+			message: `Connected to Redis at the Redis Cluster of ${cluster.nodes
+				.map((node) => `${node.host}:${node.port}`)
+				.join(', ')}`,
+		});
+		const wrong = await testRedisCredential({ ...credential(), password: 'wrong-Pa55word-xyz' });
+		expect(wrong.status).toBe('Error');
+		expect(wrong.message).not.toContain('wrong-Pa55word-xyz');
+	});
+
+	it("the credential's Test reads every master's policy and names the one that evicts", async () => {
+		const [, second] = clusterInspect.nodes('master');
+		const where = `${second.options.host}:${second.options.port}`;
+		await second.config('SET', 'maxmemory-policy', 'allkeys-lru');
+		try {
+			const result = await testRedisCredential(credential());
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain(`but its maxmemory-policy is allkeys-lru on ${where}, so `);
+		} finally {
+			await second.config('SET', 'maxmemory-policy', 'noeviction');
+		}
+		expect((await testRedisCredential(credential())).status).toBe('OK');
+	});
+
+	it('claims, commits and answers duplicates for ids on every node; 20 concurrent claims of one id: one claimed', async () => {
+		const connection = connectionFromCredential(credential());
+		const client = await redisClients.get(connection);
+		const store = new RedisDedupeStore(client, connection, {
+			scope: 'wf-cluster:node-1:production',
+			windowMs: 60_000,
+		});
+		const ids = Array.from({ length: 60 }, (_, i) => `evt_cluster_${i}`);
+		for (const id of ids) await store.commit(await claimed(store, id), T0);
+		for (const id of ids)
+			expect(await store.claim(id, T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
+		const perNode = await keysPerNode();
+		expect(perNode.every((count) => count > 0)).toBe(true);
+		expect(perNode.reduce((a, b) => a + b, 0)).toBe(ids.length);
+
+		const results = await Promise.all(
+			Array.from({ length: 20 }, async () => await store.claim('evt_cluster_burst', T0, LEASE)),
+		);
+		expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
+		expect(results.filter((r) => r.kind === 'busy')).toHaveLength(19);
+	});
+
+	afterEach(() => jest.restoreAllMocks());
+
+	it('the trigger with a cluster credential starts an event once; a node down → 503, back → served', async () => {
+		jest.spyOn(Date, 'now').mockImplementation(() => NOW_MS);
+		const workflow = newWorkflow('wf-cluster-trigger');
+		const body = (id: string) => JSON.stringify(envelope({ id }));
+		const first = await deliver({ ...signed(body('evt_c1')), workflow, redis: credential() });
+		expect(first.started).toHaveLength(1);
+		// The commit runs when n8n reads the answer; a redelivery is a duplicate once it has.
+		const again = await waitFor(
+			async () => {
+				const r = await deliver({ ...signed(body('evt_c1')), workflow, redis: credential() });
+				return r.started ? undefined : r;
+			},
+			'the redelivery to be a duplicate',
+			5_000,
+			50,
+		);
+		expect(again).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+
+		/** Delivers evt_c2 until the answer is (or is not) a 503. */
+		const deliverUntil = async (want503: boolean, what: string, timeoutMs: number) =>
+			await waitFor(
+				async () => {
+					const r = await deliver({ ...signed(body('evt_c2')), workflow, redis: credential() });
+					return (r.status === 503) === want503 ? r : undefined;
+				},
+				what,
+				timeoutMs,
+				200,
+			);
+		// Without replicas, a master down leaves slots uncovered: the cluster refuses every command.
+		await cluster.nodes[1].stop();
+		const down = await deliverUntil(true, 'a 503 while a master is down', 20_000);
+		expect(down.started).toBeUndefined();
+		await cluster.nodes[1].start();
+		const served = await deliverUntil(false, 'the cluster to serve again', 30_000);
+		expect(served.started).toHaveLength(1);
+	});
+});
