@@ -8,6 +8,7 @@ import { describeNetworkFailure, isNetworkFailure } from '../http/networkError';
 import { classifyStatus } from '../http/httpStatus';
 import * as messages from '../errors/messages';
 import { excerpt } from '../errors/redact';
+import { serverWords } from '../errors/serverWords';
 import type { AttemptResult, RetryFailure } from '../http/retry';
 import { fatal, parseRetryAfter, retryable, withRetry } from '../http/retry';
 import { settings } from '../settings';
@@ -163,7 +164,7 @@ async function requestToken(
 	}
 
 	const details = { tokenEndpointStatus: status };
-	const serverSays = oauthErrorText(body, secrets);
+	const serverSays = serverWords(body, secrets);
 	switch (classifyStatus(status)) {
 		case 'success': {
 			const token = parseTokenResponse(body, requestedAt);
@@ -230,18 +231,6 @@ function parseTokenResponse(body: string, requestedAt: number): IssuedToken | un
 		lifetimeMs: tokenLifetimeMs(readExpiresIn(expiresIn), claims, requestedAt),
 		organizationId: typeof organizationId === 'string' ? organizationId : undefined,
 	};
-}
-
-/**
- * The OAuth error body (`error`, `error_description`) as `: <text>`, redacted; '' when there is
- * none.
- */
-function oauthErrorText(body: string, secrets: string[]): string {
-	const json = jsonFields(body);
-	const parts = [json.error, json.error_description].filter(
-		(part) => typeof part === 'string' && part !== '',
-	);
-	return parts.length > 0 ? `: ${excerpt(parts.join(' - '), secrets, 160)}` : '';
 }
 
 function finalError(failure: RetryFailure, host: string): Error {

@@ -1,6 +1,6 @@
 /**
  * Every message a user reads when a call to the service fails, written once. The token client, the
- * token cache, the API transport and the credential test only pick one and fill in the facts; the
+ * token cache, the API request and the connection check only pick one and fill in the facts; the
  * wording (what happened, then what to change) stays the same wherever the failure surfaces.
  */
 import { RETRY_AFTER_CEILING_MS } from '../http/retry';
@@ -11,6 +11,8 @@ const attempts = (count: number): string => `${count} attempt${count === 1 ? '' 
  */
 const seconds = (ms: number): string =>
 	ms >= RETRY_AFTER_CEILING_MS ? 'a day or more' : `${Math.ceil(ms / 1000)} s`;
+/** A server's own words (errors/serverWords.ts) after its status; nothing when it said none. */
+const saying = (serverSays: string): string => (serverSays ? `: ${serverSays}` : '');
 
 export type RateLimitedParty = 'token endpoint' | 'API';
 
@@ -64,16 +66,16 @@ export const tokenRequestRefusedByN8n = (host: string, detail: string): string =
 	`n8n did not send the request to the token endpoint at ${host}: ${detail || 'refused'}. If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.`;
 
 export const tokenRejected = (status: number, serverSays: string): string =>
-	`The token endpoint rejected the client id or secret (HTTP ${status}${serverSays}). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.`;
+	`The token endpoint rejected the client id or secret (HTTP ${status}${saying(serverSays)}). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.`;
 
 export const tokenNotUsable = (host: string, status: number, bodyExcerpt: string): string =>
 	`The token endpoint at ${host} answered HTTP ${status} without a usable access token (body: "${bodyExcerpt}"). Check the Auth URL and Realm.`;
 
 export const tokenServerError = (host: string, status: number, serverSays: string): string =>
-	`The token endpoint at ${host} failed with HTTP ${status}${serverSays}`;
+	`The token endpoint at ${host} failed with HTTP ${status}${saying(serverSays)}`;
 
 export const tokenUrlWrong = (url: string, status: number, serverSays: string): string =>
-	`The token endpoint URL ${url} answered HTTP ${status}${serverSays}. Check Auth URL and Realm in the credential.`;
+	`The token endpoint URL ${url} answered HTTP ${status}${saying(serverSays)}. Check Auth URL and Realm in the credential.`;
 
 export const apiUnreachable = (host: string, why: string, environment: string): string =>
 	unreachable(
@@ -102,7 +104,7 @@ export const notFound = (what: string, environment: string): string =>
 	`${what} was not found in ${environment} for this organization`;
 
 export const apiRefused = (host: string, status: number, serverSays: string): string =>
-	`The GST Compliance API at ${host} refused the request (HTTP ${status})${serverSays ? `: ${serverSays}` : ''}`;
+	`The GST Compliance API at ${host} refused the request (HTTP ${status})${saying(serverSays)}`;
 
 export const apiServerError = (host: string, status: number | undefined, count: number): string =>
 	`The GST Compliance API at ${host} failed with HTTP ${status} on each of ${attempts(count)}. Try again later.`;

@@ -53,6 +53,41 @@ export function nextHop(
 	};
 }
 
+/** Where a request and the redirects it led to ended. */
+export interface FollowedRedirects<Answer> {
+	/** The hop that got `answer`. */
+	hop: Hop;
+	answer: Answer;
+	/** The chain went on past MAX_REDIRECTS; `answer` is the last redirect. */
+	redirectedTooOften: boolean;
+}
+
+/**
+ * Sends `first` and then each hop its redirect answers lead to (`nextHop`), at most MAX_REDIRECTS
+ * of them. `send` is told how many redirects were followed before the hop (0 for `first`).
+ */
+export async function followRedirects<Answer extends RedirectAnswer>(
+	first: Hop,
+	apiOrigin: string,
+	send: (hop: Hop, followed: number) => Promise<Answer>,
+): Promise<FollowedRedirects<Answer>> {
+	let hop = first;
+	let answer = await send(hop, 0);
+	for (let followed = 0; ; followed++) {
+		const next = nextHop(answer.statusCode, answer.headers?.location, hop, apiOrigin);
+		if (!next) return { hop, answer, redirectedTooOften: false };
+		if (followed === MAX_REDIRECTS) return { hop, answer, redirectedTooOften: true };
+		hop = next;
+		answer = await send(hop, followed + 1);
+	}
+}
+
+/** What `followRedirects` reads of an answer. */
+export interface RedirectAnswer {
+	statusCode: number;
+	headers?: { location?: unknown };
+}
+
 /** axios's combineURLs: how a request's URL is joined to its base URL. */
 export function combineUrls(base: string, relative: string): string {
 	return relative ? `${base.replace(/\/?\/$/, '')}/${relative.replace(/^\/+/, '')}` : base;

@@ -7,12 +7,16 @@
 import type { IDataObject, INode, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { GstErrorCode } from '../errors/apiError';
-import { gstError } from '../errors/apiError';
+import { fromCredentialError, gstError } from '../errors/apiError';
+import { findCredentialError } from '../errors/credentialError';
 import type { GstCredentials } from '../credential/environment';
 import { classifyStatus } from '../http/httpStatus';
 import * as messages from '../errors/messages';
+import { describeNetworkFailure, isNetworkFailure } from '../http/networkError';
 import type { Hop } from '../http/redirects';
+import { MAX_REDIRECTS } from '../http/redirects';
 import { excerpt } from '../errors/redact';
+import { serverWords } from '../errors/serverWords';
 import { capabilityName, describePath, RESOURCES } from '../resources';
 import type { AttemptResult, RetryFailure } from '../http/retry';
 import { fatal, parseRetryAfter, retryable } from '../http/retry';
@@ -53,7 +57,7 @@ export function classifyAnswer(
 			}),
 		);
 	}
-	const serverSays = serverMessage(body, [scope.credentials.clientSecret]);
+	const serverSays = serverWords(body, [scope.credentials.clientSecret]);
 	const description = serverSays ? `The service said: ${serverSays}` : undefined;
 	const fail = (code: GstErrorCode, message: string) =>
 		gstError(scope.node, {
@@ -97,6 +101,48 @@ export function classifyAnswer(
 	}
 }
 
+/**
+ * A request that got no answer: what the error n8n's request helper (or the credential's
+ * `authenticate` before it) threw means. `stopped`: the user stopped the execution, and n8n
+ * aborted the request.
+ */
+export function classifyThrown(
+	scope: RequestScope,
+	error: unknown,
+	stopped: boolean,
+): AttemptResult<IDataObject> {
+	const credentialError = findCredentialError(error);
+	if (credentialError)
+		return fatal(fromCredentialError(scope.node, credentialError, scope.itemIndex));
+	const failed = (why: string) =>
+		gstError(scope.node, {
+			code: 'REQUEST_FAILED',
+			message: messages.apiRequestFailed(scope.host, why),
+			itemIndex: scope.itemIndex,
+		});
+	// Nothing to retry once the user stopped the execution.
+	if (stopped) return fatal(failed('the execution was stopped'));
+	if (isNetworkFailure(error)) return retryable(unreachable(scope, describeNetworkFailure(error)));
+	// Not a connection problem (e.g. n8n refused the request): retrying would not help.
+	const why = error instanceof Error ? error.message : String(error);
+	return fatal(failed(excerpt(why, [scope.credentials.clientSecret])));
+}
+
+/** The redirects went on past MAX_REDIRECTS; `status` is the last one's. */
+export function redirectedTooOften(
+	scope: RequestScope,
+	status: number,
+): AttemptResult<IDataObject> {
+	return fatal(
+		gstError(scope.node, {
+			code: 'REQUEST_FAILED',
+			message: messages.apiRequestFailed(scope.host, messages.redirectedTooOften(MAX_REDIRECTS)),
+			httpStatus: status,
+			itemIndex: scope.itemIndex,
+		}),
+	);
+}
+
 export function finalError(scope: RequestScope, failure: RetryFailure): Error {
 	const error = failure.error as ApiError;
 	if (failure.reason === 'fatal') return error;
@@ -125,7 +171,7 @@ export function finalError(scope: RequestScope, failure: RetryFailure): Error {
 	return giveUp(messages.gaveUpAfter(error.message, failure.attempts));
 }
 
-export function unreachable(scope: RequestScope, why: string): ApiError {
+function unreachable(scope: RequestScope, why: string): ApiError {
 	return gstError(scope.node, {
 		code: 'API_UNREACHABLE',
 		message: messages.apiUnreachable(scope.host, why, scope.environment),
@@ -143,28 +189,12 @@ function parseBody(body: unknown): unknown {
 }
 
 /**
- * The API's error object: `{ error: { code, message, ... } }` in the emulator; not shown in
- * docs/service-api.md.
+ * The API's error object, for the fields other than its words (errors/serverWords.ts):
+ * `{ error: { code, message, ... } }` in the emulator; not shown in docs/service-api.md.
  */
 function errorObject(body: unknown): Record<string, unknown> | undefined {
 	if (!body || typeof body !== 'object') return undefined;
 	const { error } = body as Record<string, unknown>;
 	if (error && typeof error === 'object') return error as Record<string, unknown>;
 	return body as Record<string, unknown>;
-}
-
-/**
- * The server's own words, redacted: the API never receives the client secret, but a proxy may echo
- * anything.
- */
-function serverMessage(body: unknown, secrets: string[]): string {
-	if (typeof body === 'string') return body.trim() ? excerpt(body, secrets, 200) : '';
-	const object = errorObject(body);
-	const candidate = [
-		object?.message,
-		object?.error_description,
-		object?.error,
-		object?.detail,
-	].find((value) => typeof value === 'string' && value.trim() !== '');
-	return typeof candidate === 'string' ? excerpt(candidate, secrets, 200) : '';
 }

@@ -1,6 +1,7 @@
 /**
- * transport/ holds what talks HTTP: to the service, and the n8n HTTP behaviours the package depends
- * on (n8nCompat.ts); it imports nothing from credentials/ or nodes/.
+ * The request to the GST Compliance API, as both nodes send it: the credential read, the token
+ * attached, one re-mint on 401, retries, and the redirects followed here. What each answer means
+ * for the user is apiAnswer.ts.
  */
 import type {
 	ICredentialDataDecryptedObject,
@@ -13,22 +14,24 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../credentialNames';
-import { fromCredentialError, gstError } from '../errors/apiError';
+import { fromCredentialError } from '../errors/apiError';
 import { authenticateWith } from '../credential/authenticate';
 import { n8nHttpRequestPost } from '../credential/tokenClient';
 import type { GstCredentialError } from '../errors/credentialError';
-import { findCredentialError } from '../errors/credentialError';
 import type { GstCredentials } from '../credential/environment';
 import { apiBaseUrl, ENVIRONMENT_LABEL, parseCredentials } from '../credential/environment';
 import { sendAuthenticated } from '../n8nCompat';
 import type { Hop } from '../http/redirects';
-import { MAX_REDIRECTS, nextHop, requestUrl } from '../http/redirects';
-import * as messages from '../errors/messages';
-import { describeNetworkFailure, isNetworkFailure } from '../http/networkError';
-import { excerpt } from '../errors/redact';
+import { followRedirects, requestUrl } from '../http/redirects';
 import type { AttemptResult } from '../http/retry';
-import { fatal, retryable, withRetry } from '../http/retry';
-import { classifyAnswer, finalError, unreachable, type RequestScope } from './apiAnswer';
+import { withRetry } from '../http/retry';
+import {
+	classifyAnswer,
+	classifyThrown,
+	finalError,
+	redirectedTooOften,
+	type RequestScope,
+} from './apiAnswer';
 import { settings } from '../settings';
 import { tokenCache } from '../credential/tokenCache';
 
@@ -71,25 +74,9 @@ export async function gstApiRequest(
 	path: string,
 	opts: GstRequestOptions = {},
 ): Promise<IDataObject> {
-	const node = this.getNode();
-	const { itemIndex } = opts;
-	const credentialData = opts.credentialData ?? (await getCredentialData(this, itemIndex));
-	let credentials: GstCredentials;
-	try {
-		credentials = parseCredentials(credentialData);
-	} catch (error) {
-		// parseCredentials throws only GstCredentialError (a missing field or a malformed URL)
-		throw fromCredentialError(node, error as GstCredentialError, itemIndex);
-	}
-	const apiBase = apiBaseUrl(credentials);
-	const scope: RequestScope = {
-		node,
-		credentials,
-		environment: ENVIRONMENT_LABEL[credentials.environment],
-		host: new URL(apiBase).host,
-		path,
-		itemIndex,
-	};
+	const credentialData = opts.credentialData ?? (await getCredentialData(this, opts.itemIndex));
+	const scope = requestScope(this.getNode(), credentialData, path, opts.itemIndex);
+	const apiBase = apiBaseUrl(scope.credentials);
 	const request: IHttpRequestOptions = {
 		method,
 		url: path,
@@ -101,103 +88,70 @@ export async function gstApiRequest(
 		timeout: settings.apiRequestTimeoutMs,
 		disableFollowRedirect: true,
 	};
-	let reauthenticated = false;
-	// The token request goes through the same helper, so n8n's outbound request policy applies.
-	const post = n8nHttpRequestPost(async (options) => await this.helpers.httpRequest(options));
-	const apiOrigin = new URL(apiBase).origin;
 	const first: Hop = {
 		url: requestUrl(apiBase, path, opts.qs),
 		method,
 		body: opts.body,
 		authenticated: true,
 	};
-
-	/** The request and the redirects it leads to (http/redirects.ts). */
-	const exchange = async () => {
-		const send = async (hop: Hop, options: IHttpRequestOptions) =>
-			await sendAuthenticated(this, options, async (unsent) =>
-				hop.authenticated ? await authenticateWith(credentialData, unsent, post) : unsent,
-			);
-		let hop = first;
-		let response = await send(hop, request);
-		for (let followed = 0; ; followed++) {
-			const next = nextHop(response.statusCode, response.headers?.location, hop, apiOrigin);
-			if (!next) return { hop, response, redirectedTooOften: false };
-			if (followed === MAX_REDIRECTS) return { hop, response, redirectedTooOften: true };
-			hop = next;
-			response = await send(hop, {
-				...request,
-				url: hop.url,
-				qs: undefined,
-				method: hop.method,
-				body: hop.body,
-			});
-		}
+	// The token request goes through the same helper, so n8n's outbound request policy applies.
+	const post = n8nHttpRequestPost(async (options) => await this.helpers.httpRequest(options));
+	const send = async (hop: Hop, followed: number) => {
+		const options =
+			followed === 0
+				? request
+				: { ...request, url: hop.url, qs: undefined, method: hop.method, body: hop.body };
+		return await sendAuthenticated(this, options, async (unsent) =>
+			hop.authenticated ? await authenticateWith(credentialData, unsent, post) : unsent,
+		);
 	};
 
+	let reauthenticated = false;
 	const attempt = async (): Promise<AttemptResult<IDataObject>> => {
-		for (;;) {
-			const serialAtStart = tokenCache.lastSerial;
-			let exchanged: Awaited<ReturnType<typeof exchange>>;
-			try {
-				exchanged = await exchange();
-			} catch (error) {
-				const credentialError = findCredentialError(error);
-				if (credentialError) {
-					return fatal(fromCredentialError(node, credentialError, itemIndex));
-				}
-				if (this.getExecutionCancelSignal?.()?.aborted) {
-					// The user stopped the execution: n8n aborted the request; nothing to retry.
-					return fatal(
-						gstError(node, {
-							code: 'REQUEST_FAILED',
-							message: messages.apiRequestFailed(scope.host, 'the execution was stopped'),
-							itemIndex,
-						}),
-					);
-				}
-				if (isNetworkFailure(error)) {
-					return retryable(unreachable(scope, describeNetworkFailure(error)));
-				}
-				// Not a connection problem (e.g. n8n refused the request): retrying would not help.
-				const message = excerpt(error instanceof Error ? error.message : String(error), [
-					credentials.clientSecret,
-				]);
-				return fatal(
-					gstError(node, {
-						code: 'REQUEST_FAILED',
-						message: messages.apiRequestFailed(scope.host, message),
-						itemIndex,
-					}),
-				);
-			}
-			const { hop, response, redirectedTooOften } = exchanged;
-			const status = response.statusCode;
-			if (redirectedTooOften) {
-				return fatal(
-					gstError(node, {
-						code: 'REQUEST_FAILED',
-						message: messages.apiRequestFailed(
-							scope.host,
-							messages.redirectedTooOften(MAX_REDIRECTS),
-						),
-						httpStatus: status,
-						itemIndex,
-					}),
-				);
-			}
-			// A 401 from another origin says nothing about the token, which did not go there.
-			if (status === 401 && hop.authenticated && !reauthenticated) {
-				reauthenticated = true;
-				tokenCache.invalidate(credentials, serialAtStart);
-				continue;
-			}
-			return classifyAnswer(scope, status, response, hop);
+		const serialAtStart = tokenCache.lastSerial;
+		let followed;
+		try {
+			followed = await followRedirects(first, new URL(apiBase).origin, send);
+		} catch (error) {
+			return classifyThrown(scope, error, this.getExecutionCancelSignal?.()?.aborted === true);
 		}
+		const { hop, answer, redirectedTooOften: tooMany } = followed;
+		if (tooMany) return redirectedTooOften(scope, answer.statusCode);
+		// A 401 from another origin says nothing about the token, which did not go there.
+		if (answer.statusCode === 401 && hop.authenticated && !reauthenticated) {
+			reauthenticated = true;
+			tokenCache.invalidate(scope.credentials, serialAtStart);
+			return await attempt();
+		}
+		return classifyAnswer(scope, answer.statusCode, answer, hop);
 	};
 	return await withRetry(settings.apiRetry, settings, attempt, (failure) =>
 		finalError(scope, failure),
 	);
+}
+
+/** The request as the user's messages name it; a credential that cannot be used ends here. */
+function requestScope(
+	node: INode,
+	credentialData: ICredentialDataDecryptedObject,
+	path: string,
+	itemIndex: number | undefined,
+): RequestScope {
+	let credentials: GstCredentials;
+	try {
+		credentials = parseCredentials(credentialData);
+	} catch (error) {
+		// parseCredentials throws only GstCredentialError (a missing field or a malformed URL)
+		throw fromCredentialError(node, error as GstCredentialError, itemIndex);
+	}
+	return {
+		node,
+		credentials,
+		environment: ENVIRONMENT_LABEL[credentials.environment],
+		host: new URL(apiBaseUrl(credentials)).host,
+		path,
+		itemIndex,
+	};
 }
 
 /** The credential's data, read through n8n (a database read and a decryption). */

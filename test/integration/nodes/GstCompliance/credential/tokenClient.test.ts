@@ -315,11 +315,14 @@ describe('rejects a bad client id or secret (400, 401) at once, with the OAuth e
 			['an empty JSON object', {}],
 			['JSON null', 'null'],
 			['a JSON array', '["invalid_client"]'],
-			['plain text', 'Unauthorized'],
 			['an empty body', ''],
 			['error fields that are empty or not text', { error: '', error_description: 42 }],
 		])('mintToken answered 401 with %s → no server text in the message', async (_case, body) => {
 			expect(await rejection(body)).toBe(`${lead} (HTTP 401)`);
+		});
+
+		it('mintToken answered 401 with plain text → the text shown', async () => {
+			expect(await rejection('Unauthorized')).toBe(`${lead} (HTTP 401: Unauthorized)`);
 		});
 
 		it('mintToken answered 401 with one error field that is not text → only the text field shown', async () => {
@@ -363,7 +366,7 @@ describe('points at Auth URL and Realm for any other 4xx, not retried', () => {
 				'404',
 				json(404, 'no such realm'),
 				'configuration',
-				/^The token endpoint URL http:\/\/.*\/token answered HTTP 404\. Check Auth URL and Realm/,
+				/^The token endpoint URL http:\/\/.*\/token answered HTTP 404: no such realm\. Check Auth URL and Realm/,
 				1,
 				[],
 			],

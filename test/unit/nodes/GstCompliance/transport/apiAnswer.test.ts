@@ -8,10 +8,12 @@ import type { INode, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import {
 	classifyAnswer,
+	classifyThrown,
 	finalError,
-	unreachable,
+	redirectedTooOften,
 	type RequestScope,
 } from '../../../../../nodes/GstCompliance/transport/apiAnswer';
+import { GstCredentialError } from '../../../../../nodes/GstCompliance/errors/credentialError';
 import type { GstCredentials } from '../../../../../nodes/GstCompliance/credential/environment';
 import * as messages from '../../../../../nodes/GstCompliance/errors/messages';
 import type { Hop } from '../../../../../nodes/GstCompliance/http/redirects';
@@ -175,19 +177,92 @@ describe('classifyAnswer: the API answers X → what the node does', () => {
 	});
 
 	it.each<[string, unknown, string | undefined]>([
-		['message inside an error object', { error: { message: 'm' } }, 'm'],
-		['error_description before error', { error_description: 'ed', error: 'e' }, 'ed'],
-		['error as text', { error: 'e' }, 'e'],
-		['detail', { detail: 'd' }, 'd'],
-		['a blank message skipped', { message: '  ', detail: 'd' }, 'd'],
-		['a message that is not text skipped', { message: 42, detail: 'd' }, 'd'],
+		['an error object', { error: { message: 'm' } }, 'm'],
 		['plain text', 'plain words', 'plain words'],
-		['blank text', '   ', undefined],
 		['nothing', null, undefined],
-		['an object without words', { code: 7 }, undefined],
-	])('the server’s words from %s → %p', (_label, body, words) => {
-		const result = outcome(classifyAnswer(scope(), 400, answer(body), hop()));
-		expect(result.description).toBe(words === undefined ? undefined : `The service said: ${words}`);
+	])(
+		'the server’s words (errors/serverWords.ts) from %s → the description %p',
+		(_label, body, words) => {
+			const result = outcome(classifyAnswer(scope(), 400, answer(body), hop()));
+			expect(result.description).toBe(
+				words === undefined ? undefined : `The service said: ${words}`,
+			);
+		},
+	);
+});
+
+const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+
+/** The error a thrown failure classifies to. */
+function thrownError(error: unknown) {
+	const result = classifyThrown(scope(), error, false);
+	if (result.ok) throw new Error('not a failure');
+	return result.error;
+}
+
+describe('classifyThrown: a request that got no answer', () => {
+	it('a connection failure → API_UNREACHABLE in plain words, retried', () => {
+		expect(outcome(classifyThrown(scope(), refused, false))).toMatchObject({
+			retried: true,
+			code: 'API_UNREACHABLE',
+			message: messages.apiUnreachable('api.example.test', 'the connection was refused', 'Sandbox'),
+		});
+	});
+
+	it("the credential's error (thrown by authenticate, inside n8n's wrapper) → its code, not retried", () => {
+		const credentialError = new GstCredentialError('rejected', 'rejected words', {
+			tokenEndpointStatus: 401,
+		});
+		const wrapped = Object.assign(new Error('wrapped'), { cause: credentialError });
+		expect(outcome(classifyThrown(scope(), wrapped, true))).toMatchObject({
+			retried: false,
+			code: 'CREDENTIALS_REJECTED',
+			message: 'rejected words',
+			httpStatus: 401,
+		});
+	});
+
+	it('the execution stopped by the user → REQUEST_FAILED, not retried, whatever the error', () => {
+		expect(outcome(classifyThrown(scope(), refused, true))).toMatchObject({
+			retried: false,
+			code: 'REQUEST_FAILED',
+			message: messages.apiRequestFailed('api.example.test', 'the execution was stopped'),
+		});
+	});
+
+	it('any other error (n8n refused the request) → REQUEST_FAILED with its words, redacted, not retried', () => {
+		const error = new Error(`blocked by policy: client_secret=${SECRET}`);
+		const result = outcome(classifyThrown(scope(), error, false));
+		expect(result).toMatchObject({ retried: false, code: 'REQUEST_FAILED' });
+		expect(result.message).toBe(
+			messages.apiRequestFailed('api.example.test', 'blocked by policy: client_secret=[redacted]'),
+		);
+		expect(outcome(classifyThrown(scope(), 'a string', false)).message).toBe(
+			messages.apiRequestFailed('api.example.test', 'a string'),
+		);
+	});
+
+	it.each<[string, unknown, boolean]>([
+		['a connection failure', refused, false],
+		['a stopped execution', refused, true],
+		['any other error', new Error('x'), false],
+	])('%s → an error carrying the item index', (_label, error, stopped) => {
+		const result = classifyThrown(scope(), error, stopped);
+		if (result.ok) throw new Error('not a failure');
+		expect((result.error as unknown as { context: { itemIndex?: number } }).context.itemIndex).toBe(
+			3,
+		);
+	});
+});
+
+describe('redirectedTooOften', () => {
+	it('→ REQUEST_FAILED naming the limit and the last status, not retried', () => {
+		expect(outcome(redirectedTooOften(scope(), 302))).toMatchObject({
+			retried: false,
+			code: 'REQUEST_FAILED',
+			httpStatus: 302,
+			message: messages.apiRequestFailed('api.example.test', messages.redirectedTooOften(10)),
+		});
 	});
 });
 
@@ -250,13 +325,13 @@ describe('finalError: what the user reads once the retries are spent', () => {
 
 	it('the API unreachable on every attempt → API_UNREACHABLE, given up after the attempts', () => {
 		const error = finalError(scope(), {
-			error: unreachable(scope(), 'connection refused'),
+			error: thrownError(refused),
 			attempts: 3,
 			reason: 'exhausted',
 		});
 		expect(error.message).toBe(
 			messages.gaveUpAfter(
-				messages.apiUnreachable('api.example.test', 'connection refused', 'Sandbox'),
+				messages.apiUnreachable('api.example.test', 'the connection was refused', 'Sandbox'),
 				3,
 			),
 		);
