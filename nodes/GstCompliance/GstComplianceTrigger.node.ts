@@ -11,8 +11,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from './credential/connectionCheck';
-import { dedupeRegistry } from './trigger/dedupe/persistence';
-import { redisClients } from './trigger/dedupe/redisClients';
+import { releaseTrigger } from './trigger/dedupe/persistence';
 import { testRedisCredential } from './trigger/dedupe/redisCredential';
 import {
 	activationMessage,
@@ -21,7 +20,7 @@ import {
 	triggerPanel,
 } from './trigger/description';
 import { checkSigningSecrets } from './trigger/secretCheck';
-import { handleWebhook } from './trigger/webhook';
+import { handleWebhook, triggerOf } from './trigger/webhook';
 
 /** Starts a workflow once per verified event; the work happens in webhook.ts. */
 export class GstComplianceTrigger implements INodeType {
@@ -106,11 +105,8 @@ export class GstComplianceTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				// The built-in store's ids are in the static data; its memory goes with the trigger,
-				// and so does a Redis client no other trigger uses.
-				const workflowId = this.getWorkflow().id ?? 'unsaved';
-				dedupeRegistry.release(workflowId, this.getNode().id);
-				redisClients.release(`${workflowId}:${this.getNode().id}`);
+				const { workflowId, nodeId } = triggerOf(this);
+				releaseTrigger(workflowId, nodeId);
 				return true;
 			},
 		},

@@ -5,7 +5,7 @@
  * the previous-secret field covers that overlap (deliveries signed with either secret verify).
  * Test-URL deliveries always read afresh: the user may just have edited the credential.
  */
-import type { ICredentialDataDecryptedObject, IWebhookFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 export const SECRET_CACHE_MS = 5_000;
 
@@ -21,18 +21,21 @@ interface Entry {
  */
 const cache = new Map<string, Entry>();
 
+/**
+ * The credential's data: `read` (n8n's `getCredentials`), or what a read of the last
+ * SECRET_CACHE_MS gave. `key` names the saved credential (its type and id); without one (a
+ * Test-URL delivery, or no saved credential) the data is read afresh.
+ */
 export async function cachedCredentials(
-	context: IWebhookFunctions,
-	type: string,
+	key: string | undefined,
+	read: () => Promise<ICredentialDataDecryptedObject>,
 	nowMs = Date.now(),
 ): Promise<ICredentialDataDecryptedObject> {
-	const id = context.getNode().credentials?.[type]?.id;
-	if (!id || context.getMode() === 'manual') return await context.getCredentials(type);
-	const key = `${type}:${id}`;
+	if (key === undefined) return await read();
 	const hit = cache.get(key);
 	if (hit && hit.expiresAt > nowMs) return await hit.data;
 	// The promise is cached, so concurrent deliveries share one read; a failed read is not kept.
-	const data = context.getCredentials(type);
+	const data = read();
 	const entry: Entry = { data, expiresAt: nowMs + SECRET_CACHE_MS };
 	cache.set(key, entry);
 	data.catch(() => {

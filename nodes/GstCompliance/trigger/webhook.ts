@@ -1,22 +1,25 @@
 /**
- * The trigger's `webhook()`: reads what n8n holds (raw bytes, header, credential, options), lets
- * the pure `judgeDelivery` verify the delivery and the dedupe lifecycle (dedupe/lifecycle.ts)
- * admit it, and turns the outcome into n8n's webhook response. It does not know which store it
- * has: persistence.ts picks it.
+ * The trigger's `webhook()`: the one place the trigger asks n8n (raw bytes, header, credentials,
+ * parameters, mode, static data, logger). It lets the pure `judgeDelivery` verify the delivery and
+ * the dedupe lifecycle (dedupe/lifecycle.ts) admit it, hands the dedupe code plain values
+ * (`DedupeSite`), and turns the outcome into n8n's webhook response. It does not know which store
+ * it has: persistence.ts picks it.
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../credentialNames';
 import { cachedCredentials } from './credentialCache';
 import { admit, type Admission } from './dedupe/lifecycle';
-import { DEDUPE_CAPACITY, nodeDedupe } from './dedupe/persistence';
-import {
-	DedupeUnavailableError,
-	RedisClientMissingError,
-	RedisCredentialError,
-} from './dedupe/redisConnection';
+import { DEDUPE_CAPACITY, nodeDedupe, type DedupeSite } from './dedupe/persistence';
+import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redisConnection';
+import { RedisCredentialError } from './dedupe/redisSettings';
 import {
 	judgeDelivery,
 	MAX_BODY_BYTES,
@@ -68,7 +71,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 
 	let secrets: string[];
 	try {
-		const usable = usableSigningSecrets(await cachedCredentials(this, CREDENTIAL.webhook));
+		const usable = usableSigningSecrets(await readCredential(this, CREDENTIAL.webhook));
 		if (usable.ignored)
 			logOnce(this, [
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
@@ -135,7 +138,7 @@ async function start(
 	const refetch = context.getNodeParameter('refetch', false) as boolean;
 	let admission: Admission<IDataObject>;
 	try {
-		const store = await nodeDedupe(context, {
+		const store = await nodeDedupe(dedupeSite(context), {
 			windowMs: options.dedupeWindowMs,
 			capacity: DEDUPE_CAPACITY,
 		});
@@ -215,6 +218,45 @@ async function start(
 }
 
 /**
+ * The trigger as its logs and stores name it: the workflow (`unsaved` before its first save) and
+ * the node's id, which survives a rename.
+ */
+export function triggerOf(context: Pick<IWebhookFunctions, 'getWorkflow' | 'getNode'>): {
+	workflowId: string;
+	nodeId: string;
+} {
+	return { workflowId: context.getWorkflow().id ?? 'unsaved', nodeId: context.getNode().id };
+}
+
+const isTestDelivery = (context: IWebhookFunctions) => context.getMode() === 'manual';
+
+/**
+ * A credential of the trigger, cached for a few seconds (credentialCache.ts); a Test-URL delivery
+ * reads afresh, since the user may just have edited the credential.
+ */
+async function readCredential(
+	context: IWebhookFunctions,
+	type: string,
+): Promise<ICredentialDataDecryptedObject> {
+	const id = context.getNode().credentials?.[type]?.id;
+	const key = id && !isTestDelivery(context) ? `${type}:${id}` : undefined;
+	return await cachedCredentials(key, async () => await context.getCredentials(type));
+}
+
+function dedupeSite(context: IWebhookFunctions): DedupeSite {
+	const hasRedis = !!context.getNode().credentials?.[CREDENTIAL.redis];
+	return {
+		...triggerOf(context),
+		test: isTestDelivery(context),
+		staticData: (type) => context.getWorkflowStaticData(type),
+		redisCredential: hasRedis
+			? async () => await readCredential(context, CREDENTIAL.redis)
+			: undefined,
+		warn: (message) => context.logger.warn(message),
+	};
+}
+
+/**
  * Notes already logged in this process: a clamped option is said once, not on every delivery.
  * Process-wide because n8n gives a webhook no state of its own between requests.
  */
@@ -222,7 +264,8 @@ const loggedNotes = new Set<string>();
 
 function logOnce(context: IWebhookFunctions, notes: string[]): void {
 	for (const note of notes) {
-		const key = `${context.getWorkflow().id}:${context.getNode().id}:${note}`;
+		const { workflowId, nodeId } = triggerOf(context);
+		const key = `${workflowId}:${nodeId}:${note}`;
 		if (loggedNotes.has(key)) continue;
 		if (loggedNotes.size > 1_000) loggedNotes.clear();
 		loggedNotes.add(key);
@@ -242,8 +285,8 @@ const refusals = new FailureLog();
 /** Says why deliveries are refused: the first of a run at once, then at most once a minute. */
 function sayRefused(context: IWebhookFunctions, status: number, reason: string, why: string): void {
 	const node = context.getNode();
-	const workflowId = context.getWorkflow().id ?? 'unsaved';
-	const said = refusals.record(`${workflowId}:${node.id}:${reason}`, Date.now());
+	const { workflowId, nodeId } = triggerOf(context);
+	const said = refusals.record(`${workflowId}:${nodeId}:${reason}`, Date.now());
 	if (!said) return;
 	const what =
 		said.sinceMs === undefined

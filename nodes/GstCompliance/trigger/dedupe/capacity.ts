@@ -11,8 +11,6 @@
  * 0.95× at 10,000 ids, 0.84× at 25,000 and 0.56× at 100,000; with SQLite ≥ 0.91× up to 50,000
  * and 0.84× at 100,000.
  */
-import type { Logger } from 'n8n-workflow';
-
 import type { MemoryDedupeStore } from './memoryStore';
 
 /** The largest measured size that keeps ≥ 0.9× of the empty store's rate on every database. */
@@ -57,7 +55,7 @@ export class CapacityWatch {
 
 	/** Logs a warning when the store should give way to Redis, at most every WARN_EVERY_MS. */
 	check(
-		logger: Pick<Logger, 'warn'>,
+		logger: { warn(message: string): void },
 		scope: string,
 		store: WatchedStore,
 		nowMs = Date.now(),

@@ -18,13 +18,14 @@
  *   execution created → id saved → 200 sent.
  */
 import { randomUUID } from 'crypto';
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { CapacityWatch } from './capacity';
 import type { Claim, ClaimStore } from './lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
-import { hasRedisCredential, redisDedupeStore } from './redisCredential';
+import { redisClients } from './redisClients';
+import { redisDedupeStore } from './redisCredential';
 
 /**
  * The most ids the store keeps (its memory and static data; docs/trigger.md has the measured sizes).
@@ -160,32 +161,51 @@ export interface TriggerDedupe extends ClaimStore {
 }
 
 /**
+ * The trigger and its delivery as the dedupe code needs them, read from n8n by webhook.ts: plain
+ * values, and the few reads that must stay lazy (static data is written back by n8n when touched;
+ * a credential read is a database read and a decryption).
+ */
+export interface DedupeSite {
+	/** The workflow's id; `unsaved` before its first save. */
+	workflowId: string;
+	nodeId: string;
+	/** A Test-URL delivery (n8n's manual mode). */
+	test: boolean;
+	/** The workflow's static data (n8n's `getWorkflowStaticData`), read by the built-in store only. */
+	staticData(type: 'global' | 'node'): IDataObject;
+	/** The attached GST Compliance Dedupe Redis credential's data; absent without one. */
+	redisCredential?: () => Promise<ICredentialDataDecryptedObject>;
+	warn(message: string): void;
+}
+
+/**
  * The store for this delivery: Redis when a Redis credential is attached (throws
  * DedupeUnavailableError when it does not answer), otherwise the process's own.
  */
-export async function nodeDedupe(
-	context: IWebhookFunctions,
-	options: DedupeOptions,
-): Promise<TriggerDedupe> {
-	const node = context.getNode();
-	const isTest = context.getMode() === 'manual';
-	const namespace = isTest ? 'test' : 'production';
-	const workflowId = context.getWorkflow().id ?? 'unsaved';
-	const key = `${workflowId}:${node.id}:${namespace}`;
-	if (hasRedisCredential(context)) return await redisDedupeStore(context, key, options.windowMs);
-	if (isTest) return dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options)).store;
+export async function nodeDedupe(site: DedupeSite, options: DedupeOptions): Promise<TriggerDedupe> {
+	const { workflowId, nodeId } = site;
+	const key = `${workflowId}:${nodeId}:${site.test ? 'test' : 'production'}`;
+	if (site.redisCredential)
+		return await redisDedupeStore(await site.redisCredential(), {
+			scope: key,
+			windowMs: options.windowMs,
+			user: `${workflowId}:${nodeId}`,
+			warn: site.warn,
+		});
+	if (site.test)
+		return dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options)).store;
 
-	const global = context.getWorkflowStaticData('global');
-	const persistedKey = staticDataKey(node.id);
+	const global = site.staticData('global');
+	const persistedKey = staticDataKey(nodeId);
 	const entry = dedupeRegistry.get(key, options, () => {
-		if (global[persistedKey] === undefined) moveLegacySnapshot(context, global, persistedKey);
+		if (global[persistedKey] === undefined) moveLegacySnapshot(site, global, persistedKey);
 		return MemoryDedupeStore.fromSnapshot(global[persistedKey], options);
 	});
 	const { store, watch } = entry;
-	const otherProcess = otherLiveProcess(global[processesKey(node.id)], Date.now());
+	const otherProcess = otherLiveProcess(global[processesKey(nodeId)], Date.now());
 	if (otherProcess && Date.now() - entry.otherProcessWarnedMs >= OTHER_PROCESS_WARN_EVERY_MS) {
 		entry.otherProcessWarnedMs = Date.now();
-		context.logger.warn(`${otherProcess} (${key})`);
+		site.warn(`${otherProcess} (${key})`);
 	}
 	return {
 		claim: async (eventId, nowMs, leaseMs) => await store.claim(eventId, nowMs, leaseMs),
@@ -197,13 +217,22 @@ export async function nodeDedupe(
 			store.commitNow(claim, nowMs);
 			saveAll(global, workflowId);
 			global[persistedKey] = store.snapshot() as unknown as IDataObject;
-			markThisProcess(global, node.id, nowMs);
+			markThisProcess(global, nodeId, nowMs);
 			// A save that overlapped the move may have brought the legacy snapshot back.
-			const nodeData = context.getWorkflowStaticData('node');
+			const nodeData = site.staticData('node');
 			if (nodeData[LEGACY_NODE_KEY] !== undefined) delete nodeData[LEGACY_NODE_KEY];
-			watch.check(context.logger, key, store);
+			watch.check(site, key, store);
 		},
 	};
+}
+
+/**
+ * Forgets what this process holds for a trigger n8n deactivated: its built-in store (its ids are
+ * in the static data) and the Redis client no other trigger uses.
+ */
+export function releaseTrigger(workflowId: string, nodeId: string): void {
+	dedupeRegistry.release(workflowId, nodeId);
+	redisClients.release(`${workflowId}:${nodeId}`);
 }
 
 /**
@@ -256,8 +285,8 @@ function isMarker(value: unknown): value is [number, number] {
 }
 
 /** Moves the snapshot of an earlier version to its new key; both changes land in one save. */
-function moveLegacySnapshot(context: IWebhookFunctions, global: IDataObject, key: string): void {
-	const nodeData = context.getWorkflowStaticData('node');
+function moveLegacySnapshot(site: DedupeSite, global: IDataObject, key: string): void {
+	const nodeData = site.staticData('node');
 	const legacy = nodeData[LEGACY_NODE_KEY];
 	if (legacy === undefined) return;
 	global[key] = legacy;

@@ -8,13 +8,11 @@ import {
 	CONNECT_TIMEOUT_MS,
 	createClient,
 	DedupeUnavailableError,
-	describeConnection,
 	loadRedisModule,
-	redact,
 	type RedisClient,
-	type RedisConnection,
 	type RedisModule,
 } from './redisConnection';
+import { describeConnection, redactConnectionSecrets, type RedisConnection } from './redisSettings';
 import { evictionProblem } from './redisEviction';
 
 interface Entry {
@@ -74,7 +72,7 @@ export class RedisClients {
 					: Math.min(100 * times, MAX_RECONNECT_DELAY_MS),
 			);
 			created.client.on('error', (error: Error) => {
-				const message = redact(error.message, connection);
+				const message = redactConnectionSecrets(error.message, connection);
 				// One log line per distinct failure, not one per reconnect attempt.
 				if (message !== created.lastError) created.onError(message);
 				created.lastError = message;
@@ -155,7 +153,7 @@ async function ready(entry: Entry, connection: RedisConnection): Promise<void> {
 	const connected = new Promise<void>((resolve, reject) => {
 		const onReady = () => resolve();
 		const onFail = (error: Error) =>
-			reject(new DedupeUnavailableError(where, redact(error.message, connection)));
+			reject(new DedupeUnavailableError(where, redactConnectionSecrets(error.message, connection)));
 		const onEnd = () => reject(new DedupeUnavailableError(where, 'connection closed'));
 		client.once('ready', onReady);
 		client.once('error', onFail);

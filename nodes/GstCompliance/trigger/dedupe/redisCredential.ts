@@ -4,25 +4,21 @@
  * Test button. Kept apart from the single-process store's static-data handling, which the Redis
  * store does not use: Redis is the only record of the ids.
  */
-import type {
-	ICredentialDataDecryptedObject,
-	INodeCredentialTestResult,
-	IWebhookFunctions,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { CREDENTIAL } from '../../credentialNames';
-import { cachedCredentials } from '../credentialCache';
 import { redisClients } from './redisClients';
 import {
-	connectionFromCredential,
 	createClient,
 	DedupeUnavailableError,
-	describeConnection,
 	loadRedisModule,
-	redact,
-	type RedisConnection,
 	type RedisModule,
 } from './redisConnection';
+import {
+	connectionFromCredential,
+	describeConnection,
+	redactConnectionSecrets,
+	type RedisConnection,
+} from './redisSettings';
 import { evictionProblem, type EvictionProblem } from './redisEviction';
 import { RedisDedupeStore } from './redisStore';
 
@@ -47,31 +43,29 @@ export async function probeOnce(
 	if ('error' in answer)
 		throw new DedupeUnavailableError(
 			describeConnection(connection),
-			redact(answer.error.message, connection),
+			redactConnectionSecrets(answer.error.message, connection),
 		);
 	return answer;
 }
 
-export function hasRedisCredential(context: IWebhookFunctions): boolean {
-	return !!context.getNode().credentials?.[CREDENTIAL.redis];
-}
-
-/** The shared store for this trigger; throws DedupeUnavailableError when Redis does not answer. */
+/**
+ * The shared store for one trigger, from the credential's data; throws DedupeUnavailableError when
+ * Redis does not answer. `user` names the trigger among the users of the shared client.
+ */
 export async function redisDedupeStore(
-	context: IWebhookFunctions,
-	scope: string,
-	windowMs: number,
+	credential: ICredentialDataDecryptedObject,
+	store: { scope: string; windowMs: number; user: string; warn: (message: string) => void },
 ): Promise<RedisDedupeStore> {
-	const connection = connectionFromCredential(await cachedCredentials(context, CREDENTIAL.redis));
+	const connection = connectionFromCredential(credential);
 	const client = await redisClients.get(
 		connection,
 		(message) =>
-			context.logger.warn(
+			store.warn(
 				`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
 			),
-		`${context.getWorkflow().id ?? 'unsaved'}:${context.getNode().id}`,
+		store.user,
 	);
-	return new RedisDedupeStore(client, connection, { scope, windowMs });
+	return new RedisDedupeStore(client, connection, { scope: store.scope, windowMs: store.windowMs });
 }
 
 /**

@@ -8,7 +8,8 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 
-import { redact, type RedisClient, type RedisConnection } from './redisConnection';
+import { type RedisClient } from './redisConnection';
+import { redactConnectionSecrets, type RedisConnection } from './redisSettings';
 
 /** A Redis may evict keys: what it deletes first are the dedupe keys, each with a TTL. */
 export const evictingPolicy = (policies: string): string =>
@@ -48,7 +49,10 @@ export async function evictionProblem(
 		.filter((server) => server.unknown)
 		.map((server) => `${server.where ? `on ${server.where}: ` : ''}${server.unknown}`);
 	if (unknown.length === 0) return undefined;
-	return { kind: 'unknown', message: unknownPolicy(redact(unknown.join('; '), connection)) };
+	return {
+		kind: 'unknown',
+		message: unknownPolicy(redactConnectionSecrets(unknown.join('; '), connection)),
+	};
 }
 
 /** A server's policy, or why it is unknown; `where` is empty for a single Redis. */

@@ -21,7 +21,8 @@ import { randomUUID } from 'crypto';
 
 import { eventDigest } from './eventDigest';
 import type { Claim, ClaimResult, ClaimStore } from './lifecycle';
-import { command, type RedisClient, type RedisConnection } from './redisConnection';
+import { command, type RedisClient } from './redisConnection';
+import { type RedisConnection } from './redisSettings';
 
 export const KEY_PREFIX = 'n8n-gst-compliance:dedupe:v1';
 

@@ -18,10 +18,8 @@ import {
 	type LifecycleOptions,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/lifecycle';
 import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memoryStore';
-import {
-	DedupeUnavailableError,
-	type RedisConnection,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
+import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
+import { type RedisConnection } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisSettings';
 import {
 	KEY_PREFIX,
 	RedisDedupeStore,

@@ -12,12 +12,11 @@ import { Container } from '@n8n/di';
 import { createHash } from 'crypto';
 import Redis, { Cluster } from 'ioredis';
 
+import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
 import {
 	connectionFromCredential,
-	DedupeUnavailableError,
-	loadRedisModule,
 	type RedisConnection,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisSettings';
 import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
 import { testRedisCredential } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisCredential';
 import {
@@ -360,15 +359,6 @@ describe('the shared client', () => {
 			status: 'OK',
 			message: `Connected to Redis at ${redis.host}:${redis.port} (db 0)`,
 		});
-	});
-
-	it('without ioredis in the n8n process, the error says what is missing', async () => {
-		const missing = Object.assign(new Error("Cannot find module 'ioredis'"), {
-			code: 'MODULE_NOT_FOUND',
-		});
-		await expect(loadRedisModule(async () => await Promise.reject(missing))).rejects.toThrow(
-			/needs the 'ioredis' module.*MODULE_NOT_FOUND.*detach the Redis credential/,
-		);
 	});
 });
 
