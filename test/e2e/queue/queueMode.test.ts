@@ -19,9 +19,13 @@ import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
 import { sleep, waitFor, type HttpResponse } from '../../harness/http';
 import type { N8n } from '../../harness/n8n';
 import {
+	CONCURRENCY,
 	deliverSigned,
+	deliveryPlan,
+	DELIVERIES,
 	einvoiceEvent,
 	outcome,
+	UNIQUE,
 	type Envelope,
 } from '../reliability/lib/deliveries';
 import { executionCount, waitForFinished } from '../../harness/executions';
@@ -338,36 +342,10 @@ describe('redelivery to the other webhook process', () => {
 });
 
 describe('1,000 deliveries over both webhook processes', () => {
-	const DELIVERIES = 1_000;
-	const UNIQUE = 700; // 30 % of the deliveries repeat an id
-	const BURSTS = 5;
-	const BURST_SIZE = 20;
-	const CONCURRENCY = 10;
-
-	/** Each unique event once, 300 repeats, shuffled; bursts of 20 concurrent copies of one id. */
-	function plan(events: Envelope[]): Array<Envelope | Envelope[]> {
-		const burstIds = events.slice(0, BURSTS);
-		const singles = events.slice(BURSTS);
-		const repeats = DELIVERIES - BURSTS * BURST_SIZE - singles.length;
-		const stream: Envelope[] = [
-			...singles,
-			...Array.from({ length: repeats }, (_, i) => singles[(i * 7919) % singles.length]),
-		];
-		const steps: Array<Envelope | Envelope[]> = shuffled(stream, 42);
-		burstIds.forEach((event, i) => {
-			steps.splice(
-				Math.floor(((i + 1) * steps.length) / (BURSTS + 1)),
-				0,
-				Array(BURST_SIZE).fill(event),
-			);
-		});
-		return steps;
-	}
-
 	it('starts exactly one execution per unique event id', async () => {
 		const trigger = await activeTrigger('queue: 1,000 deliveries', queueRedisCredential);
 		const events = Array.from({ length: UNIQUE }, (_, i) => einvoiceEvent(2_000_000 + i));
-		const steps = plan(events);
+		const steps = deliveryPlan(events);
 		expect(steps.flat()).toHaveLength(DELIVERIES);
 
 		const { outcomes, load } = await sendSteps(trigger, steps, CONCURRENCY, 480_000);
@@ -535,7 +513,7 @@ it('dedupe Redis stopped mid-stream: 5xx while down, then each missing event sta
 });
 
 describe('the dedupe store on a Redis Cluster', () => {
-	const UNIQUE = 150;
+	const CLUSTER_EVENTS = 150;
 	let redisCluster: RunningRedisCluster;
 	let clusterCredential: { id: string; name: string };
 	let data: Record<string, unknown>;
@@ -564,14 +542,14 @@ describe('the dedupe store on a Redis Cluster', () => {
 
 	it('over both webhook processes: each unique event once, 20 concurrent copies included, ids on every node', async () => {
 		const trigger = await activeTrigger('queue: redis cluster', clusterCredential);
-		const events = Array.from({ length: UNIQUE }, (_, i) => einvoiceEvent(4_000_000 + i));
+		const events = Array.from({ length: CLUSTER_EVENTS }, (_, i) => einvoiceEvent(4_000_000 + i));
 		const steps: Array<Envelope | Envelope[]> = shuffled([...events, ...events.slice(0, 50)], 7);
-		steps.splice(steps.length / 2, 0, Array(20).fill(events[UNIQUE - 1]));
+		steps.splice(steps.length / 2, 0, Array(20).fill(events[CLUSTER_EVENTS - 1]));
 		const { outcomes } = await sendSteps(trigger, steps, 8, 300_000);
 
-		const total = await waitForFinished(main, trigger.workflowId, UNIQUE, 240_000, 3_000);
+		const total = await waitForFinished(main, trigger.workflowId, CLUSTER_EVENTS, 240_000, 3_000);
 		const { accepted, finals } = tally(outcomes);
-		expect(total).toBe(UNIQUE);
+		expect(total).toBe(CLUSTER_EVENTS);
 		expect(accepted.filter((n) => n !== 1)).toEqual([]);
 		expect(finals).toEqual(['accepted', 'duplicate']);
 
@@ -588,9 +566,11 @@ describe('the dedupe store on a Redis Cluster', () => {
 				return keys.length;
 			}),
 		);
-		console.log(`redis cluster: ${UNIQUE} events, ${total} executions, keys per node ${perNode}`);
+		console.log(
+			`redis cluster: ${CLUSTER_EVENTS} events, ${total} executions, keys per node ${perNode}`,
+		);
 		expect(perNode.every((count) => count > 0)).toBe(true);
-		expect(perNode.reduce((a, b) => a + b, 0)).toBe(UNIQUE);
+		expect(perNode.reduce((a, b) => a + b, 0)).toBe(CLUSTER_EVENTS);
 	});
 });
 

@@ -7,23 +7,25 @@ import {
 	executionCount,
 	waitForFinished,
 	runBounded,
-	shuffled,
 	startSession,
 	activeTrigger,
 	type Session,
 	type TriggerWorkflow,
 } from '../../harness';
 import { sleep } from '../../harness/http';
-import { deliverSigned, einvoiceEvent, outcome, type Envelope } from './lib/deliveries';
+import {
+	CONCURRENCY,
+	deliverSigned,
+	deliveryPlan,
+	DELIVERIES,
+	einvoiceEvent,
+	outcome,
+	UNIQUE,
+	type Envelope,
+} from './lib/deliveries';
 
 // Bounded waits, generous for a loaded CI machine; ~2 minutes when n8n has the machine to itself.
 jest.setTimeout(900_000);
-
-const DELIVERIES = 1_000;
-const UNIQUE = 700; // 30 % of the deliveries repeat an id
-const BURSTS = 5;
-const BURST_SIZE = 20;
-const CONCURRENCY = 10;
 
 let session: Session;
 let trigger: TriggerWorkflow;
@@ -37,32 +39,9 @@ afterAll(async () => {
 	await session?.stop();
 });
 
-/**
- * The plan: each unique event once, 300 repeats of earlier or later ids, shuffled; the burst ids
- * are sent 20 at a time, concurrently, at spread positions of the stream.
- */
-function plan(events: Envelope[]): Array<Envelope | Envelope[]> {
-	const burstIds = events.slice(0, BURSTS);
-	const singles = events.slice(BURSTS);
-	const repeats = DELIVERIES - BURSTS * BURST_SIZE - singles.length;
-	const stream: Envelope[] = [
-		...singles,
-		...Array.from({ length: repeats }, (_, i) => singles[(i * 7919) % singles.length]),
-	];
-	const steps: Array<Envelope | Envelope[]> = shuffled(stream, 42);
-	burstIds.forEach((event, i) => {
-		steps.splice(
-			Math.floor(((i + 1) * steps.length) / (BURSTS + 1)),
-			0,
-			Array(BURST_SIZE).fill(event),
-		);
-	});
-	return steps;
-}
-
 it('starts exactly one execution per unique event id', async () => {
 	const events = Array.from({ length: UNIQUE }, (_, i) => einvoiceEvent(i));
-	const steps = plan(events);
+	const steps = deliveryPlan(events);
 	expect(steps.flat()).toHaveLength(DELIVERIES);
 
 	const outcomes = new Map<string, string[]>();

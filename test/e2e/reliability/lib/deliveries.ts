@@ -1,5 +1,5 @@
 /** Signed deliveries to a trigger URL, as the service makes them (a fresh `t` on every attempt). */
-import { envelope, signatureHeader, request, type HttpResponse } from '../../../harness';
+import { envelope, signatureHeader, request, shuffled, type HttpResponse } from '../../../harness';
 
 export type Envelope = ReturnType<typeof envelope>;
 
@@ -41,4 +41,35 @@ export function outcome(response: HttpResponse): 'accepted' | 'duplicate' | `HTT
 	} catch {
 		return 'accepted';
 	}
+}
+
+/** The stream of 1,000 deliveries the reliability and queue-mode specs send. */
+export const DELIVERIES = 1_000;
+export const UNIQUE = 700; // 30 % of the deliveries repeat an id
+const BURSTS = 5;
+const BURST_SIZE = 20;
+/** Deliveries in flight at once, besides the bursts. */
+export const CONCURRENCY = 10;
+
+/**
+ * The plan: each unique event once, 300 repeats of earlier or later ids, shuffled; the burst ids
+ * are sent 20 at a time, concurrently, at spread positions of the stream.
+ */
+export function deliveryPlan(events: Envelope[]): Array<Envelope | Envelope[]> {
+	const burstIds = events.slice(0, BURSTS);
+	const singles = events.slice(BURSTS);
+	const repeats = DELIVERIES - BURSTS * BURST_SIZE - singles.length;
+	const stream: Envelope[] = [
+		...singles,
+		...Array.from({ length: repeats }, (_, i) => singles[(i * 7919) % singles.length]),
+	];
+	const steps: Array<Envelope | Envelope[]> = shuffled(stream, 42);
+	burstIds.forEach((event, i) => {
+		steps.splice(
+			Math.floor(((i + 1) * steps.length) / (BURSTS + 1)),
+			0,
+			Array(BURST_SIZE).fill(event),
+		);
+	});
+	return steps;
 }
