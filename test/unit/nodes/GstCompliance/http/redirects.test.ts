@@ -1,5 +1,10 @@
 import type { Hop } from '../../../../../nodes/GstCompliance/http/redirects';
-import { nextHop, requestUrl } from '../../../../../nodes/GstCompliance/http/redirects';
+import {
+	followRedirects,
+	MAX_REDIRECTS,
+	nextHop,
+	requestUrl,
+} from '../../../../../nodes/GstCompliance/http/redirects';
 
 const API = 'https://api.example.com';
 const get = (url = `${API}/v1/einvoices/einv_1`, authenticated = true): Hop => ({
@@ -72,6 +77,63 @@ describe('nextHop: the method and body, as browsers and n8n follow', () => {
 		expect(nextHop(303, '/y', put, API)).toMatchObject({ method: 'GET', body: undefined });
 		expect(nextHop(301, '/y', put, API)).toMatchObject({ method: 'PUT', body: { a: 1 } });
 		expect(nextHop(303, '/y', { ...get(), method: 'HEAD' }, API)?.method).toBe('HEAD');
+	});
+});
+
+describe('followRedirects: the request and the redirects it leads to', () => {
+	/** A server answering each hop from a list; records what was sent and how many were followed. */
+	function server(answers: Array<{ statusCode: number; headers?: { location?: unknown } }>) {
+		const sent: Array<[Hop, number]> = [];
+		const send = async (hop: Hop, followed: number) => {
+			sent.push([hop, followed]);
+			return answers[Math.min(sent.length - 1, answers.length - 1)];
+		};
+		return { sent, send };
+	}
+
+	it('an answer that is not a redirect → that answer, from the first hop, nothing more sent', async () => {
+		const { sent, send } = server([{ statusCode: 200 }]);
+		const result = await followRedirects(get(), API, send);
+		expect(result).toEqual({ hop: get(), answer: { statusCode: 200 }, redirectedTooOften: false });
+		expect(sent).toEqual([[get(), 0]]);
+	});
+
+	it('two redirects → the third hop answers; each hop told how many were followed before it', async () => {
+		const { sent, send } = server([
+			{ statusCode: 302, headers: { location: '/v1/a' } },
+			{ statusCode: 307, headers: { location: 'https://files.example.net/b' } },
+			{ statusCode: 200 },
+		]);
+		const result = await followRedirects(get(), API, send);
+		expect(sent.map(([hop, followed]) => [hop.url, hop.authenticated, followed])).toEqual([
+			[`${API}/v1/einvoices/einv_1`, true, 0],
+			[`${API}/v1/a`, true, 1],
+			['https://files.example.net/b', false, 2],
+		]);
+		expect(result.hop.url).toBe('https://files.example.net/b');
+		expect(result.answer).toEqual({ statusCode: 200 });
+		expect(result.redirectedTooOften).toBe(false);
+	});
+
+	it(`${MAX_REDIRECTS} redirects are followed; one more → the last redirect, said as too many`, async () => {
+		const loop = { statusCode: 302, headers: { location: '/v1/again' } };
+		const exactly = server([...Array(MAX_REDIRECTS).fill(loop), { statusCode: 200 }]);
+		expect((await followRedirects(get(), API, exactly.send)).redirectedTooOften).toBe(false);
+		expect(exactly.sent).toHaveLength(MAX_REDIRECTS + 1);
+
+		const endless = server([loop]);
+		const result = await followRedirects(get(), API, endless.send);
+		expect(result.redirectedTooOften).toBe(true);
+		expect(result.answer).toBe(loop);
+		expect(endless.sent).toHaveLength(MAX_REDIRECTS + 1);
+		expect(endless.sent.at(-1)?.[1]).toBe(MAX_REDIRECTS);
+	});
+
+	it('a failing send → the rejection, as it is', async () => {
+		const error = new Error('refused');
+		await expect(followRedirects(get(), API, async () => await Promise.reject(error))).rejects.toBe(
+			error,
+		);
 	});
 });
 
