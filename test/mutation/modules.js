@@ -8,6 +8,10 @@
 module.exports = [
 	{ file: 'nodes/GstCompliance/http/retry.ts', tests: ['unit/nodes/GstCompliance/http/retry'] },
 	{
+		file: 'nodes/GstCompliance/errors/serverWords.ts',
+		tests: ['unit/nodes/GstCompliance/errors/serverWords'],
+	},
+	{
 		file: 'nodes/GstCompliance/errors/redact.ts',
 		tests: ['unit/nodes/GstCompliance/errors/redact'],
 	},
@@ -72,7 +76,10 @@ module.exports = [
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/snapshotRecords.ts',
-		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memoryStore*'],
+		tests: [
+			'unit/nodes/GstCompliance/trigger/dedupe/snapshotRecords',
+			'unit/nodes/GstCompliance/trigger/dedupe/memoryStore*',
+		],
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/lifecycle.ts',

@@ -18,13 +18,13 @@ export const SERVER_WORDS_MAX = 200;
  */
 export function serverWords(body: unknown, secrets: string[]): string {
 	const parsed = typeof body === 'string' ? parseJson(body) : body;
-	if (typeof parsed === 'string') return words(parsed, secrets);
+	if (typeof parsed === 'string') return excerpt(parsed, secrets, SERVER_WORDS_MAX);
 	if (!isFields(parsed)) return '';
 	const inner = isFields(parsed.error) ? parsed.error : {};
 	const said = [inner.message, inner.detail, parsed.message, parsed.detail].find(isText);
-	if (said !== undefined) return words(said, secrets);
-	const oauth = [parsed.error, parsed.error_description].filter(isText);
-	return words(oauth.join(' - '), secrets);
+	const oauth = [parsed.error, parsed.error_description].filter(isText).join(' - ');
+	// excerpt tidies whitespace: blank text gives ''.
+	return excerpt(said ?? oauth, secrets, SERVER_WORDS_MAX);
 }
 
 function parseJson(text: string): unknown {
@@ -41,8 +41,4 @@ function isFields(value: unknown): value is Record<string, unknown> {
 
 function isText(value: unknown): value is string {
 	return typeof value === 'string' && value.trim() !== '';
-}
-
-function words(text: string, secrets: string[]): string {
-	return text.trim() === '' ? '' : excerpt(text, secrets, SERVER_WORDS_MAX);
 }

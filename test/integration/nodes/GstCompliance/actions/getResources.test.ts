@@ -1,20 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** The action node run by n8n-core against the emulator over real HTTP. */
-import { createServer } from 'http';
-import type { AddressInfo } from 'net';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
-import { configureSettings } from '../../../helpers/settings';
 import type { ClientInfo, Einvoice, Ewaybill } from '../../../../emulator';
 import { executeContext } from '../../../helpers/executeNode';
 import { recordOutboundRequests } from '../../../helpers/outboundRequests';
-import {
-	credentialData,
-	FAST_RETRIES,
-	recordingSleep,
-	useEmulatorForPackage,
-} from '../../../helpers/emulatorForPackage';
+import { credentialData, useEmulatorForPackage } from '../../../helpers/emulatorForPackage';
 
 const node = new GstCompliance();
 /** The ID parameter as a user maps it from the incoming item. */
@@ -191,177 +183,6 @@ describe('GST Compliance node: Get', () => {
 		control.setPlan(client.organizationId, 'einvoice+ewaybill');
 		const allowed = await run([ewaybill.id], { resource: 'ewaybill' });
 		expect(allowed.output[0].json).toEqual(ewaybill);
-	});
-
-	it('waits per Retry-After on 429, then succeeds', async () => {
-		const recorder = recordingSleep();
-		configureSettings({ sleep: recorder.sleep });
-		emulator().control.injectApiFaults([{ kind: 'status', status: 429, retryAfterSeconds: 1 }]);
-		const { output } = await run([einvoice.id]);
-		expect(output[0].json).toEqual(einvoice);
-		expect(recorder.waits).toEqual([1000]);
-		expect(apiRequests()).toBe(2);
-	});
-
-	it('gives up on 429 after the bounded number of attempts with a clear message', async () => {
-		const attempts = FAST_RETRIES.apiRetry!.maxAttempts;
-		emulator().control.injectApiFaults(
-			Array.from({ length: attempts }, () => ({
-				kind: 'status' as const,
-				status: 429,
-				retryAfterSeconds: 0,
-			})),
-		);
-		const { output } = await run([einvoice.id], { continueOnFail: true });
-		expect(output[0].json.error).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429 });
-		expect((output[0].json.error as { message: string }).message).toMatch(
-			new RegExp(
-				`rate-limiting this client \\(HTTP 429\\); gave up after ${attempts} attempts. Lower the node's Concurrency`,
-			),
-		);
-		expect(apiRequests()).toBe(attempts);
-	});
-
-	it('retries a 5xx with backoff, then succeeds', async () => {
-		emulator().control.injectApiFaults([{ kind: 'status', status: 503 }]);
-		const { output } = await run([einvoice.id]);
-		expect(output[0].json).toEqual(einvoice);
-		expect(apiRequests()).toBe(2);
-	});
-
-	it('retries a dropped connection, then succeeds', async () => {
-		emulator().control.injectApiFaults([{ kind: 'reset' }]);
-		const { output } = await run([einvoice.id]);
-		expect(output[0].json).toEqual(einvoice);
-	});
-
-	// docs/service-api.md: 5xx, network errors and 429 are retried; other 4xx are not.
-	it.each([409, 410, 422])(
-		'the API answers HTTP %i → one attempt, not retried as if transient; the item fails with the status and what the service said',
-		async (status) => {
-			const host = new URL(emulator().sandboxUrl).host;
-			// One fault: a retry would get the e-invoice.
-			emulator().control.injectApiFaults([{ kind: 'status', status }]);
-			const { output } = await run([einvoice.id], { continueOnFail: true });
-			expect(output).toEqual([
-				{
-					json: {
-						error: {
-							message: `The GST Compliance API at ${host} refused the request (HTTP ${status}): Injected fault`,
-							code: 'REQUEST_REJECTED',
-							httpStatus: status,
-						},
-					},
-					pairedItem: { item: 0 },
-				},
-			]);
-			expect(apiRequests()).toBe(1);
-		},
-	);
-
-	describe('follows redirects itself: the token goes only to the API origin, whatever the n8n version', () => {
-		it.each([301, 302, 303, 307, 308] as const)(
-			'HTTP %i to a path on the API origin → followed with the token',
-			async (status) => {
-				emulator().control.injectApiFaults([{ kind: 'redirect', status }]);
-				const { output } = await run([einvoice.id]);
-				expect(output[0].json).toEqual(einvoice);
-				expect(apiRequests()).toBe(2);
-				const { tokenMints } = emulator().control.counters();
-				expect(tokenMints[client.clientId]).toBe(1);
-			},
-		);
-
-		it.each([false, true])(
-			'to another origin → followed without the token (n8n without the redirect option: %s)',
-			async (n8nWithoutRedirectOption) => {
-				const { control } = emulator();
-				// Switching the redirect on clears the record of what reached elsewhereUrl.
-				control.setRedirect(true);
-				control.setRedirect(false);
-				control.injectApiFaults([{ kind: 'redirect', elsewhere: true }]);
-				const { output } = await run([einvoice.id], { n8nWithoutRedirectOption });
-				expect(control.elsewhereRequests()).toEqual([
-					{ method: 'GET', path: `/v1/einvoices/${einvoice.id}`, authorization: false },
-				]);
-				expect(output[0].json).toEqual({
-					elsewhere: true,
-					path: `/v1/einvoices/${einvoice.id}`,
-				});
-			},
-		);
-
-		it('more than 10 redirects in a row → fails saying so, without retrying', async () => {
-			const host = new URL(emulator().sandboxUrl).host;
-			emulator().control.injectApiFaults(
-				Array.from({ length: 11 }, () => ({ kind: 'redirect' as const })),
-			);
-			const { output } = await run([einvoice.id], { continueOnFail: true });
-			expect(output[0].json.error).toEqual({
-				message: `The request to the GST Compliance API at ${host} failed: it was redirected more than 10 times`,
-				code: 'REQUEST_FAILED',
-				httpStatus: 302,
-			});
-			expect(apiRequests()).toBe(11);
-		});
-
-		it('another origin answering 401 → refused by that host; the token, which did not go there, is kept', async () => {
-			const other = createServer((_req, res) => {
-				res.writeHead(401, { 'Content-Type': 'application/json' });
-				res.end('{"error":{"message":"who are you?"}}');
-			});
-			await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-			const host = `127.0.0.1:${(other.address() as AddressInfo).port}`;
-			try {
-				emulator().control.injectApiFaults([{ kind: 'redirect', location: `http://${host}/x` }]);
-				const { output } = await run([einvoice.id], { continueOnFail: true });
-				expect(output[0].json.error).toMatchObject({
-					code: 'REQUEST_REJECTED',
-					httpStatus: 401,
-					message: `The GST Compliance API at ${host} refused the request (HTTP 401): who are you?`,
-				});
-				expect(emulator().control.counters().tokenMints[client.clientId]).toBe(1);
-				expect(apiRequests()).toBe(1);
-			} finally {
-				other.close();
-			}
-		});
-
-		it('a redirect without a Location → the status, as the API answered it', async () => {
-			const host = new URL(emulator().sandboxUrl).host;
-			emulator().control.injectApiFaults([{ kind: 'status', status: 302 }]);
-			const { output } = await run([einvoice.id], { continueOnFail: true });
-			expect(output[0].json.error).toMatchObject({
-				code: 'REQUEST_REJECTED',
-				httpStatus: 302,
-				message: expect.stringContaining(`at ${host} refused the request (HTTP 302)`),
-			});
-		});
-	});
-
-	it('names the host after persistent 5xx and network errors', async () => {
-		const attempts = FAST_RETRIES.apiRetry!.maxAttempts;
-		const host = new URL(emulator().sandboxUrl).host;
-		emulator().control.injectApiFaults(
-			Array.from({ length: attempts }, () => ({ kind: 'status' as const, status: 502 })),
-		);
-		const server = await run([einvoice.id], { continueOnFail: true });
-		expect(server.output[0].json.error).toEqual({
-			message: `The GST Compliance API at ${host} failed with HTTP 502 on each of ${attempts} attempts. Try again later.`,
-			code: 'SERVER_ERROR',
-			httpStatus: 502,
-		});
-		emulator().control.injectApiFaults(
-			Array.from({ length: attempts }, () => ({ kind: 'reset' as const })),
-		);
-		const network = await run([einvoice.id], { continueOnFail: true });
-		expect(network.output[0].json.error).toMatchObject({
-			code: 'API_UNREACHABLE',
-			httpStatus: null,
-		});
-		expect((network.output[0].json.error as { message: string }).message).toContain(
-			`Could not reach the GST Compliance API at ${host}`,
-		);
 	});
 });
 

@@ -115,6 +115,22 @@ describe('classifyAnswer: the API answers X → what the node does', () => {
 		});
 	});
 
+	it.each<[string, unknown, string]>([
+		['at the top of the body', { capability: 'ewaybill' }, 'e-way bills'],
+		[
+			'beside an error that is text',
+			{ error: 'not_entitled', capability: 'ewaybill' },
+			'e-way bills',
+		],
+		['inside the error object only', { error: {}, capability: 'ewaybill' }, 'e-invoices'],
+		['nowhere (no body)', null, 'e-invoices'],
+		['nowhere (plain text)', 'Forbidden', 'e-invoices'],
+	])('403 with the capability %s → NOT_ENTITLED to %s', (_label, body, capability) => {
+		expect(outcome(classifyAnswer(scope(), 403, answer(body), hop())).message).toBe(
+			messages.notEntitled(capability),
+		);
+	});
+
 	it('404 → NOT_FOUND naming the document, or the path when it is not one', () => {
 		expect(outcome(classifyAnswer(scope(), 404, answer({}), hop()))).toMatchObject({
 			retried: false,
@@ -303,6 +319,18 @@ describe('finalError: what the user reads once the retries are spent', () => {
 				waitTooLong: false,
 				attempts: 4,
 			}),
+		);
+	});
+
+	it('429 on every attempt, the last with a short Retry-After → no wait named (the node waited it)', () => {
+		const error = finalError(scope(), {
+			error: failed(429),
+			attempts: 4,
+			reason: 'exhausted',
+			retryAfterMs: 1_000,
+		});
+		expect(error.message).toBe(
+			messages.rateLimited({ party: 'API', waitTooLong: false, attempts: 4 }),
 		);
 	});
 

@@ -25,8 +25,10 @@ import {
 	dedupeRegistry,
 	IDLE_STORE_MS,
 	PROCESS_LIVE_MS,
+	releaseTrigger,
 	staticDataKey,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
 import { normaliseOptions } from '../../../../../../nodes/GstCompliance/trigger/options';
 import * as output from '../../../../../../nodes/GstCompliance/trigger/output';
 import {
@@ -133,6 +135,19 @@ describe('DedupeRegistry: which stores a save writes, and which a deactivation d
 		expect(registry.size).toBe(2);
 		expect(registry.get('wf:b:production', SHIPPED, create).store).toBe(keptB);
 		expect(registry.get('other:a:production', SHIPPED, create).store).toBe(keptOther);
+	});
+
+	it('releaseTrigger(workflow, node) → that trigger’s built-in stores dropped and its Redis client released', () => {
+		dedupeRegistry.clear();
+		dedupeRegistry.get('wf:a:production', SHIPPED, create);
+		dedupeRegistry.get('wf:a:test', SHIPPED, create);
+		dedupeRegistry.get('wf:b:production', SHIPPED, create);
+		const release = jest.spyOn(redisClients, 'release');
+		releaseTrigger('wf', 'a');
+		expect(dedupeRegistry.size).toBe(1);
+		expect(release).toHaveBeenCalledWith('wf:a');
+		release.mockRestore();
+		dedupeRegistry.clear();
 	});
 
 	it('idle stores are looked for at most once a minute (a busy instance holds many)', () => {

@@ -18,6 +18,7 @@ import {
 	type RedisConnection,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisSettings';
 import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
+import { releaseTrigger } from '../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
 import { testRedisCredential } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisCredential';
 import {
 	eventKey,
@@ -504,6 +505,15 @@ describe('the trigger with a Redis credential', () => {
 			body: { received: true, duplicate: true },
 			started: undefined,
 		});
+	});
+
+	it('deactivating the trigger (releaseTrigger) closes the client it used, which no other trigger uses', async () => {
+		const get = jest.spyOn(redisClients, 'get');
+		await deliver({ ...signed(body('evt_released')), redis: redisCredential() });
+		const client = (await get.mock.results[0].value) as { status: string };
+		expect(client.status).toBe('ready');
+		releaseTrigger('wf1', 'node-1');
+		await waitFor(async () => client.status === 'end', 'the client closed', 5_000, 20);
 	});
 
 	it('keeps Test-URL deliveries apart from production ones: each has its own keys', async () => {
