@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /** The action node run by n8n-core against the emulator over real HTTP. */
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
