@@ -24,7 +24,7 @@ import {
 	eventKey,
 	RedisDedupeStore,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisStore';
-import { freePort, waitFor } from '../../../../../harness/http';
+import { freePort, sleep, waitFor } from '../../../../../harness/http';
 import {
 	startRedis,
 	startRedisCluster,
@@ -376,7 +376,15 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 	beforeAll(async () => {
 		evicting = await startRedis('unit-redis-volatile-lru', {
 			password: PASSWORD,
-			args: ['--maxmemory', '2mb', '--maxmemory-policy', 'volatile-lru'],
+			// More samples per eviction than the default 5, so the oldest key is found among few.
+			args: [
+				'--maxmemory',
+				'2mb',
+				'--maxmemory-policy',
+				'volatile-lru',
+				'--maxmemory-samples',
+				'10',
+			],
 		});
 	});
 
@@ -397,9 +405,12 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 			const first = await claimed(store, 'evt_evicted');
 			await store.commit(first, T0);
 			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('duplicate');
-			// Other data with a time to live (say, another app's cache) fills the 2 MB limit.
+			// Redis's LRU clock ticks once a second: the id must be older than everything after it.
+			await sleep(1_100);
+			// Other data with a time to live (say, another app's cache) fills the 2 MB limit four
+			// times over: hundreds of evictions, each taking the oldest key of a sample.
 			const filler = 'x'.repeat(10_000);
-			for (let i = 0; i < 400; i++) await client.set(`cache:${i}`, filler, 'EX', 3_600);
+			for (let i = 0; i < 800; i++) await client.set(`cache:${i}`, filler, 'EX', 3_600);
 			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('claimed');
 		} finally {
 			client.disconnect();
