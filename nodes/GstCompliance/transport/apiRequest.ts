@@ -35,7 +35,7 @@ import {
 import { settings } from '../settings';
 import { tokenCache } from '../credential/tokenCache';
 
-/** What the transport needs of an n8n context; IExecuteFunctions and IWebhookFunctions both fit. */
+/** What the request needs of an n8n context; IExecuteFunctions and IWebhookFunctions both fit. */
 export interface GstRequestContext {
 	getNode(): INode;
 	getCredentials<T extends object = ICredentialDataDecryptedObject>(
@@ -61,8 +61,8 @@ export interface GstRequestOptions {
 /**
  * One call to the GST Compliance API with the `gstComplianceApi` credential. Retries 429 (per
  * Retry-After), 5xx and network errors within `settings.apiRetry`; re-mints once on 401; follows
- * redirects itself (http/redirects.ts). Throws
- * NodeApiError / NodeOperationError with a message a no-code user can act on.
+ * redirects itself (http/redirects.ts). Throws NodeApiError / NodeOperationError with a message a
+ * no-code user can act on (apiAnswer.ts).
  *
  * n8n's own retry on 401 exists only for credentials with `preAuthentication` and an `expirable`
  * field, which would also persist every token in the credentials table; the token cache

@@ -3,7 +3,8 @@
  * reads and decrypts each credential once, not once per delivery (n8n reads it from the database
  * every time). A rotated signing secret is therefore used within SECRET_CACHE_MS of being saved;
  * the previous-secret field covers that overlap (deliveries signed with either secret verify).
- * Test-URL deliveries always read afresh: the user may just have edited the credential.
+ * Test-URL deliveries read afresh (webhook.ts gives them no key): the user may just have edited
+ * the credential.
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 

@@ -1,7 +1,6 @@
 /**
- * The trigger's use of the GST Compliance Dedupe Redis credential: whether one is attached, the
- * store it opens (one Redis or a Redis Cluster, through the process's shared clients), and its
- * Test button. Kept apart from the single-process store's static-data handling, which the Redis
+ * The trigger's use of the GST Compliance Dedupe Redis credential: the store it opens (one Redis
+ * or a Redis Cluster, through the process's shared clients) and its Test button. Kept apart from the single-process store's static-data handling, which the Redis
  * store does not use: Redis is the only record of the ids.
  */
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
