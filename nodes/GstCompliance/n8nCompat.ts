@@ -3,8 +3,8 @@
  * pinned by a test that fails when n8n changes it: 1 and 2 by test/e2e/specs/n8nCompat.test.ts on
  * the e2e n8n (and the compatibility project on each version of the tested range); 3 by bench
  * item 6's profile (the expression's cost) and by the e2e spec (version-1 nodes keep working, and
- * a version-2 node verifies a body of any Content-Type); 4 by test/integration/nodes/GstCompliance/n8nCompat.test.ts
- * against n8n-core's own helper.
+ * a version-2 node verifies a body of any Content-Type); 4 by this file's integration test against
+ * n8n-core's own helper. The trigger's node file writes its versions and webhook by 1 to 3.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
  *    the node's `webhookResponse`. Left undefined, n8n 2.41 answers the literal text
