@@ -1,13 +1,13 @@
-/** credentials/ holds the credential classes only; their machinery is in nodes/GstCompliance/credential/. */
+/** The credential class only; its machinery is in nodes/GstCompliance/credential/. */
 import type { IAuthenticate, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 import { authenticateRequest } from '../nodes/GstCompliance/credential/authenticate';
 
 /**
  * OAuth 2.0 client credentials for the GST Compliance API. Tokens are minted and cached in memory
- * by nodes/GstCompliance/credential/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see there),
- * attached by `authenticate`, and the credential is tested by the nodes'
- * `testGstComplianceCredentials`.
+ * by nodes/GstCompliance/credential/tokenCache.ts (why not n8n's OAuth2 or preAuthentication: see
+ * there), attached by `authenticate`, and the credential is tested by the nodes'
+ * `testGstComplianceCredentials` (credential/connectionCheck.ts).
  */
 export class GstComplianceApi implements ICredentialType {
 	name = 'gstComplianceApi';
