@@ -1,15 +1,12 @@
 /** The action node run by n8n-core against the emulator over real HTTP. */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
-
 import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
 import type { ClientInfo, Einvoice, Ewaybill } from '../../../../emulator';
 import { executeContext } from '../../../helpers/executeNode';
+import { ID_FROM_ITEM, runGet, type GetOptions } from '../../../helpers/runGet';
 import { recordOutboundRequests } from '../../../helpers/outboundRequests';
 import { credentialData, useEmulatorForPackage } from '../../../helpers/emulatorForPackage';
 
 const node = new GstCompliance();
-/** The ID parameter as a user maps it from the incoming item. */
-const ID_FROM_ITEM = '={{ $json.id }}';
 const outbound = recordOutboundRequests();
 beforeEach(() => outbound.reset());
 
@@ -32,41 +29,8 @@ describe('GST Compliance node: Get', () => {
 		});
 	});
 
-	/** Runs the node for items whose `id` field feeds the ID parameter, as {{ $json.id }} would. */
-	const run = async (
-		ids: unknown[],
-		options: {
-			resource?: string;
-			continueOnFail?: boolean;
-			nodeOptions?: Record<string, unknown>;
-			/** n8n before 1.123.50 (1.x) and 2.6 (2.x): `sendCredentialsOnCrossOriginRedirect` unknown. */
-			n8nWithoutRedirectOption?: boolean;
-		} = {},
-	) => {
-		const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } as never }));
-		const { context, credentialsHelper } = executeContext({
-			items,
-			continueOnFail: options.continueOnFail,
-			credentials: { gstComplianceApi: credentialData(emulator(), client) },
-			parameters: {
-				resource: options.resource ?? 'einvoice',
-				operation: 'get',
-				einvoiceId: ID_FROM_ITEM,
-				ewaybillId: ID_FROM_ITEM,
-				options: (options.nodeOptions ?? {}) as INodeParameters,
-			},
-		});
-		if (options.n8nWithoutRedirectOption) {
-			const send = context.helpers.httpRequest;
-			context.helpers.httpRequest = async (request) => {
-				const known = { ...request };
-				delete known.sendCredentialsOnCrossOriginRedirect;
-				return await send(known);
-			};
-		}
-		const [output] = await node.execute.call(context);
-		return { output, context, credentialReads: credentialsHelper.reads };
-	};
+	const run = async (ids: unknown[], options: GetOptions = {}) =>
+		await runGet(emulator(), client, ids, options);
 	const apiRequests = () => emulator().control.counters().apiRequestsTotal;
 
 	it('gets an e-invoice exactly as the API returns it, paired to its item', async () => {

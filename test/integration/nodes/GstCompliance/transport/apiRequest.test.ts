@@ -7,22 +7,15 @@
  */
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
-import type { INodeExecutionData } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
 import { configureSettings } from '../../../helpers/settings';
 import type { ClientInfo, Einvoice } from '../../../../emulator';
-import { executeContext } from '../../../helpers/executeNode';
+import { runGet, type GetOptions } from '../../../helpers/runGet';
 import {
-	credentialData,
 	FAST_RETRIES,
 	recordingSleep,
 	useEmulatorForPackage,
 } from '../../../helpers/emulatorForPackage';
-
-const node = new GstCompliance();
-/** The ID parameter as a user maps it from the incoming item. */
-const ID_FROM_ITEM = '={{ $json.id }}';
 
 describe('gstApiRequest through the GST Compliance node', () => {
 	const emulator = useEmulatorForPackage();
@@ -38,37 +31,8 @@ describe('gstApiRequest through the GST Compliance node', () => {
 		});
 	});
 
-	/** Runs the node for items whose `id` field feeds the ID parameter, as {{ $json.id }} would. */
-	const run = async (
-		ids: unknown[],
-		options: {
-			continueOnFail?: boolean;
-			/** n8n before 1.123.50 (1.x) and 2.6 (2.x): `sendCredentialsOnCrossOriginRedirect` unknown. */
-			n8nWithoutRedirectOption?: boolean;
-		} = {},
-	) => {
-		const items: INodeExecutionData[] = ids.map((id) => ({ json: { id } as never }));
-		const { context } = executeContext({
-			items,
-			continueOnFail: options.continueOnFail,
-			credentials: { gstComplianceApi: credentialData(emulator(), client) },
-			parameters: {
-				resource: 'einvoice',
-				operation: 'get',
-				einvoiceId: ID_FROM_ITEM,
-			},
-		});
-		if (options.n8nWithoutRedirectOption) {
-			const send = context.helpers.httpRequest;
-			context.helpers.httpRequest = async (request) => {
-				const known = { ...request };
-				delete known.sendCredentialsOnCrossOriginRedirect;
-				return await send(known);
-			};
-		}
-		const [output] = await node.execute.call(context);
-		return { output };
-	};
+	const run = async (ids: unknown[], options: GetOptions = {}) =>
+		await runGet(emulator(), client, ids, options);
 	const apiRequests = () => emulator().control.counters().apiRequestsTotal;
 
 	it('waits per Retry-After on 429, then succeeds', async () => {
