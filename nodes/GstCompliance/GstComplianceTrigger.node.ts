@@ -22,7 +22,7 @@ import {
 import { checkSigningSecrets } from './trigger/secretCheck';
 import { handleWebhook, triggerOf } from './trigger/webhook';
 
-/** Starts a workflow once per verified event; the work happens in webhook.ts. */
+/** Starts a workflow once per verified event; the work happens in trigger/webhook.ts. */
 export class GstComplianceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance Trigger',
