@@ -29,10 +29,10 @@ import {
 	type EventEnvelope,
 } from './delivery';
 import { answerOnceExecutionExists, requestBytes } from '../n8nCompat';
-import { FailureLog } from './failureLog';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { buildOutput, REFETCH_BUDGET_MS } from './output';
 import { usableSigningSecrets } from './secretCheck';
+import { logOnce, MISMATCH_ADVICE, sayRefused, type LoggedTrigger } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 const NOT_CONFIGURED = 'Trigger is not configured';
@@ -67,18 +67,18 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	if (!parsedHeader) return respond(this, 401, { error: SIGNATURE_ERROR });
 
 	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
-	logOnce(this, options.notes);
+	if (options.notes.length > 0) logOnce(loggedTrigger(this), options.notes);
 
 	let secrets: string[];
 	try {
 		const usable = usableSigningSecrets(await readCredential(this, CREDENTIAL.webhook));
 		if (usable.ignored)
-			logOnce(this, [
+			logOnce(loggedTrigger(this), [
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
 			]);
 		if (usable.unusable) {
 			sayRefused(
-				this,
+				loggedTrigger(this),
 				500,
 				'secret',
 				`${usable.unusable}: every delivery is refused until the credential is fixed`,
@@ -88,7 +88,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		secrets = usable.secrets;
 	} catch {
 		sayRefused(
-			this,
+			loggedTrigger(this),
 			500,
 			'credential',
 			'the trigger has no GST Compliance Webhook credential it can read. Select one on the trigger',
@@ -109,10 +109,10 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		case 'rejected':
 			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
 			if (outcome.reason === 'mismatch')
-				sayRefused(this, outcome.status, 'mismatch', MISMATCH_ADVICE);
+				sayRefused(loggedTrigger(this), outcome.status, 'mismatch', MISMATCH_ADVICE);
 			if (outcome.reason === 'stale')
 				sayRefused(
-					this,
+					loggedTrigger(this),
 					outcome.status,
 					'stale',
 					`its timestamp is ${Math.round(Math.abs(nowMs / 1000 - Number(parsedHeader.timestamp)))} s from this server's clock, beyond the Timestamp Tolerance of ${options.toleranceMs / 1000} s. Check this server's clock (NTP), or raise the trigger's Timestamp Tolerance option`,
@@ -174,7 +174,7 @@ async function start(
 		if (error instanceof DedupeUnavailableError) {
 			context.logger.debug(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
 			sayRefused(
-				context,
+				loggedTrigger(context),
 				503,
 				'dedupe',
 				`${error.message}. Check that Redis runs and that this n8n process reaches it, and the GST Compliance Dedupe Redis credential's Host, Port, User and Password; the service retries the delivery`,
@@ -183,7 +183,7 @@ async function start(
 		}
 		if (error instanceof RedisClientMissingError) {
 			sayRefused(
-				context,
+				loggedTrigger(context),
 				503,
 				'dedupe',
 				`${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
@@ -192,7 +192,7 @@ async function start(
 		}
 		if (error instanceof RedisCredentialError) {
 			sayRefused(
-				context,
+				loggedTrigger(context),
 				500,
 				'redisCredential',
 				`${error.message} Every delivery is refused until it is fixed`,
@@ -256,45 +256,13 @@ function dedupeSite(context: IWebhookFunctions): DedupeSite {
 	};
 }
 
-/**
- * Notes already logged in this process: a clamped option is said once, not on every delivery.
- * Process-wide because n8n gives a webhook no state of its own between requests.
- */
-const loggedNotes = new Set<string>();
-
-function logOnce(context: IWebhookFunctions, notes: string[]): void {
-	for (const note of notes) {
-		const { workflowId, nodeId } = triggerOf(context);
-		const key = `${workflowId}:${nodeId}:${note}`;
-		if (loggedNotes.has(key)) continue;
-		if (loggedNotes.size > 1_000) loggedNotes.clear();
-		loggedNotes.add(key);
-		context.logger.warn(`GST Compliance Trigger "${context.getNode().name}": ${note}`);
-	}
-}
-
-const MISMATCH_ADVICE =
-	"its signature does not match the Signing Secret. Check that the GST Compliance Webhook credential's Signing Secret is the one the service's Developer hub shows for this subscription (after a rotation, the old one goes in Previous Signing Secret): the service deactivates a subscription after 50 failed deliveries in a row";
-
-/**
- * Refusals the user must act on, counted per trigger and reason. Process-wide because n8n gives a
- * webhook no state of its own between requests.
- */
-const refusals = new FailureLog();
-
-/** Says why deliveries are refused: the first of a run at once, then at most once a minute. */
-function sayRefused(context: IWebhookFunctions, status: number, reason: string, why: string): void {
-	const node = context.getNode();
-	const { workflowId, nodeId } = triggerOf(context);
-	const said = refusals.record(`${workflowId}:${nodeId}:${reason}`, Date.now());
-	if (!said) return;
-	const what =
-		said.sinceMs === undefined
-			? `a delivery was refused (${status})`
-			: `${said.count} deliveries were refused (${status}) since ${new Date(said.sinceMs).toISOString().slice(11, 19)} UTC`;
-	context.logger.warn(
-		`GST Compliance Trigger "${node.name}" (workflow ${workflowId}): ${what}: ${why}`,
-	);
+/** The trigger as its log lines name it (triggerLog.ts). */
+function loggedTrigger(context: IWebhookFunctions): LoggedTrigger {
+	return {
+		...triggerOf(context),
+		nodeName: context.getNode().name,
+		warn: (message) => context.logger.warn(message),
+	};
 }
 
 /** Answers the request directly; n8n then sends nothing else and starts nothing. */
