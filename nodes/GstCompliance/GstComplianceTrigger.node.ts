@@ -1,8 +1,10 @@
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
+	IExecuteFunctions,
 	IHookFunctions,
 	INodeCredentialTestResult,
+	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -11,18 +13,23 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { testGstComplianceCredentials } from './credential/connectionCheck';
-import { releaseTrigger } from './trigger/dedupe/persistence';
-import { testRedisCredential } from './trigger/dedupe/redisCredential';
+import { testRedisCredential } from './trigger/dedupe/redis/redisCredential';
+import { releaseTrigger } from './trigger/dedupe/store';
 import {
 	activationMessage,
 	eventTriggerDescription,
 	properties,
 	triggerPanel,
 } from './trigger/description';
+import { triggerOf } from './trigger/context';
+import { runExecution } from './trigger/execution';
 import { checkSigningSecrets } from './trigger/secretCheck';
-import { handleWebhook, triggerOf } from './trigger/webhook';
+import { handleWebhook } from './trigger/webhook';
 
-/** Starts a workflow once per verified event; the work happens in trigger/webhook.ts. */
+/**
+ * Starts a workflow once per verified event: webhook() accepts and answers (trigger/webhook.ts),
+ * execute(), the execution's first step, starts each event once (trigger/execution.ts).
+ */
 export class GstComplianceTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance Trigger',
@@ -62,8 +69,8 @@ export class GstComplianceTrigger implements INodeType {
 				testedBy: 'gstComplianceRedisCheck',
 			},
 		],
-		// One POST webhook, answered by the node itself once the execution exists; `responseData: ''`
-		// makes n8n send the node's answer (n8nCompat.ts, 1. and 2.).
+		// One POST webhook, answered by the node itself (n8nCompat.ts, 5.), or on n8n 2.0–2.33 by n8n
+		// once the execution exists, with the node's answer (`responseData: ''`: 1. and 2.).
 		webhooks: [
 			{
 				name: 'default',
@@ -114,5 +121,10 @@ export class GstComplianceTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		return await handleWebhook.call(this);
+	}
+
+	// The first step of the execution the webhook started (n8nCompat.ts, 6.).
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await runExecution.call(this);
 	}
 }

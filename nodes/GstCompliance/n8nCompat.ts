@@ -1,20 +1,21 @@
 /**
  * The n8n behaviours the package depends on beyond n8n-workflow's types, in one place. Each is
- * pinned by a test that fails when n8n changes it: 1 and 2 by test/e2e/specs/n8nCompat.test.ts on
- * the e2e n8n (and the compatibility project on each version of the tested range); 3 by bench
- * item 6's profile (the expression's cost) and by the e2e spec (version-1 nodes keep working, and
- * a version-2 node verifies a body of any Content-Type); 4 by this file's integration test against
- * n8n-core's own helper. The trigger's node file writes its versions and webhook by 1 to 3.
+ * pinned by a test that fails when n8n changes it: 1, 2, 5, 6 and 7 by
+ * test/e2e/specs/n8nCompat.test.ts on the e2e n8n (and the compatibility project on each version
+ * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
+ * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
+ * this file's integration test against n8n-core's own helper. The trigger's node file writes its
+ * versions, webhook and `execute` by 1 to 6.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
  *    the node's `webhookResponse`. Left undefined, n8n 2.41 answers the literal text
  *    `firstEntryJson` and never reads `webhookResponse`.
  * 2. From n8n 2.8.0, an `onReceived` answer is read (`webhookResponse`) only after n8n has created
- *    the execution (`shouldDeferOnReceivedResponse` in webhook-helpers), so a getter on it runs
- *    once the execution exists. n8n creates the execution from a fresh workflow object over the
- *    same static data, which resets its "changed" flag, and saves static data right after that
- *    read: a static-data write made inside the getter is saved, one made earlier in `webhook()`
- *    is not. n8n 1.x answers before the execution exists (README, Compatibility).
+ *    the execution and, under a production concurrency limit, after a slot is free
+ *    (`shouldDeferOnReceivedResponse` in webhook-helpers). n8n creates the execution from a fresh
+ *    workflow object over the same static data, which resets its "changed" flag, and saves static
+ *    data right after that read: a static-data write made inside the getter is saved, one made
+ *    earlier in `webhook()` is not. n8n 1.x answers before the execution exists.
  * 3. n8n (2.41 `webhook-helpers` parseRequestBody, and 1.x alike) evaluates the expression
  *    `$parameter["options"]["binaryData"]` on every request to a webhook node of version 1; in
  *    n8n 2.41 that is an isolated-VM expression, about 5 ms of CPU per event (bench item 6's
@@ -30,6 +31,18 @@
  *    do not use n8n's redirect follow, which re-sends the token to any origin before n8n 1.123.50
  *    (1.x) and 2.6 (2.x): http/redirects.ts follows instead, pinned by the action node's
  *    tests with the request option removed and by the compatibility project.
+ * 5. A webhook node that writes its own answer and returns `noWebhookResponse` with `workflowData`
+ *    still gets its execution, on every tested version, and n8n saves the static data written in
+ *    `webhook()` right away (the response callback), before it creates the execution.
+ * 6. A webhook node with an `execute` method: n8n-core calls `execute` as the first step of the
+ *    node's own execution, with the webhook's items as its input (`runNode`: `execute` before the
+ *    webhook pass-through), after the concurrency queue, on the worker in queue mode, and for
+ *    executions n8n runs again after a restart. The editor still listens for a test event on
+ *    Execute step; pinned data replaces the node's output without calling it.
+ * 7. n8n 1.x and 2.34+ run queued (`new`) executions again after a restart; 2.0–2.33 never do
+ *    (n8n PR #35059). The version is read from n8n-core's package.json, which resolves to n8n's
+ *    own copy (n8n puts its modules on NODE_PATH; the package does not ship n8n-core), and its
+ *    major.minor is n8n's on 2.x.
  */
 import type {
 	IDataObject,
@@ -38,23 +51,59 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+/** The answer to an accepted delivery: what the service gets, and when. */
+export const ACCEPTED_AT_ONCE = { status: 202, body: { received: true } } as const;
+
 /**
- * Starts the workflow with `item`; `onExecutionCreated` runs, and the 200 `{received: true}` is
- * built, when n8n reads the answer, after the execution exists (2. above).
+ * Answers 202 `{received: true}` now and starts the workflow with `item` (5. above): n8n then
+ * creates the execution, whatever its concurrency queue holds.
+ */
+export function answerAtOnce(
+	response: { status(code: number): { json(body: unknown): unknown } },
+	item: IDataObject,
+): IWebhookResponseData {
+	response.status(ACCEPTED_AT_ONCE.status).json(ACCEPTED_AT_ONCE.body);
+	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+}
+
+/**
+ * Starts the workflow with `item`; n8n answers 200 `{received: true}` once the execution exists,
+ * and `onRead` runs then, its static-data writes saved with that answer (2. above).
  */
 export function answerOnceExecutionExists(
 	item: IDataObject,
-	onExecutionCreated: () => void,
+	onRead: () => void,
 ): IWebhookResponseData {
 	const response: IWebhookResponseData = { workflowData: [[{ json: item }]] };
 	Object.defineProperty(response, 'webhookResponse', {
 		enumerable: true,
 		get() {
-			onExecutionCreated();
+			onRead();
 			return { received: true };
 		},
 	});
 	return response;
+}
+
+let version: Promise<string | undefined> | undefined;
+
+/** n8n's version as its n8n-core tells it (7. above); undefined when it cannot be read. */
+export async function n8nVersion(
+	load: () => Promise<unknown> = async () => await import('n8n-core/package.json'),
+): Promise<string | undefined> {
+	return await (version ??= load().then(
+		(pkg) => {
+			const read = (pkg as { version?: unknown; default?: { version?: unknown } }) ?? {};
+			const value = read.version ?? read.default?.version;
+			return typeof value === 'string' ? value : undefined;
+		},
+		() => undefined,
+	));
+}
+
+/** Forgets the version read (tests). */
+export function forgetN8nVersion(): void {
+	version = undefined;
 }
 
 /** The exact bytes of a webhook request, read by n8n's `readRawBody` if n8n has not yet (3. above). */

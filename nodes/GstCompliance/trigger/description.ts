@@ -1,7 +1,7 @@
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { ALL_EVENTS, EVENT_TYPES } from './events';
-import { TOLERANCE_SECONDS, WINDOW_HOURS } from './options';
+import { START_WITHIN_MINUTES, TOLERANCE_SECONDS, WINDOW_HOURS } from './options';
 
 /**
  * What the editor's trigger panel (the left side of the node's window) says. Subscriptions are made
@@ -15,7 +15,7 @@ import { TOLERANCE_SECONDS, WINDOW_HOURS } from './options';
 const SEVERAL_PROCESSES =
 	'<b>Several n8n processes</b> receiving webhooks (queue mode with webhook processes, or multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every process shares one record of the events already started; without it, each process remembers event IDs on its own (right for one process, up to about 10,000 events a day; beyond that each event gets slower, and the items it starts say so in dedupeNotice). The same credential is needed if <b>another node of this workflow writes workflow static data</b> (a Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs this node remembers, and after a restart a redelivered event can start again.';
 const CONCURRENCY_LIMIT =
-	'<b>A production concurrency limit</b> (N8N_CONCURRENCY_PRODUCTION_LIMIT, or your n8n Cloud plan) makes each delivery wait for a free slot before n8n answers the service. Each event still starts once, but a delivery that waits longer than the service allows counts as failed there, and <b>50 failed deliveries in a row deactivate the subscription</b>: keep this workflow short (hand slow work to a sub-workflow that is not waited for), keep the limit above the bursts the service sends, or run queue mode.';
+	'<b>A production concurrency limit</b> (N8N_CONCURRENCY_PRODUCTION_LIMIT, or your n8n Cloud plan): this node answers the service as soon as a delivery is verified (202), before n8n runs the execution, so a burst never makes the service fail deliveries; each event still does its work once. On <b>n8n 2.0 to 2.33</b>, which never run queued executions again after a restart, it answers only once n8n has created the execution, so deliveries that wait longer than the service allows count as failed there (50 in a row deactivate the subscription): update n8n to 2.34 or later, or keep the limit above the bursts the service sends.';
 
 export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	header: "Deliveries come from a subscription in the service's Developer hub",
@@ -96,6 +96,42 @@ export const properties: INodeProperties[] = [
 					},
 					{ name: 'Data Only', value: 'data', description: 'The resource in the event' },
 				],
+			},
+			{
+				displayName: 'Acknowledge',
+				name: 'acknowledge',
+				type: 'options',
+				default: 'auto',
+				description: 'When the service gets its 2xx',
+				options: [
+					{
+						name: 'Automatic',
+						value: 'auto',
+						description:
+							'At once, except on n8n 2.0 to 2.33 (queued executions are lost at a restart there)',
+					},
+					{
+						name: 'At Once',
+						value: 'atOnce',
+						description:
+							'202 as soon as the delivery is verified, whatever the concurrency queue holds',
+					},
+					{
+						name: 'Once the Execution Exists',
+						value: 'afterExecutionCreated',
+						description:
+							'200 once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
+					},
+				],
+			},
+			{
+				displayName: 'Start Deadline (Minutes)',
+				name: 'startWithinMinutes',
+				type: 'number',
+				typeOptions: { minValue: START_WITHIN_MINUTES.min, maxValue: START_WITHIN_MINUTES.max },
+				default: 30, // START_WITHIN_MINUTES.default
+				description:
+					"An accepted event whose execution has not started after this long is named in n8n's log and on the next item, to replay from the Developer hub. Keep it above the longest wait for a concurrency slot.",
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',

@@ -5,16 +5,24 @@
  * that Redis accepts. A value that had to be changed is reported in `notes`, which the webhook
  * logs once.
  */
+import type { AcknowledgeOption } from './acknowledgement';
 import type { OutputShape } from './output';
 
 export const WINDOW_HOURS = { default: 24, min: 1, max: 720 } as const;
 /** docs/service-api.md: deliveries further than 5 minutes from now are replays. */
 export const TOLERANCE_SECONDS = { default: 300, min: 1, max: 3600 } as const;
+/**
+ * How long an accepted event may wait for its execution to start before it is said overdue; it
+ * must exceed the longest wait behind n8n's concurrency limit.
+ */
+export const START_WITHIN_MINUTES = { default: 30, min: 1, max: 1440 } as const;
 
 export interface RawTriggerOptions {
 	toleranceSeconds?: unknown;
 	dedupeWindowHours?: unknown;
 	outputShape?: unknown;
+	acknowledge?: unknown;
+	startWithinMinutes?: unknown;
 }
 
 export interface TriggerOptions {
@@ -22,6 +30,9 @@ export interface TriggerOptions {
 	/** How long an id is remembered: the window plus the tolerance (a replay's reach). */
 	dedupeWindowMs: number;
 	outputShape: OutputShape;
+	acknowledge: AcknowledgeOption;
+	/** An accepted event not started after this long is overdue (lifecycle.ts). */
+	startWithinMs: number;
 	/** What was changed to fit, one sentence each, naming the option and the value used. */
 	notes: string[];
 }
@@ -35,11 +46,23 @@ export function normaliseOptions(raw: RawTriggerOptions): TriggerOptions {
 		notes,
 	);
 	const windowHours = inRange('Dedupe Window (Hours)', raw.dedupeWindowHours, WINDOW_HOURS, notes);
+	const startWithinMinutes = inRange(
+		'Start Deadline (Minutes)',
+		raw.startWithinMinutes,
+		START_WITHIN_MINUTES,
+		notes,
+	);
 	const toleranceMs = Math.round(toleranceSeconds * 1000);
+	const acknowledge =
+		raw.acknowledge === 'atOnce' || raw.acknowledge === 'afterExecutionCreated'
+			? raw.acknowledge
+			: 'auto';
 	return {
 		toleranceMs,
 		dedupeWindowMs: Math.round(windowHours * 3_600_000) + toleranceMs,
 		outputShape: raw.outputShape === 'data' ? 'data' : 'envelope',
+		acknowledge,
+		startWithinMs: Math.round(startWithinMinutes * 60_000),
 		notes,
 	};
 }

@@ -1,24 +1,53 @@
 /**
- * The item an accepted event starts the workflow with: the envelope (so `{{$json.data.status}}`
- * works) or its `data` alone, plus the resource as it is now when "Refetch Latest State" is on.
+ * The item an accepted event starts the workflow with. The webhook hands the execution the
+ * envelope (`deliveredItem`); the execution's first step (execution.ts) builds what the workflow
+ * sees from it: the envelope (so `{{$json.data.status}}` works) or its `data` alone, plus the
+ * resource as it is now when "Refetch Latest State" is on, fetched there so it never delays the
+ * answer to the service.
  */
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { checkResourceId, resourcePath } from '../resources';
-import { gstApiRequest } from '../transport/apiRequest';
+import { gstApiRequest, type GstRequestContext } from '../transport/apiRequest';
 import type { EventEnvelope } from './delivery';
 import { eventResource } from './events';
 
 export type OutputShape = 'envelope' | 'data';
 
-/**
- * The longest the refetch is waited for. The dedupe lease covers it (dedupe/lifecycle.ts), so no
- * redelivery starts the event meanwhile; past it the workflow starts with `refetchError`.
- */
+/** The longest the refetch is waited for; past it the workflow starts with `refetchError`. */
 export const REFETCH_BUDGET_MS = 60_000;
 
+/** The field of the webhook's item that carries the accepted event to its execution. */
+export const DELIVERED_FIELD = 'gstComplianceDelivery';
+
+/** The webhook's item: the accepted envelope, for the execution's first step. */
+export function deliveredItem(event: EventEnvelope): IDataObject {
+	return {
+		[DELIVERED_FIELD]: {
+			id: event.id,
+			type: event.type,
+			createdAt: event.createdAt,
+			data: event.data as IDataObject,
+		},
+	};
+}
+
+/** The envelope a webhook's item carries; undefined for any other item (pinned, or foreign). */
+export function deliveredEvent(item: IDataObject): EventEnvelope | undefined {
+	const carried = item[DELIVERED_FIELD] as Record<string, unknown> | undefined;
+	if (typeof carried !== 'object' || carried === null) return undefined;
+	const { id, type, createdAt, data } = carried;
+	if (typeof id !== 'string' || typeof type !== 'string') return undefined;
+	return {
+		id,
+		type,
+		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
+		data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {},
+	};
+}
+
 export async function buildOutput(
-	context: IWebhookFunctions,
+	context: GstRequestContext,
 	event: EventEnvelope,
 	options: { shape: OutputShape; refetch: boolean },
 ): Promise<IDataObject> {
@@ -39,7 +68,7 @@ export async function buildOutput(
  * A failed, refused or overlong GET does not fail the delivery: the event is real, so the workflow
  * starts with `refetched: null` and the reason in `refetchError`.
  */
-async function refetch(context: IWebhookFunctions, event: EventEnvelope): Promise<IDataObject> {
+async function refetch(context: GstRequestContext, event: EventEnvelope): Promise<IDataObject> {
 	const resource = eventResource(event.type);
 	if (!resource)
 		return {

@@ -1,25 +1,21 @@
 /**
- * The trigger's `webhook()`: the one place the trigger asks n8n (raw bytes, header, credentials,
- * parameters, mode, static data, logger). It lets the pure `judgeDelivery` verify the delivery and
- * the dedupe lifecycle (dedupe/lifecycle.ts) admit it, hands the dedupe code plain values
- * (`DedupeSite`), and turns the outcome into n8n's webhook response. It does not know which store
- * it has: persistence.ts picks it.
+ * The trigger's `webhook()`: reads the delivery (raw bytes, header, credentials, parameters) from
+ * n8n, lets the pure `judgeDelivery` verify it and the dedupe lifecycle (dedupe/lifecycle.ts)
+ * accept it, and turns the outcome into n8n's webhook response: a verified event is answered at
+ * once (acknowledgement.ts) and its execution decides whether it does its work (execution.ts).
+ * It does not know which store it has: dedupe/store.ts picks it.
  */
-import type {
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IWebhookFunctions,
-	IWebhookResponseData,
-} from 'n8n-workflow';
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../credentialNames';
-import { cachedCredentials } from './credentialCache';
-import { admit, type Admission } from './dedupe/lifecycle';
-import { DEDUPE_CAPACITY, nodeDedupe, type DedupeSite } from './dedupe/persistence';
-import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redisConnection';
-import { RedisCredentialError } from './dedupe/redisSettings';
+import { answerAtOnce, answerOnceExecutionExists, n8nVersion, requestBytes } from '../n8nCompat';
+import { acknowledgeMode } from './acknowledgement';
+import { dedupeSite, loggedTrigger, readCredential, type TriggerContext } from './context';
+import type { Acceptance } from './dedupe/lifecycle';
+import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
+import { storeRefusal } from './storeErrors';
 import {
 	judgeDelivery,
 	MAX_BODY_BYTES,
@@ -28,26 +24,13 @@ import {
 	UNREADABLE_ERROR,
 	type EventEnvelope,
 } from './delivery';
-import { answerOnceExecutionExists, requestBytes } from '../n8nCompat';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
-import { buildOutput, REFETCH_BUDGET_MS } from './output';
+import { deliveredItem } from './output';
 import { usableSigningSecrets } from './secretCheck';
-import { logOnce, MISMATCH_ADVICE, sayRefused, type LoggedTrigger } from './triggerLog';
+import { logOnce, MISMATCH_ADVICE, sayRefused } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 const NOT_CONFIGURED = 'Trigger is not configured';
-
-/**
- * Time n8n is given to create the execution once the item is ready (the lease's last part),
- * renewed for as long as n8n keeps the delivery waiting for a concurrency slot.
- */
-export const START_MS = 30_000;
-/**
- * The longest a started delivery keeps its claim while n8n has not read its answer (its
- * concurrency queue); past it the claim lapses and a redelivery may start the event.
- */
-export const MAX_QUEUE_WAIT_MS = 60 * 60_000;
-const PREPARE_MS_WITHOUT_REFETCH = 5_000;
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	// Refused before the credential is read: a request that cannot verify costs no database read
@@ -67,18 +50,20 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	if (!parsedHeader) return respond(this, 401, { error: SIGNATURE_ERROR });
 
 	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
-	if (options.notes.length > 0) logOnce(loggedTrigger(this), options.notes);
+	if (options.notes.length > 0) logOnce(loggedTrigger(asTrigger(this)), options.notes);
 
 	let secrets: string[];
 	try {
-		const usable = usableSigningSecrets(await readCredential(this, CREDENTIAL.webhook));
+		const usable = usableSigningSecrets(
+			await readCredential(asTrigger(this), CREDENTIAL.webhook),
+		);
 		if (usable.ignored)
-			logOnce(loggedTrigger(this), [
+			logOnce(loggedTrigger(asTrigger(this)), [
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
 			]);
 		if (usable.unusable) {
 			sayRefused(
-				loggedTrigger(this),
+				loggedTrigger(asTrigger(this)),
 				500,
 				'secret',
 				`${usable.unusable}: every delivery is refused until the credential is fixed`,
@@ -88,7 +73,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		secrets = usable.secrets;
 	} catch {
 		sayRefused(
-			loggedTrigger(this),
+			loggedTrigger(asTrigger(this)),
 			500,
 			'credential',
 			'the trigger has no GST Compliance Webhook credential it can read. Select one on the trigger',
@@ -109,10 +94,10 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		case 'rejected':
 			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
 			if (outcome.reason === 'mismatch')
-				sayRefused(loggedTrigger(this), outcome.status, 'mismatch', MISMATCH_ADVICE);
+				sayRefused(loggedTrigger(asTrigger(this)), outcome.status, 'mismatch', MISMATCH_ADVICE);
 			if (outcome.reason === 'stale')
 				sayRefused(
-					loggedTrigger(this),
+					loggedTrigger(asTrigger(this)),
 					outcome.status,
 					'stale',
 					`its timestamp is ${Math.round(Math.abs(nowMs / 1000 - Number(parsedHeader.timestamp)))} s from this server's clock, beyond the Timestamp Tolerance of ${options.toleranceMs / 1000} s. Check this server's clock (NTP), or raise the trigger's Timestamp Tolerance option`,
@@ -121,149 +106,60 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		case 'ignored':
 			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
 		case 'verified':
-			return await start(this, outcome.event, options);
+			return await accept(this, outcome.event, options);
 	}
 }
 
 /**
- * A verified event: claim its id, build the item, and start the workflow; the id is committed
- * once n8n has created the execution. Anything that fails before then answers 5xx and leaves the
- * id free, so the service's retry starts the event once.
+ * A verified event: accept it and answer. A copy of an event already started, or accepted and on
+ * its way to its execution, creates no execution; anything that fails before the acceptance is
+ * recorded answers 5xx, so the service retries.
  */
-async function start(
+async function accept(
 	context: IWebhookFunctions,
 	event: EventEnvelope,
 	options: TriggerOptions,
 ): Promise<IWebhookResponseData> {
-	const refetch = context.getNodeParameter('refetch', false) as boolean;
-	let admission: Admission<IDataObject>;
+	const mode = acknowledgeMode(options.acknowledge, await n8nVersion());
+	let ledger: TriggerLedger;
+	let acceptance: Acceptance;
 	try {
-		const store = await nodeDedupe(dedupeSite(context), {
+		ledger = await openLedger(dedupeSite(asTrigger(context), true), {
 			windowMs: options.dedupeWindowMs,
 			capacity: DEDUPE_CAPACITY,
 		});
-		admission = await admit(store, event.id, {
-			now: () => Date.now(),
-			sleep: async (ms) => await sleep(ms),
-			tick: async (ms) => await sleep(ms),
-			prepareMs: refetch ? REFETCH_BUDGET_MS : PREPARE_MS_WITHOUT_REFETCH,
-			startMs: START_MS,
-			maxWaitMs: MAX_QUEUE_WAIT_MS,
-			// n8n ends the response itself when it gives up on starting the execution.
-			answeredWithoutStart: () => context.getResponseObject().writableEnded === true,
-			onHoldProblem: (eventId, problem) =>
-				context.logger.warn(
-					`GST Compliance Trigger: event ${JSON.stringify(eventId)} is waiting for n8n to start it, but ${problem}: a redelivery meanwhile could start it again`,
-				),
-			windowMs: options.dedupeWindowMs,
-			prepare: async () => {
-				const item = await buildOutput(context, event, { shape: options.outputShape, refetch });
-				const notice = store.notice?.();
-				return notice ? { ...item, dedupeNotice: notice } : item;
-			},
-			onReleaseFailure: (_, error) =>
-				context.logger.warn(
-					`GST Compliance Trigger: ${error.message} (releasing event ${JSON.stringify(event.id)}; its claim lapses on its own)`,
-				),
-			onUnprotected: (eventId, untilMs, error) =>
-				context.logger.error(
-					`GST Compliance Trigger: event ${JSON.stringify(eventId)} started, but the dedupe store could not remember it (${error.message}): a redelivery until ${new Date(untilMs).toISOString()} would start it again`,
-				),
-		});
+		acceptance = await ledger.accept(event.id, Date.now(), options.startWithinMs);
 	} catch (error) {
-		if (error instanceof DedupeUnavailableError) {
-			context.logger.debug(`GST Compliance Trigger: ${error.message}; delivery answered 503`);
-			sayRefused(
-				loggedTrigger(context),
-				503,
-				'dedupe',
-				`${error.message}. Check that Redis runs and that this n8n process reaches it, and the GST Compliance Dedupe Redis credential's Host, Port, User and Password; the service retries the delivery`,
-			);
-			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
-		}
-		if (error instanceof RedisClientMissingError) {
-			sayRefused(
-				loggedTrigger(context),
-				503,
-				'dedupe',
-				`${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
-			);
-			return respond(context, 503, { error: 'Dedupe store unavailable, retry later' });
-		}
-		if (error instanceof RedisCredentialError) {
-			sayRefused(
-				loggedTrigger(context),
-				500,
-				'redisCredential',
-				`${error.message} Every delivery is refused until it is fixed`,
-			);
-			return respond(context, 500, { error: NOT_CONFIGURED });
-		}
-		throw new NodeOperationError(context.getNode(), error as Error);
+		const refusal = storeRefusal(error);
+		if (!refusal) throw new NodeOperationError(context.getNode(), error as Error);
+		context.logger.debug(`GST Compliance Trigger: ${refusal.why}; delivery answered ${refusal.status}`);
+		sayRefused(loggedTrigger(asTrigger(context)), refusal.status, refusal.reason, refusal.why);
+		return respond(context, refusal.status, { error: refusal.answer });
 	}
 
-	switch (admission.kind) {
-		case 'failed':
-			context.logger.error(
-				`GST Compliance Trigger: event ${JSON.stringify(event.id)} could not be prepared (${admission.error.message}); delivery answered 500, the service retries it`,
-			);
-			return respond(context, 500, { error: 'Delivery could not be processed, retry later' });
+	switch (acceptance.kind) {
 		case 'duplicate':
 			return { webhookResponse: { received: true, duplicate: true } };
-		case 'busy':
-			return respond(context, 409, { error: 'Delivery of this event in progress, retry later' });
-		case 'start':
-			return answerOnceExecutionExists(admission.item, () => void admission.commit());
+		case 'onItsWay':
+			// Acknowledged already (at once): this copy adds nothing. Answered only once the execution
+			// exists, the first may have been stranded by a restart before its answer, so this copy gets
+			// an execution of its own, which ends at once if the first started (execution.ts).
+			if (mode === 'atOnce')
+				return respond(context, 202, { received: true, duplicate: true });
+			break;
+		case 'retaken':
+			context.logger.warn(
+				`GST Compliance Trigger: event ${JSON.stringify(event.id)} was accepted at ${new Date(acceptance.acceptedMs).toISOString()} and never started; this delivery of it starts it now`,
+			);
+			break;
 	}
+	const item = deliveredItem(event);
+	if (mode === 'atOnce') return answerAtOnce(context.getResponseObject(), item);
+	return answerOnceExecutionExists(item, () => ledger.persist?.());
 }
 
-/**
- * The trigger as its logs and stores name it: the workflow (`unsaved` before its first save) and
- * the node's id, which survives a rename.
- */
-export function triggerOf(context: Pick<IWebhookFunctions, 'getWorkflow' | 'getNode'>): {
-	workflowId: string;
-	nodeId: string;
-} {
-	return { workflowId: context.getWorkflow().id ?? 'unsaved', nodeId: context.getNode().id };
-}
-
-const isTestDelivery = (context: IWebhookFunctions) => context.getMode() === 'manual';
-
-/**
- * A credential of the trigger, cached for a few seconds (credentialCache.ts); a Test-URL delivery
- * reads afresh, since the user may just have edited the credential.
- */
-async function readCredential(
-	context: IWebhookFunctions,
-	type: string,
-): Promise<ICredentialDataDecryptedObject> {
-	const id = context.getNode().credentials?.[type]?.id;
-	const key = id && !isTestDelivery(context) ? `${type}:${id}` : undefined;
-	return await cachedCredentials(key, async () => await context.getCredentials(type));
-}
-
-function dedupeSite(context: IWebhookFunctions): DedupeSite {
-	const hasRedis = !!context.getNode().credentials?.[CREDENTIAL.redis];
-	return {
-		...triggerOf(context),
-		test: isTestDelivery(context),
-		staticData: (type) => context.getWorkflowStaticData(type),
-		redisCredential: hasRedis
-			? async () => await readCredential(context, CREDENTIAL.redis)
-			: undefined,
-		warn: (message) => context.logger.warn(message),
-	};
-}
-
-/** The trigger as its log lines name it (triggerLog.ts). */
-function loggedTrigger(context: IWebhookFunctions): LoggedTrigger {
-	return {
-		...triggerOf(context),
-		nodeName: context.getNode().name,
-		warn: (message) => context.logger.warn(message),
-	};
-}
+/** The webhook context as the trigger reads it (context.ts). */
+const asTrigger = (context: IWebhookFunctions) => context as unknown as TriggerContext;
 
 /** Answers the request directly; n8n then sends nothing else and starts nothing. */
 function respond(

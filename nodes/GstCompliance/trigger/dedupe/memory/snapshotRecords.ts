@@ -5,13 +5,19 @@
  */
 
 /**
- * Persisted form: `d` is fixed-width records (digest + minute offset from `base`), oldest first.
+ * Persisted form: `d` is fixed-width records of the started ids (digest + minute offset from
+ * `base`), oldest first; `p`, when any, the accepted ids not yet started, with the time each was
+ * accepted, in order of acceptance. A version that knows no `p` reads `d` alone.
  */
 export interface DedupeSnapshot {
 	v: 1;
 	base: number;
 	d: string;
+	p?: PendingRecord[];
 }
+
+/** An accepted id not yet started: the id itself (to name it) and when it was accepted, in ms. */
+export type PendingRecord = [eventId: string, acceptedMs: number];
 
 export const DIGEST_CHARS = 11; // 66 bits: a false "duplicate" among 10^5 ids has odds of about 10^-10
 const OFFSET_CHARS = 3; // base64url, minutes 0..262143 (182 days) after `base`
@@ -48,4 +54,16 @@ export function isSnapshot(value: unknown): value is DedupeSnapshot {
 	if (typeof value !== 'object' || value === null) return false;
 	const { v, base, d } = value as Record<string, unknown>;
 	return v === 1 && Number.isSafeInteger(base) && typeof d === 'string';
+}
+
+/** The well-formed pending records of a snapshot; any other entry is skipped. */
+export function pendingFromSnapshot(snapshot: DedupeSnapshot): PendingRecord[] {
+	if (!Array.isArray(snapshot.p)) return [];
+	return snapshot.p.filter(
+		(record): record is PendingRecord =>
+			Array.isArray(record) &&
+			record.length === 2 &&
+			typeof record[0] === 'string' &&
+			Number.isFinite(record[1]),
+	);
 }

@@ -3,7 +3,7 @@
  * of a Redis Cluster; how they are named in errors and logs (hosts and ports, never the user or
  * password); and the credential's secrets kept out of any error text from Redis.
  */
-import { redact } from '../../errors/redact';
+import { redact } from '../../../errors/redact';
 
 export interface RedisNode {
 	host: string;

@@ -1,20 +1,18 @@
 /**
- * Which event ids were already started, in one process, so that an at-least-once delivery starts
- * one execution.
+ * The lifecycle's ledger (../lifecycle.ts) in one process: which event ids were started, and which
+ * were accepted and are on their way to their execution.
  *
- * The store keeps a compact digest of each committed id (66 bits of its SHA-256, eventDigest.ts)
- * with the minute it was committed, expires entries after the window and evicts the oldest beyond
- * a cap. Claims are leases held in memory only (lifecycle.ts): a process that dies drops them, and
- * the service's retry starts the event. Every check and mark happens with no `await` between
- * them, so within one process concurrent deliveries of one id cannot both win. `snapshot()` gives
- * a small JSON value of the committed ids for workflow static data and `fromSnapshot()` rebuilds
- * the store from it after a restart.
+ * Started ids are kept as a compact digest (66 bits of its SHA-256, eventDigest.ts) with the
+ * minute they started, expire after the window and are evicted oldest first beyond a cap.
+ * Accepted ids wait in `pending` by their own id (so an overdue one can be named) with the time
+ * they were accepted, until their execution starts; they are few (the executions n8n has not run
+ * yet), bounded by the same cap and forgotten after the window. Every check and mark happens with
+ * no `await` between them, so within one process concurrent deliveries or executions of one id
+ * cannot both win. `snapshot()` gives a small JSON value of both for workflow static data and
+ * `fromSnapshot()` rebuilds the store from it after a restart.
  */
-import { randomUUID } from 'crypto';
-
-import { eventDigest } from './eventDigest';
-import { Leases } from './leases';
-import type { Claim, ClaimResult, ClaimStore } from './lifecycle';
+import { eventDigest } from '../eventDigest';
+import type { Acceptance, EventLedger, OverdueEvent, Start } from '../lifecycle';
 import {
 	decodeOffset,
 	DIGEST_CHARS,
@@ -22,8 +20,10 @@ import {
 	flat,
 	isSnapshot,
 	MAX_OFFSET,
+	pendingFromSnapshot,
 	RECORD_CHARS,
 	type DedupeSnapshot,
+	type PendingRecord,
 } from './snapshotRecords';
 
 export interface DedupeOptions {
@@ -38,10 +38,16 @@ export function digestEventId(eventId: string): string {
 	return eventDigest(eventId).slice(0, DIGEST_CHARS);
 }
 
-export class MemoryDedupeStore implements ClaimStore {
-	/** digest → the delivery holding it and until when; never persisted. */
-	private readonly leases = new Leases();
-	/** digest → minute first seen; Map order is order of arrival, like the persisted records. */
+/** An accepted event waiting for its execution; `named` once said overdue. */
+interface Pending {
+	acceptedMs: number;
+	named: boolean;
+}
+
+export class MemoryDedupeStore implements EventLedger {
+	/** event id → when it was accepted; Map order is order of acceptance (a retake moves it last). */
+	private readonly pending = new Map<string, Pending>();
+	/** digest → minute started; Map order is order of arrival, like the persisted records. */
 	private readonly seen = new Map<string, number>();
 	/**
 	 * One iterator over `seen` for the life of the store, standing at the id that arrived first
@@ -80,6 +86,8 @@ export class MemoryDedupeStore implements ClaimStore {
 	static fromSnapshot(snapshot: unknown, options: DedupeOptions): MemoryDedupeStore {
 		const store = new MemoryDedupeStore(options);
 		if (!isSnapshot(snapshot)) return store;
+		for (const [eventId, acceptedMs] of pendingFromSnapshot(snapshot))
+			store.pending.set(eventId, { acceptedMs, named: false });
 		store.base = snapshot.base;
 		for (let at = 0; at + RECORD_CHARS <= snapshot.d.length; at += RECORD_CHARS) {
 			const digest = snapshot.d.slice(at, at + DIGEST_CHARS);
@@ -103,44 +111,53 @@ export class MemoryDedupeStore implements ClaimStore {
 		return this.options.capacity;
 	}
 
-	/** Whether a delivery holds a lease that has not lapsed (the store must stay). */
-	holdsLeases(nowMs: number): boolean {
-		return this.leases.anyLive(nowMs);
+	/** Accepted events whose execution has not started. */
+	get pendingCount(): number {
+		return this.pending.size;
 	}
 
-	async claim(eventId: string, nowMs: number, leaseMs: number): Promise<ClaimResult> {
+	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
+		return this.acceptNow(eventId, nowMs, startWithinMs);
+	}
+
+	/** Synchronous core of `accept`: the acceptance is in `snapshot()` when this returns. */
+	acceptNow(eventId: string, nowMs: number, startWithinMs: number): Acceptance {
 		this.expire(Math.floor(nowMs / MINUTE_MS));
-		const digest = digestEventId(eventId);
-		if (this.seen.has(digest)) return { kind: 'duplicate' };
-		if (this.leases.isLive(digest, nowMs)) return { kind: 'busy' };
-		const token = randomUUID();
-		this.leases.take(digest, token, nowMs, leaseMs);
-		return { kind: 'claimed', claim: { eventId, token } };
+		this.expirePending(nowMs);
+		if (this.seen.has(digestEventId(eventId))) return { kind: 'duplicate' };
+		const earlier = this.pending.get(eventId);
+		if (earlier && nowMs - earlier.acceptedMs < startWithinMs)
+			return { kind: 'onItsWay', acceptedMs: earlier.acceptedMs };
+		// A retaken id moves to the end: the map stays in order of acceptance.
+		this.pending.delete(eventId);
+		while (this.pending.size >= this.options.capacity && this.pending.size > 0)
+			this.pending.delete(this.pending.keys().next().value as string);
+		this.pending.set(eventId, { acceptedMs: nowMs, named: false });
+		return earlier ? { kind: 'retaken', acceptedMs: earlier.acceptedMs } : { kind: 'accepted' };
 	}
 
-	async renew(claim: Claim, nowMs: number, leaseMs: number): Promise<boolean> {
-		const digest = digestEventId(claim.eventId);
-		if (this.seen.has(digest)) return false;
-		// A lapsed lease nobody else took is still this delivery's to extend.
-		if (this.leases.isLive(digest, nowMs, claim.token)) return false;
-		this.leases.extend(digest, claim.token, nowMs, leaseMs);
-		return true;
+	async start(eventId: string, nowMs: number): Promise<Start> {
+		return this.claimNow(eventId, nowMs) ? 'started' : 'duplicate';
 	}
 
-	async commit(claim: Claim, fromMs: number): Promise<void> {
-		this.commitNow(claim, fromMs);
+	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
+		this.expirePending(nowMs);
+		const found: OverdueEvent[] = [];
+		for (const [eventId, entry] of this.pending) {
+			if (nowMs - entry.acceptedMs < startWithinMs) break; // in order of acceptance
+			if (entry.named) continue;
+			entry.named = true;
+			found.push({ eventId, acceptedMs: entry.acceptedMs });
+		}
+		return found;
 	}
 
-	/** Synchronous core of `commit`: the id is in `snapshot()` when this returns. */
-	commitNow(claim: Claim, nowMs: number): void {
-		const digest = digestEventId(claim.eventId);
-		this.leases.drop(digest, claim.token);
-		this.claimNow(claim.eventId, nowMs);
-	}
-
-	async release(claim: Claim): Promise<void> {
-		const digest = digestEventId(claim.eventId);
-		this.leases.drop(digest, claim.token);
+	/** Accepted ids older than the window are forgotten: a copy of one is accepted afresh. */
+	private expirePending(nowMs: number): void {
+		for (const [eventId, entry] of this.pending) {
+			if (nowMs - entry.acceptedMs <= this.options.windowMs) return;
+			this.pending.delete(eventId);
+		}
 	}
 
 	/**
@@ -151,6 +168,7 @@ export class MemoryDedupeStore implements ClaimStore {
 		const minute = Math.floor(nowMs / MINUTE_MS);
 		this.expire(minute);
 		const digest = digestEventId(eventId);
+		this.pending.delete(eventId);
 		if (this.seen.has(digest)) return false;
 		while (this.seen.size >= this.options.capacity && this.seen.size > 0) {
 			this.evictedInWindow++;
@@ -162,11 +180,14 @@ export class MemoryDedupeStore implements ClaimStore {
 
 	snapshot(): DedupeSnapshot {
 		if (this.holes) this.rewrite(this.base);
-		return {
+		const snapshot: DedupeSnapshot = {
 			v: 1,
 			base: this.base,
 			d: this.persisted.slice(this.persistedSkip * RECORD_CHARS) + this.tail,
 		};
+		if (this.pending.size > 0)
+			snapshot.p = [...this.pending].map(([id, entry]): PendingRecord => [id, entry.acceptedMs]);
+		return snapshot;
 	}
 
 	/**

@@ -1,0 +1,134 @@
+/**
+ * The built-in store as a trigger uses it: the process's own store (registry.ts), read from the
+ * workflow's static data on first use and written back into it at each acceptance.
+ *
+ * - Production deliveries write the store's snapshot into the global static data under the node's
+ *   id (`dedupe:<node id>`), so renaming the node keeps it. The delivery answers itself and n8n
+ *   saves the static data it loaded for this request right after (n8nCompat.ts): one whole write
+ *   per accepted event, a few milliseconds after the load. Starts (the execution's first step)
+ *   change the store in memory only and reach the static data with the next acceptance: an
+ *   execution saves the copy n8n loaded before its queue wait, so it never writes static data.
+ * - The snapshot is read on first use only, so the in-process store stays the source of truth
+ *   afterwards (n8n saves static data without a lock, and the last writer wins). Ids persisted
+ *   by version 0.1.0 under the node's name are read once and moved.
+ * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
+ *   for them, and they must never mark an id that production will receive.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Acceptance } from '../lifecycle';
+import type { DedupeOptions } from './memoryStore';
+import { MemoryDedupeStore } from './memoryStore';
+import { markThisProcess, otherLiveProcess, processesKey } from './processMarkers';
+import { dedupeRegistry } from './registry';
+
+/** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
+const LEGACY_NODE_KEY = 'dedupe';
+const OTHER_PROCESS_WARN_EVERY_MS = 10 * 60_000;
+
+/** The global static-data key of one trigger node's remembered ids. */
+export function staticDataKey(nodeId: string): string {
+	return `dedupe:${nodeId}`;
+}
+
+/** The trigger as the built-in store needs it (a subset of store.ts's DedupeSite). */
+export interface MemorySite {
+	workflowId: string;
+	nodeId: string;
+	test: boolean;
+	/**
+	 * The workflow's static data: a webhook's copy, saved by n8n after the answer (`writable`), or
+	 * an execution's, read only.
+	 */
+	staticData(type: 'global' | 'node'): IDataObject;
+	writable: boolean;
+	warn(message: string): void;
+}
+
+export interface MemoryLedger {
+	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
+	start: MemoryDedupeStore['start'];
+	overdue: MemoryDedupeStore['overdue'];
+	notice(): string | undefined;
+	/** Writes the store into the static data again (n8n saves it when it was written). */
+	persist(nowMs?: number): void;
+}
+
+export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLedger {
+	const { workflowId, nodeId } = site;
+	const key = `${workflowId}:${nodeId}:${site.test ? 'test' : 'production'}`;
+	if (site.test) {
+		const { store } = dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
+		return {
+			accept: async (...args) => store.acceptNow(...args),
+			start: async (eventId, nowMs) => await store.start(eventId, nowMs),
+			overdue: async (nowMs, within) => await store.overdue(nowMs, within),
+			notice: () => undefined,
+			persist: () => undefined,
+		};
+	}
+
+	const idsKey = staticDataKey(nodeId);
+	// Read once per process; an execution only reads (n8n would save its old copy at its end).
+	const entry = dedupeRegistry.get(key, options, () => {
+		const global = site.staticData('global');
+		if (global[idsKey] === undefined && site.writable) moveLegacySnapshot(site, global, idsKey);
+		return MemoryDedupeStore.fromSnapshot(global[idsKey], options);
+	});
+	const { store, watch } = entry;
+	let otherProcess: string | undefined;
+
+	const persist = (nowMs = Date.now()) => {
+		if (!site.writable) return;
+		const global = site.staticData('global');
+		saveAll(global, workflowId);
+		markThisProcess(global, processesKey(idsKey), dedupeRegistry.process, nowMs);
+		// A save that overlapped the move may have brought the legacy snapshot back.
+		const nodeData = site.staticData('node');
+		if (nodeData[LEGACY_NODE_KEY] !== undefined) delete nodeData[LEGACY_NODE_KEY];
+		watch.check(site, key, store);
+	};
+
+	return {
+		accept: async (eventId, nowMs, startWithinMs) => {
+			if (site.writable) {
+				otherProcess = otherLiveProcess(
+					site.staticData('global')[processesKey(idsKey)],
+					dedupeRegistry.process,
+					nowMs,
+				);
+				if (otherProcess && nowMs - entry.otherProcessWarnedMs >= OTHER_PROCESS_WARN_EVERY_MS) {
+					entry.otherProcessWarnedMs = nowMs;
+					site.warn(`${otherProcess} (${key})`);
+				}
+			}
+			// Synchronous up to the write: n8n saves the static data right after the answer.
+			const acceptance = store.acceptNow(eventId, nowMs, startWithinMs);
+			if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') persist(nowMs);
+			return acceptance;
+		},
+		start: async (eventId, nowMs) => await store.start(eventId, nowMs),
+		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
+		notice: () => [otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
+		persist,
+	};
+}
+
+/**
+ * Writes the snapshot of every trigger of the workflow this process holds, not only this one's:
+ * n8n saves the whole static data it loaded for this request (unlocked, last writer wins), so a
+ * key left as loaded would overwrite what another trigger's request saved meanwhile.
+ */
+function saveAll(global: IDataObject, workflowId: string): void {
+	for (const entry of dedupeRegistry.production(workflowId))
+		global[staticDataKey(entry.nodeId)] = entry.store.snapshot() as unknown as IDataObject;
+}
+
+/** Moves the snapshot of an earlier version to its new key; both changes land in one save. */
+function moveLegacySnapshot(site: MemorySite, global: IDataObject, key: string): void {
+	const nodeData = site.staticData('node');
+	const legacy = nodeData[LEGACY_NODE_KEY];
+	if (legacy === undefined) return;
+	global[key] = legacy;
+	delete nodeData[LEGACY_NODE_KEY];
+}

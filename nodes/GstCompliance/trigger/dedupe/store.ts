@@ -1,0 +1,76 @@
+/**
+ * Which store keeps a trigger's ledger (lifecycle.ts): Redis when a GST Compliance Dedupe Redis
+ * credential is attached (redis/, shared by every n8n process, keyed by workflow, node id and
+ * namespace; static data unused), otherwise the process's own (memory/, kept in the workflow's
+ * static data). The lifecycle is the same whichever it is.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+
+import type { EventLedger } from './lifecycle';
+import type { DedupeOptions } from './memory/memoryStore';
+import { memoryLedger } from './memory/persistence';
+import { dedupeRegistry } from './memory/registry';
+import { redisClients } from './redis/redisClients';
+import { redisDedupeStore } from './redis/redisCredential';
+
+/**
+ * The most ids the built-in store keeps (its memory and static data; docs/trigger.md has the
+ * measured sizes). It asks for Redis long before, from memory/capacity.ts's ATTACH_REDIS_FROM.
+ */
+export const DEDUPE_CAPACITY = 125_000;
+
+/** A ledger as the trigger uses it: the lifecycle's steps, and what to tell the user about it. */
+export interface TriggerLedger extends EventLedger {
+	/** A note for the started item when the built-in store should give way to Redis. */
+	notice?(): string | undefined;
+	/**
+	 * Writes the built-in store into the static data of this request again, for an n8n that saves
+	 * it only after reading the answer (n8nCompat.ts).
+	 */
+	persist?(): void;
+}
+
+/**
+ * The trigger and its delivery or execution as the dedupe code needs them, read from n8n by the
+ * trigger: plain values, and the few reads that must stay lazy (static data is written back by
+ * n8n when touched; a credential read is a database read and a decryption).
+ */
+export interface DedupeSite {
+	/** The workflow's id; `unsaved` before its first save. */
+	workflowId: string;
+	nodeId: string;
+	/** A Test-URL delivery, or its execution (n8n's manual mode). */
+	test: boolean;
+	/** The workflow's static data (n8n's `getWorkflowStaticData`), read by the built-in store only. */
+	staticData(type: 'global' | 'node'): IDataObject;
+	/** A webhook's static data, which n8n saves after the answer; an execution's is read only. */
+	writable: boolean;
+	/** The attached GST Compliance Dedupe Redis credential's data; absent without one. */
+	redisCredential?: () => Promise<ICredentialDataDecryptedObject>;
+	warn(message: string): void;
+}
+
+/**
+ * The ledger for this delivery or execution: Redis when a Redis credential is attached (throws
+ * DedupeUnavailableError when it does not answer), otherwise the process's own.
+ */
+export async function openLedger(site: DedupeSite, options: DedupeOptions): Promise<TriggerLedger> {
+	const { workflowId, nodeId } = site;
+	if (site.redisCredential)
+		return await redisDedupeStore(await site.redisCredential(), {
+			scope: `${workflowId}:${nodeId}:${site.test ? 'test' : 'production'}`,
+			windowMs: options.windowMs,
+			user: `${workflowId}:${nodeId}`,
+			warn: site.warn,
+		});
+	return memoryLedger(site, options);
+}
+
+/**
+ * Forgets what this process holds for a trigger n8n deactivated: its built-in store (its ids are
+ * in the static data) and the Redis client no other trigger uses.
+ */
+export function releaseTrigger(workflowId: string, nodeId: string): void {
+	dedupeRegistry.release(workflowId, nodeId);
+	redisClients.release(`${workflowId}:${nodeId}`);
+}

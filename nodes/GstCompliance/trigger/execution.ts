@@ -1,0 +1,91 @@
+/**
+ * The trigger's `execute()`: the first step of every execution its webhook started, after n8n's
+ * concurrency queue, on the process that runs it (a worker in queue mode), also for executions n8n
+ * runs again after a restart. It decides "once" there (dedupe/lifecycle.ts): the first execution
+ * of an event builds its item (output shape, Refetch Latest State) and the workflow goes on; any
+ * other ends at once without items and says why. Events accepted and never started are named
+ * here, in n8n's log and on the item.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { NodeOperationError } from 'n8n-workflow';
+
+import { dedupeSite, triggerOf, type TriggerContext } from './context';
+import { duplicateStartMessage, overdueMessage } from './dedupe/lifecycle';
+import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
+import { normaliseOptions, type RawTriggerOptions } from './options';
+import { buildOutput, deliveredEvent } from './output';
+import { storeRefusal } from './storeErrors';
+
+/** Overdue events are looked for at most this often per trigger and process (a Redis read). */
+const OVERDUE_LOOK_EVERY_MS = 10_000;
+const lastOverdueLook = new Map<string, number>();
+
+export async function runExecution(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const context = this as unknown as TriggerContext;
+	const options = normaliseOptions(this.getNodeParameter('options', 0, {}) as RawTriggerOptions);
+	const refetch = this.getNodeParameter('refetch', 0, false) as boolean;
+	const out: INodeExecutionData[] = [];
+	let ledger: TriggerLedger | undefined;
+	for (const [index, item] of items.entries()) {
+		const event = deliveredEvent(item.json);
+		// Not an item of this node's webhook (an execution queued by an earlier version): as is.
+		if (!event) {
+			out.push(item);
+			continue;
+		}
+		try {
+			ledger ??= await openLedger(dedupeSite(context, false), {
+				windowMs: options.dedupeWindowMs,
+				capacity: DEDUPE_CAPACITY,
+			});
+			if ((await ledger.start(event.id, Date.now())) === 'duplicate') {
+				const message = duplicateStartMessage(event.id);
+				this.logger.info(`GST Compliance Trigger: ${message}`);
+				this.addExecutionHints({ message, location: 'outputPane' });
+				continue;
+			}
+		} catch (error) {
+			const refusal = storeRefusal(error);
+			throw new NodeOperationError(this.getNode(), (error as Error).message, {
+				itemIndex: index,
+				description: refusal
+					? `${refusal.why}. This execution holds the event: retry it from the executions list once the store answers.`
+					: undefined,
+			});
+		}
+		const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
+		const notes = [ledger.notice?.(), ...(await overdueNotes(context, ledger, options))];
+		const notice = notes.filter(Boolean).join(' ');
+		out.push({
+			json: notice ? { ...output, dedupeNotice: notice } : output,
+			pairedItem: { item: index },
+		});
+	}
+	return [out];
+}
+
+/**
+ * Names the events accepted longer ago than the Start Deadline that never started: a warning
+ * each, and the same words on this item. A store that cannot be read for it is not an error.
+ */
+async function overdueNotes(
+	context: TriggerContext,
+	ledger: TriggerLedger,
+	options: { startWithinMs: number },
+): Promise<string[]> {
+	const { workflowId, nodeId } = triggerOf(context);
+	const key = `${workflowId}:${nodeId}:${context.getMode()}`;
+	const nowMs = Date.now();
+	if (nowMs - (lastOverdueLook.get(key) ?? -Infinity) < OVERDUE_LOOK_EVERY_MS) return [];
+	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
+	lastOverdueLook.set(key, nowMs);
+	const overdue = await ledger.overdue(nowMs, options.startWithinMs).catch(() => []);
+	return overdue.map((event) => {
+		const message = overdueMessage(event, options.startWithinMs);
+		context.logger.warn(`GST Compliance Trigger (workflow ${workflowId}): ${message}`);
+		return message;
+	});
+}
+
