@@ -14,8 +14,8 @@
 import Redis from 'ioredis';
 
 import type { ClaimStore } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
-import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memoryStore';
-import { eventKey, RedisDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/redisStore';
+import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { eventKey, RedisDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';
 import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';

@@ -7,7 +7,7 @@ import { createHmac, randomBytes } from 'crypto';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memoryStore';
+import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { BENCH_SECRET, deliverOnce } from './deliverOnce';
 import { ratios, type Section } from './result';

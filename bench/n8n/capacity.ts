@@ -17,8 +17,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memoryStore';
-import { staticDataKey } from '../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { staticDataKey } from '../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
 import {
 	CRED,
 	request,

@@ -15,8 +15,8 @@
  */
 import Redis from 'ioredis';
 
-import { eventKey } from '../../nodes/GstCompliance/trigger/dedupe/redisStore';
-import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memoryStore';
+import { eventKey } from '../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { CRED, request, triggerNode, uuid, waitFor, type N8n } from '../../test/harness';
 import { startBalancer } from '../../test/harness/queue/balancer';
 import { startQueueCluster } from '../../test/harness/queue/cluster';

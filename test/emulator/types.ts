@@ -126,6 +126,8 @@ export interface SubscriptionInfo {
 	signingSecret: string;
 	active: boolean;
 	consecutiveFailures: number;
+	/** The most failed attempts in a row the subscription has had. */
+	longestFailureRun: number;
 }
 
 export interface DeliveryRecord {

@@ -29,6 +29,8 @@ interface Subscription {
 	previous: { secret: string; until: number } | null;
 	active: boolean;
 	consecutiveFailures: number;
+	/** The most failed attempts in a row so far (what comes nearest to deactivation). */
+	longestFailureRun: number;
 }
 
 interface Delivery extends DeliveryRecord {
@@ -80,6 +82,7 @@ export class Webhooks {
 			previous: null,
 			active: true,
 			consecutiveFailures: 0,
+			longestFailureRun: 0,
 		};
 		this.subs.set(sub.id, sub);
 		return info(sub);
@@ -210,6 +213,7 @@ export class Webhooks {
 			return;
 		}
 		if (++sub.consecutiveFailures >= DEACTIVATE_AFTER) sub.active = false;
+		sub.longestFailureRun = Math.max(sub.longestFailureRun, sub.consecutiveFailures);
 		// a failed replay of a delivered/dead delivery changes nothing else
 		if (delivery.state !== 'pending') return;
 		const next = this.clock.now() + this.backoff(delivery.attempts);
@@ -264,7 +268,17 @@ function newSigningSecret(): string {
 
 function info(sub: Subscription): SubscriptionInfo {
 	const { id, clientId, url, events, signingSecret, active, consecutiveFailures } = sub;
-	return { id, clientId, url, events: [...events], signingSecret, active, consecutiveFailures };
+	const { longestFailureRun } = sub;
+	return {
+		id,
+		clientId,
+		url,
+		events: [...events],
+		signingSecret,
+		active,
+		consecutiveFailures,
+		longestFailureRun,
+	};
 }
 
 function record(d: Delivery): DeliveryRecord {

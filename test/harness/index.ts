@@ -14,3 +14,4 @@ export * from './load';
 export * from './n8n';
 export * from './session';
 export * from './workflows';
+export * from './acknowledgement';

@@ -14,7 +14,7 @@
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import Redis from 'ioredis';
 
-import { eventKey, KEY_PREFIX } from '../../../nodes/GstCompliance/trigger/dedupe/redisStore';
+import { eventKey, KEY_PREFIX } from '../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
 import { sleep, waitFor, type HttpResponse } from '../../harness/http';
 import type { N8n } from '../../harness/n8n';

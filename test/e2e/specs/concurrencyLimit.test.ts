@@ -1,81 +1,55 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads */
 /**
- * n8n's production concurrency limit (N8N_CONCURRENCY_PRODUCTION_LIMIT; n8n Cloud plans set one)
- * in a real n8n: n8n creates the execution, then waits for a free slot before it reads the
- * trigger's answer. A delivery waiting there keeps its claim, however long the wait, so the
- * service's retry of it (after its own timeout) is answered "busy" and starts nothing; once the
- * execution runs, the id is remembered and every later redelivery is a duplicate.
+ * n8n's production concurrency limit (N8N_CONCURRENCY_PRODUCTION_LIMIT; n8n Cloud's Starter plan
+ * has 5) in a real n8n 2.41, the service emulator as the sender: the trigger answers each verified
+ * delivery at once, so a burst never fails a delivery, and each event does its work once; a
+ * SIGKILL while deliveries wait for a slot loses none and doubles none (n8n 2.34+ runs the queued
+ * executions again; the trigger's first step starts each event once). The compatibility project
+ * runs the same scenarios on 1.123.81 and 2.8.4 (test/e2e/compat).
  */
-import {
-	CRED,
-	deliver,
-	envelope,
-	N8n,
-	sleep,
-	slowTriggerWorkflow,
-	startN8n,
-	uuid,
-	waitFor,
-} from '../../harness';
+import { burstBehindLimit, crashWhileQueued } from '../../harness';
 
-jest.setTimeout(300_000);
+jest.setTimeout(900_000);
 
-/** How long each execution holds the only slot. */
-const HOLD_S = 40;
 /** The service's delivery timeout (not shown by the spec; the emulator's default). */
 const SERVICE_TIMEOUT_MS = 10_000;
 
-let n8n: N8n;
-let webhookCredential: { id: string; name: string };
-const secret = `whsec_${uuid()}`;
-
-beforeAll(async () => {
-	n8n = await startN8n({
-		name: 'concurrency',
-		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
+it('a burst of 100 events behind a limit of 5: no failed delivery, each event does its work once, one execution each', async () => {
+	const { emitted, service, work } = await burstBehindLimit('burst', {
+		limit: 5,
+		events: 100,
+		withinMs: 4_000,
+		workSeconds: 2,
+		serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+		retryBaseMs: 2_000,
 	});
-	webhookCredential = await n8n.createCredential('GST webhook', CRED.webhook, {
-		signingSecret: secret,
-		previousSigningSecret: '',
+	expect(service).toEqual({
+		attempts: 100,
+		failedAttempts: 0,
+		longestFailureRun: 0,
+		notDelivered: [],
+		active: true,
 	});
+	expect(new Set(emitted).size).toBe(100);
+	expect(Object.fromEntries(work.workRuns)).toEqual(
+		Object.fromEntries(emitted.map((id) => [id, 1])),
+	);
+	expect({ executions: work.executions, empty: work.empty, unsuccessful: work.unsuccessful }).toEqual(
+		{ executions: 100, empty: 0, unsuccessful: [] },
+	);
 });
 
-afterAll(async () => await n8n?.dispose());
-
-/** A delivery the service gives up on after its timeout, as the service does. */
-async function deliverWithTimeout(url: string, event: Record<string, unknown>) {
-	return await deliver(url, event, secret, undefined, { timeoutMs: SERVICE_TIMEOUT_MS }).then(
-		(res) => ({ status: res.status, body: res.json() as any }),
-		(error: Error) => ({ status: 0, body: error.message }),
+it('a SIGKILL while deliveries wait for the slot: n8n runs them after the restart, each once, none lost', async () => {
+	const { emitted, service, work } = await crashWhileQueued('crash', {
+		events: 5,
+		holdSeconds: 60,
+		killAfterMs: 3_000,
+		serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+		retryBaseMs: 5_000,
+	});
+	// Answered at once, before the kill: the service retries nothing.
+	expect(service).toMatchObject({ failedAttempts: 0, notDelivered: [], active: true });
+	expect(Object.fromEntries(work.workRuns)).toEqual(
+		Object.fromEntries(emitted.map((id) => [id, 1])),
 	);
-}
-
-it('an event queued behind the limit keeps its claim: its redelivery 36 s later starts nothing, and later ones are duplicates', async () => {
-	const wf = await slowTriggerWorkflow(n8n, webhookCredential, HOLD_S);
-	const first = envelope('einvoice.generated', { id: 'einv_slot_holder' });
-	const queued = envelope('einvoice.generated', { id: 'einv_queued' });
-
-	// The first event takes the only slot for HOLD_S; the second waits behind it.
-	expect((await deliverWithTimeout(wf.url, first)).status).toBe(200);
-	const waiting = await deliverWithTimeout(wf.url, queued);
-	expect(waiting.status).toBe(0); // the service timed out: it counts a failure and retries
-	await sleep(36_000 - SERVICE_TIMEOUT_MS);
-
-	// Its retry, 36 s after the first attempt: still waiting in n8n's queue, so busy.
-	const retry = await deliverWithTimeout(wf.url, queued);
-	expect(retry.status).toBe(409);
-
-	// Both executions run, one after the other; then every redelivery is a duplicate.
-	await n8n.waitForExecutions(wf.workflowId, 2, 3 * HOLD_S * 1000);
-	for (const event of [first, queued]) {
-		const again = await deliverWithTimeout(wf.url, event);
-		expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
-	}
-	await waitFor(
-		async () => (await n8n.executions(wf.workflowId)).every((e) => e.status === 'success'),
-		'executions to finish',
-		3 * HOLD_S * 1000,
-		500,
-	);
-	expect(await n8n.executions(wf.workflowId)).toHaveLength(2);
+	expect(work.empty).toBe(0);
 });

@@ -2,17 +2,20 @@
 /**
  * One delivery to the trigger the way n8n 2.41 handles a production (or test) webhook call:
  * live-webhooks.js loads the workflow with its saved static data, WebhookService.runWebhook calls
- * the node's webhook() in n8n-core's WebhookContext, webhook-helpers.js answers (directly, or with
- * `webhookResponse` read after WorkflowRunner.run has created the execution from a second Workflow
- * over the same static-data object), and the response callback saves static data if it changed.
- * Contexts, parameters, credentials access and static data are n8n-core's and n8n-workflow's own;
- * the HTTP server part of packages/cli is replayed here step by step.
+ * the node's webhook() in n8n-core's WebhookContext, webhook-helpers.js answers (the node's own
+ * answer, after which the response callback saves static data if it changed; or `webhookResponse`
+ * read after WorkflowRunner.run has created the execution from a second Workflow over the same
+ * static-data object, then the save), and the execution's first step runs the node's execute() in
+ * n8n-core's ExecuteContext, over static data n8n loaded for it from the row, with the webhook's
+ * items as input. Contexts, parameters, credentials access and static data are n8n-core's and
+ * n8n-workflow's own; the HTTP server part of packages/cli is replayed here step by step.
  */
-import { HookContext, WebhookContext } from 'n8n-core';
+import { ExecuteContext, HookContext, WebhookContext } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
+	INodeExecutionData,
 	INodeParameters,
 	IWebhookData,
 	IWebhookDescription,
@@ -21,7 +24,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import { formatSignatureHeader, sign } from '../../../nodes/GstCompliance/trigger/signature';
 import { additionalData, NODE_TYPE, nodeTypes, TestCredentialsHelper } from './n8nHost';
@@ -86,13 +89,33 @@ export interface DeliveryRequest {
 	 * delivery that overlaps this one (n8n's concurrency queue, a slow database) runs here.
 	 */
 	beforeAnswer?: () => Promise<unknown>;
+	/**
+	 * When the execution n8n created runs its first step: `now` (default; the harness's n8n has a
+	 * free slot), or `later`: the result's `execution` runs it when the test says (a concurrency
+	 * queue, a restart), never if the test never does.
+	 */
+	execution?: 'now' | 'later';
+}
+
+export interface ExecutionRun {
+	/** The items the trigger's first step outputs: what the workflow goes on with. */
+	items: IDataObject[];
+	/** Hints the step added (n8n shows them on the node's output). */
+	hints: string[];
 }
 
 export interface DeliveryResult {
 	status: number;
 	body: unknown;
-	/** Items the workflow would start with; undefined when nothing starts. */
+	/**
+	 * Items the workflow goes on with (the execution's first step); undefined when no execution
+	 * was created or it has not run (`execution: 'later'`); [] when it ended without items.
+	 */
 	started: IDataObject[] | undefined;
+	/** n8n created an execution for this delivery. */
+	executionCreated: boolean;
+	/** Runs the execution's first step (again, for a recovered execution); with `execution: 'later'`. */
+	execution?: () => Promise<ExecutionRun>;
 }
 
 export function newWorkflow(id = 'wf1'): WorkflowRow {
@@ -284,32 +307,100 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 	// webhook.service.js runWebhook()
 	const context = new WebhookContext(workflow, node, hostData, mode, webhookData, [], null);
 	const result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
-	const started = result.workflowData?.[0]?.map((item) => item.json);
+	const workflowData = result.workflowData?.[0];
 	if (delivery.reads)
 		for (const [type, count] of Object.entries(credentialsHelper.readsByType))
 			delivery.reads[type] = (delivery.reads[type] ?? 0) + count;
 
-	await delivery.beforeAnswer?.();
-	// webhook-helpers.js executeWebhook()
+	// webhook-helpers.js executeWebhook(), then live-webhooks.js's response callback:
+	// WorkflowStaticDataService.saveStaticData(workflow). Test webhooks (manual mode) never save.
+	const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
+	const save = () => {
+		if (mode === 'webhook' && staticData.__dataChanged === true) {
+			row.staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+			staticData.__dataChanged = false;
+		}
+	};
 	let answer: { status: number; body: unknown };
 	if (result.noWebhookResponse === true) {
+		// The node answered itself: the callback saves at once, then n8n creates the execution.
 		answer = { status: sent.status, body: sent.body };
+		save();
+		await delivery.beforeAnswer?.();
 	} else if (result.workflowData === undefined) {
+		await delivery.beforeAnswer?.();
 		answer = { status: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
-	} else if (delivery.executionFails) {
-		response.status(500).json({ message: 'Error in workflow' });
-		return { status: 500, body: { message: 'Error in workflow' }, started: undefined };
+		save();
 	} else {
-		// WorkflowRunner.run(): the execution's Workflow over the same static-data object.
+		await delivery.beforeAnswer?.();
+		if (delivery.executionFails) {
+			response.status(500).json({ message: 'Error in workflow' });
+			return { status: 500, body: { message: 'Error in workflow' }, started: undefined, executionCreated: false };
+		}
+		// WorkflowRunner.run(): the execution's Workflow over the same static-data object resets
+		// its "changed" flag; the answer is read after it, then saved.
 		workflowOf();
+		staticData.__dataChanged = false;
 		const responseData = description.responseData ?? 'firstEntryJson';
 		answer = { status: 200, body: onReceivedBody(responseData, result) };
+		save();
 	}
+	if (workflowData === undefined || (result.noWebhookResponse === true && delivery.executionFails))
+		return { ...answer, started: undefined, executionCreated: false };
 
-	// live-webhooks.js response callback: WorkflowStaticDataService.saveStaticData(workflow). Test
-	// webhooks (manual mode) never save static data.
-	const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
-	if (mode === 'webhook' && staticData.__dataChanged === true)
-		row.staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
-	return { ...answer, started };
+	// The execution: n8n loads static data from the row for it, and its first step is the
+	// trigger's execute() with the webhook's items.
+	const execution = async () =>
+		await runFirstStep(row, node, mode, workflowData, credentialsHelper);
+	if (delivery.execution === 'later')
+		return { ...answer, started: undefined, executionCreated: true, execution };
+	const run = await execution();
+	return { ...answer, started: run.items, executionCreated: true, execution };
+}
+
+/**
+ * The execution's first step: n8n-core's ExecuteContext over a Workflow with the static data n8n
+ * loads from the row for the execution (saved only if changed, at its end: returned as
+ * `staticDataChanged`), the webhook's items as the node's input.
+ */
+async function runFirstStep(
+	row: WorkflowRow,
+	node: INode,
+	mode: WorkflowExecuteMode,
+	items: INodeExecutionData[],
+	credentialsHelper: TestCredentialsHelper,
+): Promise<ExecutionRun> {
+	const loaded = JSON.parse(JSON.stringify(row.staticData)) as IDataObject;
+	const workflow = new Workflow({
+		id: row.id,
+		name: 'Unit test workflow',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: loaded,
+	});
+	const inputData = { main: [items] };
+	const hints: string[] = [];
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData(credentialsHelper),
+		mode,
+		createRunExecutionData({}),
+		0,
+		items,
+		inputData,
+		{ node, data: inputData, source: null },
+		[],
+	);
+	const addHints = context.addExecutionHints.bind(context);
+	context.addExecutionHints = (...added) => {
+		hints.push(...added.map((hint) => hint.message));
+		addHints(...added);
+	};
+	const output = (await nodeType.execute!.call(context)) as INodeExecutionData[][];
+	const changed = (workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
+	if (changed) throw new Error('the execution changed static data: n8n would save its old copy');
+	return { items: (output[0] ?? []).map((item) => item.json), hints };
 }

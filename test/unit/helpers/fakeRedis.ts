@@ -2,8 +2,8 @@
 /** ioredis as far as the shared clients, the Test button and the eviction check use it: no socket. */
 import { EventEmitter } from 'events';
 
-import type { RedisModule } from '../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
-import type { RedisConnection } from '../../../nodes/GstCompliance/trigger/dedupe/redisSettings';
+import type { RedisModule } from '../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import type { RedisConnection } from '../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 
 export class FakeRedis extends EventEmitter {
 	static made: FakeRedis[] = [];

@@ -5,7 +5,7 @@
  */
 import { NodeHelpers, type INode } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { dedupeRegistry } from '../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import { GstComplianceTrigger } from '../../../../nodes/GstCompliance/GstComplianceTrigger.node';
 import {
 	deliver,

@@ -8,7 +8,7 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import { REFETCH_BUDGET_MS } from '../../../../../nodes/GstCompliance/trigger/output';
 import * as apiRequest from '../../../../../nodes/GstCompliance/transport/apiRequest';
 import type { ClientInfo } from '../../../../emulator';

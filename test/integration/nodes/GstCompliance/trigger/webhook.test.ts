@@ -16,9 +16,9 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import Redis from 'ioredis';
 
-import { redisClients } from '../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
-import { KEY_PREFIX } from '../../../../../nodes/GstCompliance/trigger/dedupe/redisStore';
-import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { redisClients } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { KEY_PREFIX } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import { MAX_BODY_BYTES } from '../../../../../nodes/GstCompliance/trigger/delivery';
 import { EVENT_TYPES } from '../../../../../nodes/GstCompliance/trigger/events';
 import * as output from '../../../../../nodes/GstCompliance/trigger/output';

@@ -17,13 +17,13 @@ import {
 	type ClaimStore,
 	type LifecycleOptions,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/lifecycle';
-import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memoryStore';
-import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
-import { type RedisConnection } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisSettings';
+import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { type RedisConnection } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import {
 	KEY_PREFIX,
 	RedisDedupeStore,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisStore';
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
 import { passRedisTime } from '../../../../helpers/redisTime';
 import { fcParameters, timeoutFor } from '../../../../../properties/fcConfig';

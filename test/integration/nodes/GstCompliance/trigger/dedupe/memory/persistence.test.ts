@@ -13,12 +13,12 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ATTACH_REDIS_FROM } from '../../../../../../nodes/GstCompliance/trigger/dedupe/capacity';
+import { ATTACH_REDIS_FROM } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/capacity';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/memoryStore';
-import type { DedupeSnapshot } from '../../../../../../nodes/GstCompliance/trigger/dedupe/snapshotRecords';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
 import {
 	DEDUPE_CAPACITY,
 	DedupeRegistry,
@@ -27,10 +27,10 @@ import {
 	PROCESS_LIVE_MS,
 	releaseTrigger,
 	staticDataKey,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
-import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
-import { normaliseOptions } from '../../../../../../nodes/GstCompliance/trigger/options';
-import * as output from '../../../../../../nodes/GstCompliance/trigger/output';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { normaliseOptions } from '../../../../../../../nodes/GstCompliance/trigger/options';
+import * as output from '../../../../../../../nodes/GstCompliance/trigger/output';
 import {
 	deliver,
 	envelope,
@@ -39,7 +39,7 @@ import {
 	signed,
 	TRIGGER_NAME,
 	type WorkflowRow,
-} from '../../../../helpers/deliverToTrigger';
+} from '../../../../../helpers/deliverToTrigger';
 
 const HOUR = 3_600_000;
 const SHIPPED: DedupeOptions = {

@@ -12,32 +12,32 @@ import { Container } from '@n8n/di';
 import { createHash } from 'crypto';
 import Redis, { Cluster } from 'ioredis';
 
-import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
+import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import {
 	connectionFromCredential,
 	type RedisConnection,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisSettings';
-import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
-import { releaseTrigger } from '../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
-import { testRedisCredential } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisCredential';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
+import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
 	eventKey,
 	RedisDedupeStore,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisStore';
-import { freePort, sleep, waitFor } from '../../../../../harness/http';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { freePort, sleep, waitFor } from '../../../../../../harness/http';
 import {
 	startRedis,
 	startRedisCluster,
 	type RunningRedis,
 	type RunningRedisCluster,
-} from '../../../../../harness/queue/services';
+} from '../../../../../../harness/queue/services';
 import {
 	deliver,
 	envelope,
 	newWorkflow,
 	NOW_MS,
 	signed,
-} from '../../../../helpers/deliverToTrigger';
+} from '../../../../../helpers/deliverToTrigger';
 
 jest.setTimeout(60_000);
 

@@ -5,9 +5,9 @@
 import {
 	ATTACH_REDIS_FROM,
 	CapacityWatch,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/capacity';
-import { DEDUPE_CAPACITY } from '../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
-import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memoryStore';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/capacity';
+import { DEDUPE_CAPACITY } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
+import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 
 const NOW = Date.UTC(2025, 0, 15, 4, 30, 0);
 const HOUR = 3_600_000;

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
- * The in-memory dedupe store: leases (claim, renew, commit, release) and their sweep once 1,000 are
- * held, remembering ids for the window, the cap, the persisted snapshot, clock steps, the work
+ * The in-memory dedupe store: the lifecycle's steps (accept, start, overdue) and the accepted ids
+ * in the snapshot, remembering started ids for the window, the cap, the persisted snapshot, clock steps, the work
  * counters behind its cost guarantees, its size at 100,000 ids, and a fast-check model of the whole
  * contract (run settings in test/properties/fcConfig.ts: FC_NUM_RUNS, FC_SEED).
  */
@@ -10,16 +10,12 @@ import fc from 'fast-check';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import type {
-	Claim,
-	ClaimResult,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/lifecycle';
 import {
 	digestEventId,
 	MemoryDedupeStore,
 	type DedupeOptions,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/memoryStore';
-import { fcParameters, timeoutFor } from '../../../../../properties/fcConfig';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { fcParameters, timeoutFor } from '../../../../../../properties/fcConfig';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -27,7 +23,8 @@ const T0 = Date.UTC(2025, 0, 15, 4, 30, 0);
 const at = (minutes: number) => T0 + minutes * MINUTE;
 /** Minutes a record can lie after the snapshot's base: three base64url characters. */
 const MAX_OFFSET = 64 ** 3 - 1;
-const LEASE = 30_000;
+/** The Start Deadline of these tests. */
+const WITHIN = 30 * MINUTE;
 
 const DAY_OPTIONS: DedupeOptions = { windowMs: 24 * HOUR + 5 * MINUTE, capacity: 125_000 };
 const HOUR_WINDOW: DedupeOptions = { windowMs: HOUR, capacity: 100 };
@@ -39,10 +36,6 @@ const persisted = (store: MemoryDedupeStore) =>
 const reload = (store: MemoryDedupeStore, options: DedupeOptions) =>
 	MemoryDedupeStore.fromSnapshot(persisted(store), options);
 
-function claimOf(result: ClaimResult): Claim {
-	if (result.kind !== 'claimed') throw new Error(`expected claimed, got ${result.kind}`);
-	return result.claim;
-}
 
 describe('event id digest', () => {
 	it('digestEventId → 11 base64url characters, the same for the same id, another for another id', () => {
@@ -66,231 +59,172 @@ describe('event id digest', () => {
 	});
 });
 
-describe('claim lease', () => {
-	it("renew at the very end of another delivery's lease → true: a lease lasts until its end, not including it", async () => {
-		const store = new MemoryDedupeStore(HOUR_WINDOW);
-		const first = claimOf(await store.claim('evt_edge', at(0), 1_000));
-		claimOf(await store.claim('evt_edge', at(0) + 1_000, 500)); // took the lapsed lease
-		expect(await store.renew(first, at(0) + 1_499, LEASE)).toBe(false);
-		expect(await store.renew(first, at(0) + 1_500, LEASE)).toBe(true);
-		expect(await store.claim('evt_edge', at(0) + 1_501, LEASE)).toEqual({ kind: 'busy' });
-	});
-
-	it('commit and release of a claim whose lease is gone (released, or from before a restart) → no error; commit still remembers the id', async () => {
-		const store = new MemoryDedupeStore(HOUR_WINDOW);
-		const claim = claimOf(await store.claim('evt_gone', at(0), LEASE));
-		await store.release(claim);
-		await expect(store.release(claim)).resolves.toBeUndefined();
-		const restarted = reload(store, HOUR_WINDOW);
-		await expect(restarted.release(claim)).resolves.toBeUndefined();
-		await expect(restarted.commit(claim, at(0))).resolves.toBeUndefined();
-		expect(await restarted.claim('evt_gone', at(1), LEASE)).toEqual({ kind: 'duplicate' });
-	});
-
-	it('claim of a new id → claimed with this id and a token; nothing is remembered yet', async () => {
+describe('accept', () => {
+	it('accept of a new id → accepted; of the same id again before the Start Deadline → on its way, with its time', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const result = await store.claim('evt_1', T0, LEASE);
-		expect(result).toEqual({
-			kind: 'claimed',
-			claim: { eventId: 'evt_1', token: expect.any(String) },
+		expect(await store.accept('evt_1', T0, WITHIN)).toEqual({ kind: 'accepted' });
+		expect(await store.accept('evt_1', T0 + WITHIN - 1, WITHIN)).toEqual({
+			kind: 'onItsWay',
+			acceptedMs: T0,
 		});
-		expect(claimOf(result).token).not.toBe('');
-		expect(store.size).toBe(0);
-		expect(store.snapshot().d).toBe('');
+		expect(store.pendingCount).toBe(1);
+		expect(store.size).toBe(0); // accepted is not started
 	});
 
-	it('claim of an id whose lease runs → busy, until the last millisecond of the lease', async () => {
+	it('accept at the Start Deadline of an id never started → retaken, with its first time; on its way again from then', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		await store.claim('evt_1', T0, LEASE);
-		expect(await store.claim('evt_1', T0, LEASE)).toEqual({ kind: 'busy' });
-		expect(await store.claim('evt_1', T0 + LEASE - 1, LEASE)).toEqual({ kind: 'busy' });
-		expect((await store.claim('evt_2', T0, LEASE)).kind).toBe('claimed');
+		await store.accept('evt_1', T0, WITHIN);
+		expect(await store.accept('evt_1', T0 + WITHIN, WITHIN)).toEqual({
+			kind: 'retaken',
+			acceptedMs: T0,
+		});
+		expect(await store.accept('evt_1', T0 + WITHIN + 1, WITHIN)).toEqual({
+			kind: 'onItsWay',
+			acceptedMs: T0 + WITHIN,
+		});
 	});
 
-	it('claim at claim time + leaseMs (the lease lapsed) → claimed by another delivery, with another token', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const first = claimOf(await store.claim('evt_1', T0, LEASE));
-		const second = claimOf(await store.claim('evt_1', T0 + LEASE, LEASE));
-		expect(second.eventId).toBe('evt_1');
-		expect(second.token).not.toBe(first.token);
-		expect(await store.claim('evt_1', T0 + LEASE, LEASE)).toEqual({ kind: 'busy' });
+	it('accept of a started id → duplicate, before and after the Start Deadline, until the window ends', async () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		await store.accept('evt_1', at(0), WITHIN);
+		expect(await store.start('evt_1', at(0))).toBe('started');
+		expect(await store.accept('evt_1', at(1), WITHIN)).toEqual({ kind: 'duplicate' });
+		expect(await store.accept('evt_1', at(10), MINUTE)).toEqual({ kind: 'duplicate' });
+		expect(await store.accept('evt_1', at(11), MINUTE)).toEqual({ kind: 'accepted' });
 	});
 
-	it('20 concurrent claims of one id → exactly one claimed, 19 busy', async () => {
+	it('20 concurrent accepts of one id → one accepted, 19 on their way', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
 		const results = await Promise.all(
-			Array.from({ length: 20 }, () => store.claim('evt_same', T0, LEASE)),
+			Array.from({ length: 20 }, async () => await store.accept('evt_1', T0, WITHIN)),
 		);
-		expect(results.filter((result) => result.kind === 'claimed')).toHaveLength(1);
-		expect(results.filter((result) => result.kind === 'busy')).toHaveLength(19);
+		expect(results.filter((r) => r.kind === 'accepted')).toHaveLength(1);
+		expect(results.filter((r) => r.kind === 'onItsWay')).toHaveLength(19);
 	});
 
-	it('commit → the id is in snapshot() before the promise settles; claim → duplicate, after the lease too', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const claim = claimOf(await store.claim('evt_1', T0, LEASE));
-		const committing = store.commit(claim, T0 + 1_000);
-		expect(store.size).toBe(1);
-		expect(store.snapshot().d.startsWith(digestEventId('evt_1'))).toBe(true);
-		await committing;
-		expect(await store.claim('evt_1', T0 + 2_000, LEASE)).toEqual({ kind: 'duplicate' });
-		expect(await store.claim('evt_1', T0 + 10 * LEASE, LEASE)).toEqual({ kind: 'duplicate' });
-		expect(store.claimNow('evt_1', T0 + 10 * LEASE)).toBe(false);
+	it('accept of an id accepted longer ago than the window → accepted afresh: the old acceptance is forgotten', async () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		await store.accept('evt_1', at(0), WITHIN);
+		expect(await store.accept('evt_1', at(10) + 1, 20 * MINUTE)).toEqual({ kind: 'accepted' });
 	});
 
-	it('release → claim of the id → claimed at once; nothing is remembered', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const claim = claimOf(await store.claim('evt_1', T0, LEASE));
-		await store.release(claim);
-		expect((await store.claim('evt_1', T0 + 1, LEASE)).kind).toBe('claimed');
-		expect(store.size).toBe(0);
-	});
-
-	it('release by a stale claim (the lease lapsed, another delivery holds it) → the holder stays: busy', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const stale = claimOf(await store.claim('evt_1', T0, LEASE));
-		const holder = claimOf(await store.claim('evt_1', T0 + LEASE, LEASE));
-		await store.release(stale);
-		expect(await store.claim('evt_1', T0 + LEASE + 1, LEASE)).toEqual({ kind: 'busy' });
-		await store.release(holder);
-		expect((await store.claim('evt_1', T0 + LEASE + 1, LEASE)).kind).toBe('claimed');
-	});
-
-	it('commit by a stale claim → the id is remembered, and the holder keeps its lease: busy once the id expires', async () => {
-		// A window of one minute and a long second lease: the id expires while the holder's lease runs.
-		const store = new MemoryDedupeStore({ windowMs: MINUTE, capacity: 100 });
-		const stale = claimOf(await store.claim('evt_1', at(0), MINUTE));
-		claimOf(await store.claim('evt_1', at(1), 10 * MINUTE));
-		await store.commit(stale, at(1));
-		expect(await store.claim('evt_1', at(2), LEASE)).toEqual({ kind: 'duplicate' });
-		expect(await store.claim('evt_1', at(3), LEASE)).toEqual({ kind: 'busy' });
-		expect((await store.claim('evt_1', at(11), LEASE)).kind).toBe('claimed');
-	});
-
-	it('renew → true, and claim → busy until the new end of the lease, claimed from then', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const claim = claimOf(await store.claim('evt_1', T0, LEASE));
-		expect(await store.renew(claim, T0 + LEASE - 1, LEASE)).toBe(true);
-		expect(await store.claim('evt_1', T0 + LEASE, LEASE)).toEqual({ kind: 'busy' });
-		expect(await store.claim('evt_1', T0 + 2 * LEASE - 2, LEASE)).toEqual({ kind: 'busy' });
-		expect((await store.claim('evt_1', T0 + 2 * LEASE - 1, LEASE)).kind).toBe('claimed');
-	});
-
-	it('renew of a lapsed lease nobody took → true, and the id is busy again until the new end', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const claim = claimOf(await store.claim('evt_1', T0, LEASE));
-		expect(await store.renew(claim, T0 + 3 * LEASE, LEASE)).toBe(true);
-		expect(await store.claim('evt_1', T0 + 4 * LEASE - 1, LEASE)).toEqual({ kind: 'busy' });
-		expect((await store.claim('evt_1', T0 + 4 * LEASE, LEASE)).kind).toBe('claimed');
-	});
-
-	it('renew after another delivery took the lapsed lease → false; that delivery keeps it', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const stale = claimOf(await store.claim('evt_1', T0, LEASE));
-		const holder = claimOf(await store.claim('evt_1', T0 + LEASE, LEASE));
-		expect(await store.renew(stale, T0 + LEASE + 1, LEASE)).toBe(false);
-		expect(await store.claim('evt_1', T0 + 2 * LEASE - 1, LEASE)).toEqual({ kind: 'busy' });
-		expect(await store.renew(holder, T0 + LEASE + 2, LEASE)).toBe(true);
-	});
-
-	it('renew after the id was committed → false, by its own claim and by a stale one', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const stale = claimOf(await store.claim('evt_1', T0, LEASE));
-		const holder = claimOf(await store.claim('evt_1', T0 + LEASE, LEASE));
-		await store.commit(holder, T0 + LEASE + 1);
-		expect(await store.renew(holder, T0 + LEASE + 2, LEASE)).toBe(false);
-		expect(await store.renew(stale, T0 + LEASE + 2, LEASE)).toBe(false);
-	});
-
-	it('snapshot() leaves leases out: a store restored from one taken while a lease ran → claimed', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		await store.commit(claimOf(await store.claim('evt_done', T0, LEASE)), T0);
-		await store.claim('evt_held', T0, LEASE);
-		const restored = reload(store, DAY_OPTIONS);
-		expect(restored.size).toBe(1);
-		expect((await restored.claim('evt_held', T0 + 1, LEASE)).kind).toBe('claimed');
-		expect(await restored.claim('evt_done', T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
-	});
-
-	it('commit of evt_\\ud800, evt_\\udc00 and evt_\\ufffd → three ids remembered, none a duplicate of another', async () => {
-		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const ids = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd'];
-		for (const id of ids) {
-			const result = await store.claim(id, T0, LEASE);
-			expect(result.kind).toBe('claimed');
-			await store.commit(claimOf(result), T0);
-		}
-		expect(store.size).toBe(3);
-		expect(store.snapshot().d).toHaveLength(3 * 14);
-		for (const id of ids) expect(await store.claim(id, T0, LEASE)).toEqual({ kind: 'duplicate' });
+	it('accepts beyond the cap → the oldest accepted id is forgotten, the newest kept', async () => {
+		const store = new MemoryDedupeStore({ windowMs: HOUR, capacity: 3 });
+		for (const id of ['a', 'b', 'c', 'd']) await store.accept(id, T0, WITHIN);
+		expect(store.pendingCount).toBe(3);
+		expect(await store.accept('a', T0 + 1, WITHIN)).toEqual({ kind: 'accepted' });
+		expect(await store.accept('d', T0 + 1, WITHIN)).toEqual({ kind: 'onItsWay', acceptedMs: T0 });
 	});
 });
 
-describe('lease sweep once 1,000 leases are held', () => {
-	/**
-	 * Runs `work` (synchronous) and counts the Map entries iterated meanwhile: the store has no counter
-	 * of the leases a sweep looks at, and adding one for tests would change the product.
-	 */
-	function mapEntriesVisited(work: () => void): number {
-		const mapIterator = Object.getPrototypeOf(new Map().entries()) as { next: () => unknown };
-		const next = mapIterator.next;
-		let visited = 0;
-		mapIterator.next = function (this: unknown) {
-			visited++;
-			return next.call(this);
-		};
-		try {
-			work();
-		} finally {
-			mapIterator.next = next;
-		}
-		return visited;
-	}
-
-	it('claim with 1,000 leases held, half of them lapsed → every live lease stays busy, every lapsed id is claimable', async () => {
+describe('start', () => {
+	it('start of an accepted id → started, once; every later start → duplicate; it is no longer pending', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		for (let i = 0; i < 500; i++) claimOf(await store.claim(`live_${i}`, T0, HOUR));
-		for (let i = 0; i < 500; i++) claimOf(await store.claim(`lapsed_${i}`, T0, LEASE));
-		const now = T0 + LEASE; // the short leases end now, so they lapsed (see 'claim lease')
-		claimOf(await store.claim('evt_sweeps', now, LEASE)); // 1,000 leases held: this claim sweeps
-		const live = await Promise.all(
-			Array.from({ length: 500 }, (_, i) => store.claim(`live_${i}`, now, LEASE)),
-		);
-		expect(new Set(live.map((result) => result.kind))).toEqual(new Set(['busy']));
-		const lapsed = await Promise.all(
-			Array.from({ length: 500 }, (_, i) => store.claim(`lapsed_${i}`, now, LEASE)),
-		);
-		expect(new Set(lapsed.map((result) => result.kind))).toEqual(new Set(['claimed']));
-		expect(await store.claim('evt_sweeps', now, LEASE)).toEqual({ kind: 'busy' });
-		expect(store.holdsLeases(now)).toBe(true);
+		await store.accept('evt_1', T0, WITHIN);
+		expect(await store.start('evt_1', T0 + 5)).toBe('started');
+		expect(await store.start('evt_1', T0 + 6)).toBe('duplicate');
+		expect(store.pendingCount).toBe(0);
+		expect(store.size).toBe(1);
 	});
 
-	it('claims of 10,000 ids while their leases all run → each lease looked at about once per doubling: at most 2 Map entries visited per claim', async () => {
+	it('start of an id never accepted here (accepted before a restart that lost it) → started', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		const claims = 10_000;
-		const results: Array<Promise<ClaimResult>> = [];
-		// claim() has no `await` inside, so all its work is done before it returns.
-		const visited = mapEntriesVisited(() => {
-			for (let i = 0; i < claims; i++) results.push(store.claim(`evt_${i}`, T0 + i, HOUR));
+		expect(await store.start('evt_1', T0)).toBe('started');
+	});
+
+	it('20 concurrent starts of one id → exactly one started', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		const results = await Promise.all(
+			Array.from({ length: 20 }, async () => await store.start('evt_1', T0)),
+		);
+		expect(results.filter((r) => r === 'started')).toHaveLength(1);
+	});
+
+	it('start of evt_\\ud800, evt_\\udc00 and evt_\\ufffd → three ids started, none a duplicate of another', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		for (const id of ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd'])
+			expect(await store.start(id, T0)).toBe('started');
+		expect(store.size).toBe(3);
+	});
+});
+
+describe('overdue', () => {
+	it('overdue → the ids accepted at least the Start Deadline ago and not started, oldest first, each named once', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		await store.accept('evt_old', at(0), WITHIN);
+		await store.accept('evt_started', at(1), WITHIN);
+		await store.accept('evt_mid', at(2), WITHIN);
+		await store.accept('evt_new', at(20), WITHIN);
+		await store.start('evt_started', at(3));
+		expect(await store.overdue(at(32), WITHIN)).toEqual([
+			{ eventId: 'evt_old', acceptedMs: at(0) },
+			{ eventId: 'evt_mid', acceptedMs: at(2) },
+		]);
+		expect(await store.overdue(at(33), WITHIN)).toEqual([]);
+		expect(await store.overdue(at(50), WITHIN)).toEqual([{ eventId: 'evt_new', acceptedMs: at(20) }]);
+	});
+
+	it('overdue one millisecond before the Start Deadline → nothing', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		await store.accept('evt_1', T0, WITHIN);
+		expect(await store.overdue(T0 + WITHIN - 1, WITHIN)).toEqual([]);
+		expect(await store.overdue(T0 + WITHIN, WITHIN)).toEqual([{ eventId: 'evt_1', acceptedMs: T0 }]);
+	});
+
+	it('an id named overdue and then retaken → named again once its new acceptance is overdue', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		await store.accept('evt_1', at(0), WITHIN);
+		expect(await store.overdue(at(30), WITHIN)).toHaveLength(1);
+		await store.accept('evt_1', at(31), WITHIN);
+		expect(await store.overdue(at(40), WITHIN)).toEqual([]);
+		expect(await store.overdue(at(61), WITHIN)).toEqual([{ eventId: 'evt_1', acceptedMs: at(31) }]);
+	});
+
+	it('overdue after the window → nothing: accepted ids older than the window are forgotten', async () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		await store.accept('evt_1', at(0), MINUTE);
+		expect(await store.overdue(at(11), MINUTE)).toEqual([]);
+		expect(store.pendingCount).toBe(0);
+	});
+});
+
+describe('accepted ids in the snapshot', () => {
+	it('snapshot() → `p` lists the accepted ids with their times, in order; a restored store says on its way, and names them overdue', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		await store.accept('evt_a', T0, WITHIN);
+		await store.accept('evt_b', T0 + 1, WITHIN);
+		await store.accept('evt_c', T0 + 2, WITHIN);
+		await store.start('evt_b', T0 + 3);
+		expect(persisted(store).p).toEqual([
+			['evt_a', T0],
+			['evt_c', T0 + 2],
+		]);
+		const restored = reload(store, DAY_OPTIONS);
+		expect(await restored.accept('evt_a', T0 + 10, WITHIN)).toEqual({
+			kind: 'onItsWay',
+			acceptedMs: T0,
 		});
-		expect(new Set((await Promise.all(results)).map((result) => result.kind))).toEqual(
-			new Set(['claimed']),
-		);
-		expect(visited).toBeGreaterThan(0); // the sweeps ran
-		expect(visited / claims).toBeLessThanOrEqual(2);
+		expect(await restored.accept('evt_b', T0 + 10, WITHIN)).toEqual({ kind: 'duplicate' });
+		expect((await restored.overdue(T0 + WITHIN + 2, WITHIN)).map((e) => e.eventId)).toEqual([
+			'evt_a',
+			'evt_c',
+		]);
 	});
 
-	it('claims of 100,000 ids abandoned by their deliveries (never committed nor released) → the lapsed leases keep no memory: at most 4 MB of heap', async () => {
-		setFlagsFromString('--expose-gc');
-		const gc = runInNewContext('gc') as () => void;
-		gc();
-		const before = process.memoryUsage().heapUsed;
+	it('snapshot() with nothing pending → no `p` (the form earlier versions wrote)', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
-		// One claim every 10 ms, each lease 1 s: about 100 run at any time.
-		for (let i = 0; i < 100_000; i++) claimOf(await store.claim(`evt_${i}`, T0 + i * 10, 1_000));
-		gc();
-		const used = process.memoryUsage().heapUsed - before;
-		expect(store.holdsLeases(T0 + 100_000 * 10)).toBe(true);
-		expect(used).toBeLessThanOrEqual(4 * 1024 * 1024);
+		await store.accept('evt_a', T0, WITHIN);
+		await store.start('evt_a', T0);
+		expect(persisted(store)).not.toHaveProperty('p');
+	});
+
+	it('fromSnapshot skips malformed pending records and keeps the well-formed ones', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		await store.accept('evt_ok', T0, WITHIN);
+		const snapshot = persisted(store);
+		snapshot.p = [['evt_ok', T0], ['evt_no_time'], [42, T0], ['evt_nan', 'soon'], 'junk'];
+		const restored = MemoryDedupeStore.fromSnapshot(snapshot, DAY_OPTIONS);
+		expect(restored.pendingCount).toBe(1);
 	});
 });
 
@@ -323,11 +257,11 @@ describe('window expiry', () => {
 		expect(store.claimNow('old', at(11))).toBe(true);
 	});
 
-	it('claim of a committed id after the window → claimed', async () => {
+	it('accept of a started id after the window → accepted', async () => {
 		const store = new MemoryDedupeStore(TEN_MINUTES);
-		await store.commit(claimOf(await store.claim('evt_1', at(0), LEASE)), at(0));
-		expect(await store.claim('evt_1', at(10), LEASE)).toEqual({ kind: 'duplicate' });
-		expect((await store.claim('evt_1', at(11), LEASE)).kind).toBe('claimed');
+		await store.start('evt_1', at(0));
+		expect(await store.accept('evt_1', at(10), MINUTE)).toEqual({ kind: 'duplicate' });
+		expect(await store.accept('evt_1', at(11), MINUTE)).toEqual({ kind: 'accepted' });
 		expect(store.size).toBe(0);
 	});
 });

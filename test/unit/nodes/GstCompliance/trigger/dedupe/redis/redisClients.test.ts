@@ -1,6 +1,6 @@
 /** One client per connection settings, shared by the deliveries, closed with its last user. */
-import { RedisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisClients';
-import { FakeRedis, fakeModule, SETTINGS } from '../../../../helpers/fakeRedis';
+import { RedisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { FakeRedis, fakeModule, SETTINGS } from '../../../../../helpers/fakeRedis';
 
 describe('RedisClients: one client per settings, shared by the deliveries', () => {
 	let nowMs = Date.UTC(2025, 0, 15, 4, 30);

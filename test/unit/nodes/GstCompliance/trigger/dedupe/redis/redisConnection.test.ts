@@ -2,7 +2,7 @@
 import {
 	loadRedisModule,
 	RedisClientMissingError,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 
 class Redis {}
 class Cluster {}

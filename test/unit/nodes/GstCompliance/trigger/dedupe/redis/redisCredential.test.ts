@@ -1,8 +1,8 @@
 /** The Redis credential's Test button. */
-import type { RedisModule } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
-import { probeOnce } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisCredential';
-import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisConnection';
-import { FakeRedis, fakeModule, SETTINGS } from '../../../../helpers/fakeRedis';
+import type { RedisModule } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { probeOnce } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { FakeRedis, fakeModule, SETTINGS } from '../../../../../helpers/fakeRedis';
 
 describe('probeOnce: the Test button connects, PINGs and always disconnects', () => {
 	beforeEach(() => {

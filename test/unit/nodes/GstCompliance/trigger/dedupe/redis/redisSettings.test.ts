@@ -4,7 +4,7 @@ import {
 	describeConnection,
 	redactConnectionSecrets,
 	RedisCredentialError,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redisSettings';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 
 describe('connectionFromCredential: Host is a host name alone', () => {
 	it.each([

@@ -1,0 +1,314 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The two acknowledgement scenarios of docs/trigger.md, "n8n's concurrency limit", in a real n8n
+ * with the service emulator as the sender (its delivery timeout, exponential backoff and
+ * consecutive-failure count): a burst behind the production concurrency limit, and a SIGKILL while
+ * deliveries wait for a slot. Used by the e2e spec (n8n 2.41), the compatibility project (the other
+ * versions) and bench item 10. What they count is what a user counts: the service's failed
+ * attempts, and per event how many executions did its work (the node after the trigger ran).
+ */
+import { EVENT_TYPES } from '../emulator';
+import { chain, CRED, triggerNode, uuid } from './gst';
+import { sleep, waitFor } from './http';
+import type { N8n } from './n8n';
+import { killHard, startSession, type Session } from './session';
+import { triggerUrlOf } from './workflows';
+
+/** Every execution of a workflow, through n8n's paged list (2.41: `cursor`; older: `lastId`). */
+export async function allExecutions(
+	n8n: N8n,
+	workflowId: string,
+): Promise<Array<{ id: string; status: string }>> {
+	const all: Array<{ id: string; status: string }> = [];
+	const statuses = ['success', 'error', 'crashed', 'canceled', 'running', 'new', 'waiting'];
+	let page = '';
+	for (let guard = 0; guard < 1_000; guard++) {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: statuses }));
+		const data = await n8n.rest('GET', `/executions?filter=${filter}&limit=100${page}`);
+		const results = data.results as Array<{ id: string; status: string }>;
+		all.push(...results);
+		if (results.length < 100) break;
+		page = data.nextCursor
+			? `&cursor=${encodeURIComponent(String(data.nextCursor))}`
+			: `&lastId=${results[results.length - 1].id}`;
+	}
+	return [...new Map(all.map((e) => [e.id, e])).values()];
+}
+
+export interface WorkCount {
+	/** Executions of the workflow, whatever they did. */
+	executions: number;
+	/** event id → executions in which the node after the trigger ran. */
+	workRuns: Map<string, number>;
+	/** Executions that ended at the trigger without items (a copy of an event already started). */
+	empty: number;
+	/** Executions not finished successfully, by status. */
+	unsuccessful: string[];
+}
+
+/** Counts, per event, the executions whose work node ran. */
+export async function countWork(
+	n8n: N8n,
+	workflowId: string,
+	triggerName: string,
+	workName: string,
+): Promise<WorkCount> {
+	const executions = await allExecutions(n8n, workflowId);
+	const workRuns = new Map<string, number>();
+	let empty = 0;
+	const unsuccessful: string[] = [];
+	for (const { id, status } of executions) {
+		if (status !== 'success') unsuccessful.push(`${id}: ${status}`);
+		const detail = await n8n.execution(id);
+		const runData = detail.data?.resultData?.runData ?? {};
+		const trigger = runData[triggerName]?.at(-1)?.data?.main?.[0] ?? [];
+		const eventId = trigger[0]?.json?.id as string | undefined;
+		if (!eventId) {
+			empty++;
+			continue;
+		}
+		const worked = (runData[workName]?.length ?? 0) > 0 ? 1 : 0;
+		workRuns.set(eventId, (workRuns.get(eventId) ?? 0) + worked);
+	}
+	return { executions: executions.length, workRuns, empty, unsuccessful };
+}
+
+export interface Scenario {
+	session: Session;
+	n8n: N8n;
+	workflowId: string;
+	subscriptionId: string;
+	triggerName: string;
+	workName: string;
+}
+
+/**
+ * A session (emulator + n8n with `env`), a subscription to a published workflow whose trigger is
+ * followed by a node that works `workSeconds` (a Wait), its signing secret in the credential.
+ */
+export async function scenario(
+	name: string,
+	opts: {
+		env: Record<string, string>;
+		workSeconds: number;
+		serviceTimeoutMs: number;
+		retryBaseMs: number;
+		triggerOptions?: Record<string, unknown>;
+	},
+): Promise<Scenario> {
+	const session = await startSession(
+		{ retryBaseMs: opts.retryBaseMs, deliveryTimeoutMs: opts.serviceTimeoutMs },
+		{ name, env: opts.env },
+	);
+	const { n8n, emulator, client } = session;
+	const webhookId = uuid();
+	const subscription = emulator.control.createSubscription({
+		clientId: client.clientId,
+		url: triggerUrlOf(n8n, webhookId),
+		events: [...EVENT_TYPES],
+	});
+	const webhookCredential = await n8n.createCredential('GST webhook (subscription)', CRED.webhook, {
+		signingSecret: subscription.signingSecret,
+		previousSigningSecret: '',
+	});
+	const trigger = triggerNode({ events: ['*'], webhookCredential, webhookId });
+	if (opts.triggerOptions)
+		(trigger.parameters as Record<string, unknown>).options = opts.triggerOptions;
+	const work = {
+		id: uuid(),
+		name: `Work for ${opts.workSeconds} s`,
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position: [220, 0],
+		parameters: { resume: 'timeInterval', amount: opts.workSeconds, unit: 'seconds' },
+	};
+	const wf = await n8n.createWorkflow({
+		name: `${name} ${uuid().slice(0, 8)}`,
+		nodes: [trigger, work],
+		connections: chain(trigger.name as string, work.name),
+	});
+	await n8n.activateWorkflow(wf.id);
+	return {
+		session,
+		n8n,
+		workflowId: wf.id,
+		subscriptionId: subscription.id,
+		triggerName: trigger.name as string,
+		workName: work.name,
+	};
+}
+
+/** Emits `count` einvoice.generated events spread over `withinMs`; returns their ids. */
+export async function emitEvents(s: Scenario, count: number, withinMs: number): Promise<string[]> {
+	const { control } = s.session.emulator;
+	const ids: string[] = [];
+	for (let i = 0; i < count; i++) {
+		const event = control.emitEvent({
+			clientId: s.session.client.clientId,
+			type: 'einvoice.generated',
+			data: { id: `einv_${uuid().slice(0, 12)}`, object: 'einvoice', status: 'generated' },
+		});
+		ids.push(event.id);
+		await sleep(withinMs / count);
+	}
+	return ids;
+}
+
+export interface ServiceView {
+	attempts: number;
+	failedAttempts: number;
+	longestFailureRun: number;
+	notDelivered: string[];
+	active: boolean;
+}
+
+/** Waits until the service has delivered every event (bounded), then says what it saw. */
+export async function serviceView(s: Scenario, timeoutMs: number): Promise<ServiceView> {
+	const { control } = s.session.emulator;
+	const deliveries = () => control.deliveries({ subscriptionId: s.subscriptionId });
+	await waitFor(
+		async () => deliveries().every((d) => d.state === 'delivered'),
+		'every delivery to be acknowledged',
+		timeoutMs,
+		500,
+	).catch(() => undefined); // the assertions on `notDelivered` say what was missing
+	const all = deliveries();
+	const sub = control.subscriptions().find((x) => x.id === s.subscriptionId);
+	const attempts = all.reduce((sum, d) => sum + d.attempts, 0);
+	return {
+		attempts,
+		failedAttempts: attempts - all.filter((d) => d.state === 'delivered').length,
+		longestFailureRun: sub?.longestFailureRun ?? NaN,
+		notDelivered: all.filter((d) => d.state !== 'delivered').map((d) => d.eventId),
+		active: sub?.active ?? false,
+	};
+}
+
+/** Waits until no execution of the workflow is new, running or waiting, and the count holds. */
+export async function settled(s: Scenario, timeoutMs: number): Promise<void> {
+	let last = -1;
+	await waitFor(
+		async () => {
+			const list = await allExecutions(s.n8n, s.workflowId);
+			const busy = list.some((e) => ['new', 'running', 'waiting'].includes(e.status));
+			const stable = !busy && list.length === last;
+			last = list.length;
+			return stable;
+		},
+		'executions to settle',
+		timeoutMs,
+		2_000,
+	);
+}
+
+/**
+ * A slot holder: a plain n8n Webhook workflow whose execution waits `seconds`, so deliveries to
+ * the trigger queue behind it (the limit counts every production execution). Returns its URL.
+ */
+export async function slotHolder(n8n: N8n, seconds: number): Promise<string> {
+	const path = `hold-${uuid().slice(0, 8)}`;
+	const webhook = {
+		id: uuid(),
+		name: 'Hold',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: uuid(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
+	};
+	const wait = {
+		id: uuid(),
+		name: 'Hold the slot',
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position: [220, 0],
+		parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' },
+	};
+	const wf = await n8n.createWorkflow({
+		name: `slot holder ${path}`,
+		nodes: [webhook, wait],
+		connections: chain(webhook.name, wait.name),
+	});
+	await n8n.activateWorkflow(wf.id);
+	return `${n8n.baseUrl}/webhook/${path}`;
+}
+
+export interface BurstResult {
+	emitted: string[];
+	service: ServiceView;
+	work: WorkCount;
+}
+
+/**
+ * `events` einvoice.generated events within `withinMs` to a workflow whose work takes
+ * `workSeconds`, n8n's production concurrency limit at `limit`, the service waiting
+ * `serviceTimeoutMs` for each answer and retrying with backoff.
+ */
+export async function burstBehindLimit(
+	name: string,
+	opts: {
+		limit: number;
+		events: number;
+		withinMs: number;
+		workSeconds: number;
+		serviceTimeoutMs: number;
+		retryBaseMs: number;
+		triggerOptions?: Record<string, unknown>;
+	},
+): Promise<BurstResult> {
+	const s = await scenario(name, {
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(opts.limit) },
+		...opts,
+	});
+	try {
+		const emitted = await emitEvents(s, opts.events, opts.withinMs);
+		const backlogMs = (opts.events / opts.limit) * opts.workSeconds * 1000;
+		const service = await serviceView(s, 4 * backlogMs + 120_000);
+		await settled(s, 4 * backlogMs + 60_000);
+		const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+		return { emitted, service, work };
+	} finally {
+		await s.session.stop();
+	}
+}
+
+/**
+ * n8n's only production slot held by another workflow for `holdSeconds`; `events` deliveries
+ * reach the trigger and wait for it; n8n is SIGKILLed `killAfterMs` later and started again; the
+ * service retries what it got no 2xx for.
+ */
+export async function crashWhileQueued(
+	name: string,
+	opts: {
+		events: number;
+		holdSeconds: number;
+		killAfterMs: number;
+		serviceTimeoutMs: number;
+		retryBaseMs: number;
+		triggerOptions?: Record<string, unknown>;
+	},
+): Promise<BurstResult> {
+	const s = await scenario(name, {
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
+		workSeconds: 1,
+		...opts,
+	});
+	try {
+		const holder = await slotHolder(s.n8n, opts.holdSeconds);
+		const held = await fetch(holder, { method: 'POST', body: '{}' }).catch(() => undefined);
+		if (!held) throw new Error('the slot holder did not answer');
+		const emitted = await emitEvents(s, opts.events, 1_000);
+		await sleep(opts.killAfterMs);
+		const queued = (await allExecutions(s.n8n, s.workflowId)).filter((e) => e.status === 'new');
+		if (queued.length === 0)
+			throw new Error('no delivery was waiting for the slot at the kill: nothing was tested');
+		await killHard(s.n8n);
+		await s.n8n.restart();
+		const service = await serviceView(s, 240_000);
+		await settled(s, 120_000);
+		const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+		return { emitted, service, work };
+	} finally {
+		await s.session.stop();
+	}
+}
