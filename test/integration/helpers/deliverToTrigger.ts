@@ -112,9 +112,10 @@ export interface DeliveryResult {
 	 * was created or it has not run (`execution: 'later'`); [] when it ended without items.
 	 */
 	started: IDataObject[] | undefined;
-	/** n8n created an execution for this delivery. */
-	executionCreated: boolean;
-	/** Runs the execution's first step (again, for a recovered execution); with `execution: 'later'`. */
+	/**
+	 * Runs the first step of the execution n8n created for this delivery (again, for one n8n runs
+	 * again after a restart); undefined when n8n created none.
+	 */
 	execution?: () => Promise<ExecutionRun>;
 }
 
@@ -335,7 +336,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		await delivery.beforeAnswer?.();
 		if (delivery.executionFails) {
 			response.status(500).json({ message: 'Error in workflow' });
-			return { status: 500, body: { message: 'Error in workflow' }, started: undefined, executionCreated: false };
+			return { status: 500, body: { message: 'Error in workflow' }, started: undefined };
 		}
 		// WorkflowRunner.run(): the execution's Workflow over the same static-data object resets
 		// its "changed" flag; the answer is read after it, then saved.
@@ -346,16 +347,16 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		save();
 	}
 	if (workflowData === undefined || (result.noWebhookResponse === true && delivery.executionFails))
-		return { ...answer, started: undefined, executionCreated: false };
+		return { ...answer, started: undefined };
 
 	// The execution: n8n loads static data from the row for it, and its first step is the
 	// trigger's execute() with the webhook's items.
 	const execution = async () =>
 		await runFirstStep(row, node, mode, workflowData, credentialsHelper);
 	if (delivery.execution === 'later')
-		return { ...answer, started: undefined, executionCreated: true, execution };
+		return { ...answer, started: undefined, execution };
 	const run = await execution();
-	return { ...answer, started: run.items, executionCreated: true, execution };
+	return { ...answer, started: run.items, execution };
 }
 
 /**

@@ -1,12 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * The trigger's webhook() through n8n's webhook handling (helpers/deliverToTrigger.ts): which
- * deliveries are refused (and cost no credential read), which start one execution, the dedupe
- * lifecycle as a delivery sees it (duplicate, busy, a failed start or preparation leaving the id
- * free), the options as used and logged, and the service emulator's own deliveries over real HTTP.
- * Where the ids are kept (static data, per node) is in dedupe/persistence.test.ts; the refetched
- * item itself in output.test.ts.
+ * The trigger's webhook() through n8n's webhook handling (helpers/deliverToTrigger.ts), and the
+ * first step of the execution it started: which deliveries are refused (and cost no credential
+ * read), which are accepted at once and do their work once, the dedupe lifecycle as a delivery
+ * and its execution see it (duplicate, on its way, an execution n8n lost, runs again after a
+ * restart, the acknowledgement by n8n version), the options as used and logged, and the service
+ * emulator's own deliveries over real HTTP. Where the ids are kept (static data, per node) is in
+ * dedupe/memory/persistence.test.ts; the refetched item itself in output.test.ts.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -23,7 +24,7 @@ import { MAX_BODY_BYTES } from '../../../../../nodes/GstCompliance/trigger/deliv
 import { EVENT_TYPES } from '../../../../../nodes/GstCompliance/trigger/events';
 import * as output from '../../../../../nodes/GstCompliance/trigger/output';
 import { formatSignatureHeader, sign } from '../../../../../nodes/GstCompliance/trigger/signature';
-import { START_MS } from '../../../../../nodes/GstCompliance/trigger/webhook';
+import { forgetN8nVersion } from '../../../../../nodes/GstCompliance/n8nCompat';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../../../emulator';
 import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
 import {
@@ -49,11 +50,9 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 const MIB = 1024 * 1024;
 const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, started: undefined };
-const IN_PROGRESS = {
-	status: 409,
-	body: { error: 'Delivery of this event in progress, retry later' },
-	started: undefined,
-};
+/** A copy of an event accepted and on its way to its execution: no execution of its own. */
+const ON_ITS_WAY = { status: 202, body: { received: true, duplicate: true }, started: undefined };
+const ACCEPTED = { status: 202, body: { received: true } };
 
 /** The stubbed clock of the deliveries signed by the test (NOW_MS unless a test moves it). */
 let now = NOW_MS;
@@ -352,10 +351,10 @@ describe('acknowledging verified events that start nothing', () => {
 describe('starting an accepted event', () => {
 	useFixedClock();
 
-	it('webhook() with a signed envelope → 200 {received:true}, one item with the envelope, one credential read', async () => {
+	it('webhook() with a signed envelope → 202 {received:true} at once, one item with the envelope, one credential read', async () => {
 		const reads: Record<string, number> = {};
 		const result = await deliver({ ...fresh(event('evt_1')), reads });
-		expect(result.status).toBe(200);
+		expect(result.status).toBe(202);
 		expect(result.body).toEqual({ received: true });
 		expect(result.started).toEqual([
 			{
@@ -382,7 +381,7 @@ describe('starting an accepted event', () => {
 				...fresh(event(`evt_${value}`, { type: value })),
 				events: selected,
 			});
-			expect(result.status).toBe(200);
+			expect(result.status).toBe(selected.includes(value) ? 202 : 200);
 			expect(result.started !== undefined).toBe(selected.includes(value));
 		}
 	});
@@ -436,29 +435,41 @@ describe('answering redeliveries', () => {
 		expect(await deliver({ ...fresh(event('evt_1')), workflow })).toEqual(DUPLICATE);
 	});
 
-	it('webhook() × 20 concurrent deliveries of one id → one started, each other 409 (in progress) or a duplicate', async () => {
+	it('webhook() × 20 concurrent deliveries of one id → one execution, each other answered at once without one', async () => {
 		const workflow = newWorkflow();
 		const send = async () => await deliver({ ...fresh(event('evt_race')), workflow });
 		const results = await Promise.all(Array.from({ length: 20 }, send));
-		const started = results.filter((r) => r.started);
+		const started = results.filter((r) => r.execution);
 		expect(started).toHaveLength(1);
-		expect(started[0]).toMatchObject({ status: 200, body: { received: true } });
-		for (const other of results.filter((r) => !r.started))
-			expect([DUPLICATE, IN_PROGRESS]).toContainEqual(other);
+		expect(started[0]).toMatchObject(ACCEPTED);
+		for (const other of results.filter((r) => !r.execution))
+			expect([DUPLICATE, ON_ITS_WAY]).toContainEqual(other);
 		expect(await send()).toEqual(DUPLICATE);
 	});
 
-	it('webhook() with Refetch Latest State whose preparation takes 55 s → a redelivery meanwhile is 409 (the claim covers the 60 s refetch budget)', async () => {
-		const workflow = newWorkflow('wf-refetch-lease');
-		const body = event('evt_slow_prepare');
-		let redelivered: unknown;
-		jest.spyOn(output, 'buildOutput').mockImplementationOnce(async () => {
-			now += 55_000;
-			redelivered = await deliver({ ...fresh(body), workflow, refetch: true });
-			return JSON.parse(body) as never;
+	it('webhook() while the first execution waits for a slot → a copy is answered 202 at once and creates no execution; once it starts, 200 duplicate', async () => {
+		const workflow = newWorkflow();
+		const first = await deliver({ ...fresh(event('evt_queued')), workflow, execution: 'later' });
+		expect(first).toMatchObject(ACCEPTED);
+		now += 20 * MINUTE;
+		expect(await deliver({ ...fresh(event('evt_queued')), workflow })).toEqual(ON_ITS_WAY);
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(await deliver({ ...fresh(event('evt_queued')), workflow })).toEqual(DUPLICATE);
+	});
+
+	it('webhook() with Refetch Latest State → answered before the refetch, which runs in the execution', async () => {
+		const workflow = newWorkflow('wf-refetch-answer');
+		const refetches = jest.spyOn(output, 'buildOutput');
+		const first = await deliver({
+			...fresh(event('evt_slow_prepare')),
+			workflow,
+			refetch: true,
+			execution: 'later',
 		});
-		expect((await deliver({ ...fresh(body), workflow, refetch: true })).started).toHaveLength(1);
-		expect(redelivered).toEqual(IN_PROGRESS);
+		expect(first).toMatchObject(ACCEPTED);
+		expect(refetches).not.toHaveBeenCalled();
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(refetches).toHaveBeenCalledTimes(1);
 	});
 
 	it('webhook() with no options → a duplicate 24 h 5 min later, started again a minute after that', async () => {
@@ -574,45 +585,69 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		now = ms;
 	};
 
-	it('webhook() whose execution n8n fails to create → 500; 409 for 30 s, then started once', async () => {
+	it('an execution n8n lost after the 202 (a crash, a database error) → said overdue after the Start Deadline on the next started item; its replay then starts it once', async () => {
+		const logs = captureLogs();
 		const workflow = ownWorkflow();
-		const send = async (extra: Partial<DeliveryRequest> = {}) =>
-			await deliver({ ...fresh(event('evt_lost')), workflow, ...store.request(), ...extra });
+		const send = async (id: string, extra: Partial<DeliveryRequest> = {}) =>
+			await deliver({ ...fresh(event(id)), workflow, ...store.request(), ...extra });
 
-		expect(await send({ executionFails: true })).toMatchObject({
-			status: 500,
-			started: undefined,
-		});
-		// The lease of the lost start holds the id for START_MS at most: no second start meanwhile.
-		await moveTo(NOW_MS + START_MS - store.edgeMs);
-		expect(await send()).toEqual(IN_PROGRESS);
-		await moveTo(NOW_MS + START_MS + store.edgeMs - 1);
-		const retried = await send();
-		expect(retried).toMatchObject({ status: 200, body: { received: true } });
-		expect(retried.started).toHaveLength(1);
-		expect(await send()).toEqual(DUPLICATE);
+		const lost = await send('evt_lost', { execution: 'later' });
+		expect(lost).toMatchObject(ACCEPTED);
+		// The service got its 2xx; a replay within the Start Deadline is on its way.
+		await moveTo(NOW_MS + 30 * MINUTE - store.edgeMs);
+		expect(await send('evt_lost')).toEqual(ON_ITS_WAY);
+		// The next started event names it, once.
+		await moveTo(NOW_MS + 30 * MINUTE + store.edgeMs);
+		const next = await send('evt_next');
+		expect(next.started).toEqual([
+			expect.objectContaining({
+				id: 'evt_next',
+				dedupeNotice: expect.stringContaining(
+					'Event "evt_lost" was accepted at 2025-01-15T04:30',
+				),
+			}),
+		]);
+		expect(logs.warn.filter((m) => m.includes('"evt_lost" was accepted'))).toHaveLength(1);
+		expect(next.started![0].dedupeNotice).toContain('Replay it from the Developer hub');
+		// The replay starts it, once; its lost execution, should n8n run it after all, ends empty.
+		const replay = await send('evt_lost');
+		expect(replay).toMatchObject(ACCEPTED);
+		expect(replay.started).toEqual([expect.objectContaining({ id: 'evt_lost' })]);
+		expect((await lost.execution!()).items).toEqual([]);
+		expect(await send('evt_lost')).toEqual(DUPLICATE);
 	});
 
-	it('webhook() whose item cannot be prepared → 500 "retry later"; a redelivery at once starts it', async () => {
-		const logs = captureLogs();
-		jest.spyOn(output, 'buildOutput').mockRejectedValueOnce(new Error('refetch exploded'));
+	it('an execution n8n runs again after a restart → it starts the event once; a second run ends empty and says why', async () => {
 		const workflow = ownWorkflow();
-		const send = async () =>
-			await deliver({ ...fresh(event('evt_unprepared')), workflow, ...store.request() });
-
-		expect(await send()).toEqual({
-			status: 500,
-			body: { error: 'Delivery could not be processed, retry later' },
-			started: undefined,
+		const first = await deliver({
+			...fresh(event('evt_recovered')),
+			workflow,
+			...store.request(),
+			execution: 'later',
 		});
-		expect(logs.error).toEqual([
-			'GST Compliance Trigger: event "evt_unprepared" could not be prepared (refetch exploded); ' +
-				'delivery answered 500, the service retries it',
+		dedupeRegistry.clear(); // the process restarts while the execution waits
+		expect((await first.execution!()).items).toEqual([
+			expect.objectContaining({ id: 'evt_recovered' }),
 		]);
-		// The claim was released: no 409, no wait.
-		const retried = await send();
-		expect(retried).toMatchObject({ status: 200, body: { received: true } });
-		expect(retried.started).toHaveLength(1);
+		expect(await first.execution!()).toEqual({
+			items: [],
+			hints: [
+				'Event "evt_recovered" was already started by another execution of this workflow; this one ends here without items (a copy n8n created while the first waited, or ran again after a restart)',
+			],
+		});
+	});
+
+	it('webhook() with Acknowledge "Once the Execution Exists" → n8n answers 200 after creating the execution; a copy meanwhile gets its own, which ends empty', async () => {
+		const workflow = ownWorkflow();
+		const options = { acknowledge: 'afterExecutionCreated' };
+		const send = async (extra: Partial<DeliveryRequest> = {}) =>
+			await deliver({ ...fresh(event('evt_deferred')), workflow, options, ...store.request(), ...extra });
+		const first = await send({ execution: 'later' });
+		expect(first).toMatchObject({ status: 200, body: { received: true } });
+		const copy = await send({ execution: 'later' });
+		expect(copy).toMatchObject({ status: 200, body: { received: true } });
+		expect((await copy.execution!()).items).toHaveLength(1);
+		expect((await first.execution!()).items).toEqual([]);
 		expect(await send()).toEqual(DUPLICATE);
 	});
 
@@ -666,7 +701,7 @@ describe('refetching an event whose resource id is not the id it looks like', ()
 		['einv_1\u200b', 'a zero-width space'],
 		['einv_1\u00ad', 'a soft hyphen'],
 	])(
-		'webhook() with data.id %j (%s), refetch on → 200, started once with refetched null and the reason; redelivery → duplicate',
+		'webhook() with data.id %j (%s), refetch on → 202, started once with refetched null and the reason; redelivery → duplicate',
 		async (resourceId) => {
 			const workflow = ownWorkflow();
 			const reads: Record<string, number> = {};
@@ -683,7 +718,7 @@ describe('refetching an event whose resource id is not the id it looks like', ()
 				});
 
 			const result = await send();
-			expect(result).toMatchObject({ status: 200, body: { received: true } });
+			expect(result).toMatchObject(ACCEPTED);
 			expect(result.started).toHaveLength(1);
 			const [item] = result.started!;
 			expect(item).toMatchObject({ id: 'evt_hidden', data: { id: resourceId }, refetched: null });

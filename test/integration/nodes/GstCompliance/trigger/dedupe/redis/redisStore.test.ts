@@ -21,6 +21,7 @@ import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/d
 import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
+	acceptedKey,
 	eventKey,
 	RedisDedupeStore,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
@@ -78,7 +79,8 @@ function processStore(scope = 'wf1:node-1:production', windowMs = 60_000) {
 }
 
 const T0 = NOW_MS;
-const LEASE = 90_000;
+/** The Start Deadline of these tests. */
+const WITHIN = 30 * 60_000;
 
 /** Waits until Redis has expired the key of `id` (default scope), by its own clock. */
 async function expired(id: string) {
@@ -86,119 +88,116 @@ async function expired(id: string) {
 	await waitFor(async () => (await inspect.exists(key)) === 0, 'the key to expire', 5_000, 20);
 }
 
-/** Claims `id` and expects it to be this delivery's. */
-async function claimed(store: RedisDedupeStore, id: string, nowMs = T0, leaseMs = LEASE) {
-	const result = await store.claim(id, nowMs, leaseMs);
-	if (result.kind !== 'claimed') throw new Error(`expected claimed, got ${result.kind}`);
-	return result.claim;
-}
-
-describe('claim, renew, commit and release', () => {
-	it('claims a new id once; after commit, every later claim is a duplicate', async () => {
+describe('accept, start and overdue', () => {
+	it('accept of a new id → accepted; a copy from another process → on its way, with the time Redis accepted it', async () => {
 		const a = processStore();
 		const b = processStore();
-		await a.commit(await claimed(a, 'evt_1'), T0);
-		expect(await b.claim('evt_1', T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
-		expect(await a.claim('evt_1', T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
-		expect((await b.claim('evt_2', T0, LEASE)).kind).toBe('claimed');
+		expect(await a.accept('evt_1', T0, WITHIN)).toEqual({ kind: 'accepted' });
+		const copy = await b.accept('evt_1', T0, WITHIN);
+		expect(copy.kind).toBe('onItsWay');
+		const [seconds] = await inspect.time();
+		expect(Math.abs((copy as { acceptedMs: number }).acceptedMs - Number(seconds) * 1000)).toBeLessThan(5_000);
 	});
 
-	it('20 concurrent claims of one id over 4 processes: exactly one is claimed, the rest busy', async () => {
+	it('start of an accepted id → started, once, whichever process starts it; later accepts → duplicate', async () => {
+		const a = processStore();
+		const b = processStore();
+		await a.accept('evt_1', T0, WITHIN);
+		expect(await b.start('evt_1', T0)).toBe('started');
+		expect(await a.start('evt_1', T0)).toBe('duplicate');
+		expect(await b.accept('evt_1', T0, WITHIN)).toEqual({ kind: 'duplicate' });
+	});
+
+	it('20 concurrent accepts of one id over 4 processes → one accepted, 19 on their way; 20 concurrent starts → one started', async () => {
 		const stores = Array.from({ length: 4 }, () => processStore());
-		const results = await Promise.all(
-			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].claim('evt_burst', T0, LEASE)),
+		const accepts = await Promise.all(
+			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].accept('evt_burst', T0, WITHIN)),
 		);
-		const kinds = results.map((r) => r.kind);
-		expect(kinds.filter((k) => k === 'claimed')).toHaveLength(1);
-		expect(kinds.filter((k) => k === 'busy')).toHaveLength(19);
-	});
-
-	it('a lease never committed (process lost) lapses at its end; the retry claims it', async () => {
-		const lost = processStore();
-		await claimed(lost, 'evt_lost', T0, 200);
-		expect(await processStore().claim('evt_lost', T0, LEASE)).toEqual({ kind: 'busy' });
-		await expired('evt_lost');
-		expect((await processStore().claim('evt_lost', T0, LEASE)).kind).toBe('claimed');
-	});
-
-	it('renew extends the lease; a stale claim cannot renew after another delivery took it', async () => {
-		const store = processStore();
-		const first = await claimed(store, 'evt_renew', T0, 200);
-		expect(await store.renew(first, T0, 30_000)).toBe(true);
-		expect(await inspect.pttl(eventKey('wf1:node-1:production', 'evt_renew'))).toBeGreaterThan(
-			20_000,
+		expect(accepts.filter((r) => r.kind === 'accepted')).toHaveLength(1);
+		expect(accepts.filter((r) => r.kind === 'onItsWay')).toHaveLength(19);
+		const starts = await Promise.all(
+			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].start('evt_burst', T0)),
 		);
-		expect(await store.renew(first, T0, 200)).toBe(true);
-		await expired('evt_renew');
-		const second = await claimed(store, 'evt_renew', T0);
-		expect(await store.renew(first, T0, 30_000)).toBe(false);
-		expect(await store.renew(second, T0, 30_000)).toBe(true);
-		await store.commit(second, T0);
-		expect(await store.renew(second, T0, 30_000)).toBe(false);
+		expect(starts.filter((r) => r === 'started')).toHaveLength(1);
 	});
 
-	it('a lapsed lease nobody took can still be renewed by its holder', async () => {
+	it("accept after the Start Deadline (by Redis's clock) of an id never started → retaken, then on its way again", async () => {
 		const store = processStore();
-		const claim = await claimed(store, 'evt_late', T0, 200);
-		await expired('evt_late');
-		expect(await store.renew(claim, T0, 30_000)).toBe(true);
-		expect(await store.claim('evt_late', T0, LEASE)).toEqual({ kind: 'busy' });
+		await store.accept('evt_lost', T0, WITHIN);
+		await sleep(30);
+		// Whatever this process's clock says: the deadline is measured by Redis.
+		const retaken = await store.accept('evt_lost', T0 - 3_600_000, 20);
+		expect(retaken.kind).toBe('retaken');
+		expect((await store.accept('evt_lost', T0, WITHIN)).kind).toBe('onItsWay');
 	});
 
-	it('release frees the id at once, but only for the delivery that holds it', async () => {
+	it('start of an id never accepted (its key expired, or accepted by an earlier version) → started', async () => {
+		expect(await processStore().start('evt_unknown', T0)).toBe('started');
+	});
+
+	it('overdue → the ids accepted before the Start Deadline and never started, each named by one process only', async () => {
+		const a = processStore();
+		const b = processStore();
+		await a.accept('evt_waiting', T0, WITHIN);
+		await a.accept('evt_started', T0, WITHIN);
+		await a.start('evt_started', T0);
+		await sleep(30);
+		const [fromA, fromB] = await Promise.all([a.overdue(T0, 20), b.overdue(T0, 20)]);
+		expect([...fromA, ...fromB].map((e) => e.eventId)).toEqual(['evt_waiting']);
+		expect(await a.overdue(T0, 20)).toEqual([]);
+		// Still accepted and not started: a copy of it is retaken.
+		expect((await b.accept('evt_waiting', T0, 20)).kind).toBe('retaken');
+	});
+
+	it('overdue one look at a time: at most 20 names per look, the rest on the next', async () => {
 		const store = processStore();
-		const stale = await claimed(store, 'evt_release', T0, 200);
-		await expired('evt_release');
-		const holder = await claimed(store, 'evt_release', T0);
-		await store.release(stale);
-		expect(await store.claim('evt_release', T0 + 2_001, LEASE)).toEqual({ kind: 'busy' });
-		await store.release(holder);
-		expect((await store.claim('evt_release', T0 + 2_002, LEASE)).kind).toBe('claimed');
+		for (let i = 0; i < 25; i++) await store.accept(`evt_${i}`, T0, WITHIN);
+		await sleep(30);
+		expect(await store.overdue(T0, 20)).toHaveLength(20);
+		expect(await store.overdue(T0, 20)).toHaveLength(5);
 	});
 
-	it('keeps a committed id for the window: inside it a duplicate, after it free, and Redis expires the key', async () => {
+	it('keeps a started id for the window: inside it a duplicate, after it free, and Redis expires the key and the index', async () => {
 		const store = processStore(undefined, 1_000);
-		await store.commit(await claimed(store, 'evt_window'), T0);
+		await store.accept('evt_window', T0, WITHIN);
+		await store.start('evt_window', T0);
 		const ttl = await inspect.pttl(eventKey('wf1:node-1:production', 'evt_window'));
 		expect(ttl).toBeGreaterThan(0);
 		expect(ttl).toBeLessThanOrEqual(1_000);
-		expect(await store.claim('evt_window', T0 + 999, LEASE)).toEqual({ kind: 'duplicate' });
+		expect(await store.accept('evt_window', T0, WITHIN)).toEqual({ kind: 'duplicate' });
+		await expired('evt_window');
 		await waitFor(
-			async () => (await inspect.exists(eventKey('wf1:node-1:production', 'evt_window'))) === 0,
-			'the key to expire',
+			async () => (await inspect.exists(acceptedKey('wf1:node-1:production'))) === 0,
+			'the index to expire',
 			5_000,
 			50,
 		);
-		expect((await store.claim('evt_window', T0 + 1_000, LEASE)).kind).toBe('claimed');
+		expect(await store.accept('evt_window', T0, WITHIN)).toEqual({ kind: 'accepted' });
 	});
 
-	it('takes decimal windows and leases as whole milliseconds (Redis refuses PX 1.5)', async () => {
+	it('takes decimal windows as whole milliseconds (Redis refuses PX 1.5)', async () => {
 		const store = processStore(undefined, 4.1 * 3_600_000 + 0.4);
-		const claim = await claimed(store, 'evt_decimal', T0, 30_000.7);
-		expect(await store.renew(claim, T0 + 0.5, 10_000.2)).toBe(true);
-		await store.commit(claim, T0 + 1);
+		await store.accept('evt_decimal', T0, WITHIN + 0.7);
+		await store.start('evt_decimal', T0 + 0.5);
 		expect(await inspect.pttl(eventKey('wf1:node-1:production', 'evt_decimal'))).toBeGreaterThan(
 			4 * 3_600_000,
 		);
 	});
 
-	it('reads keys written by earlier versions while they exist: p as a lease in progress, d as started', async () => {
+	it('reads keys written by earlier versions while they exist: a lease as on its way, d as started', async () => {
 		const key = (id: string) => eventKey('wf1:node-1:production', id);
 		await inspect.set(key('evt_old_p'), 'p', 'PX', 30_000);
 		await inspect.set(key('evt_old_d'), 'd', 'PX', 60_000);
-		// Their own times lie in the reader's past: only their PX says whether they are live.
 		await inspect.set(key('evt_timed_p'), `p:old-token:${T0 - 1}`, 'PX', 30_000);
 		await inspect.set(key('evt_timed_d'), `d:${T0 - 1}`, 'PX', 60_000);
 		const store = processStore();
-		expect(await store.claim('evt_old_p', T0, LEASE)).toEqual({ kind: 'busy' });
-		expect(await store.claim('evt_old_d', T0, LEASE)).toEqual({ kind: 'duplicate' });
-		expect(await store.claim('evt_timed_p', T0, LEASE)).toEqual({ kind: 'busy' });
-		expect(await store.claim('evt_timed_d', T0, LEASE)).toEqual({ kind: 'duplicate' });
-		// The lease's holder is still told by its token.
-		const holder = { eventId: 'evt_timed_p', token: 'old-token' };
-		expect(await store.renew({ ...holder, token: 'other-token' }, T0, LEASE)).toBe(false);
-		await store.release(holder);
-		expect((await store.claim('evt_timed_p', T0, LEASE)).kind).toBe('claimed');
+		expect((await store.accept('evt_old_p', T0, WITHIN)).kind).toBe('onItsWay');
+		expect(await store.accept('evt_old_d', T0, WITHIN)).toEqual({ kind: 'duplicate' });
+		expect((await store.accept('evt_timed_p', T0, WITHIN)).kind).toBe('onItsWay');
+		expect(await store.accept('evt_timed_d', T0, WITHIN)).toEqual({ kind: 'duplicate' });
+		expect(await store.start('evt_timed_d', T0)).toBe('duplicate');
+		// An execution an earlier version created while its lease ran starts once.
+		expect(await store.start('evt_timed_p', T0)).toBe('started');
 	});
 
 	it('gives distinct ids distinct keys, lone surrogates included', () => {
@@ -214,15 +213,16 @@ describe('claim, renew, commit and release', () => {
 
 	it('keeps workflows, nodes and the test namespace apart', async () => {
 		const production = processStore('wf1:node-1:production');
-		await production.commit(await claimed(production, 'evt_ns'), T0);
+		await production.accept('evt_ns', T0, WITHIN);
+		await production.start('evt_ns', T0);
 		for (const scope of ['wf1:node-1:test', 'wf2:node-1:production', 'wf1:node-2:production'])
-			expect((await processStore(scope).claim('evt_ns', T0, LEASE)).kind).toBe('claimed');
+			expect((await processStore(scope).accept('evt_ns', T0, WITHIN)).kind).toBe('accepted');
 	});
 
-	it('stores one fixed-size key per id (no id in clear) with no cap', async () => {
+	it('stores one fixed-size key per started id (no id in clear) with no cap', async () => {
 		const store = processStore();
 		const ids = Array.from({ length: 2_000 }, (_, i) => `evt_${'x'.repeat(i % 300)}_${i}`);
-		for (const id of ids) expect((await store.claim(id, T0, LEASE)).kind).toBe('claimed');
+		for (const id of ids) expect(await store.start(id, T0)).toBe('started');
 		const keys = await inspect.keys('*');
 		expect(keys).toHaveLength(ids.length);
 		expect(new Set(keys.map((k) => k.length)).size).toBe(1);
@@ -230,71 +230,26 @@ describe('claim, renew, commit and release', () => {
 	});
 });
 
-describe("liveness by Redis's clock, whatever each process's clock says", () => {
+describe("times by Redis's clock, whatever each process's clock says", () => {
 	/** Two webhook processes 45 s apart: inside the signature tolerance, so both accept a delivery. */
 	const SKEW = 45_000;
-	const key = (id: string) => eventKey('wf1:node-1:production', id);
 
-	it('a lease claimed by the process behind is still busy for the process ahead', async () => {
+	it('an acceptance by the process behind is on its way for the process ahead, and the reverse', async () => {
 		const behind = processStore();
 		const ahead = processStore();
-		await claimed(behind, 'evt_skew_lease', T0, 30_000);
-		expect(await ahead.claim('evt_skew_lease', T0 + SKEW, 30_000)).toEqual({ kind: 'busy' });
+		await behind.accept('evt_skew_1', T0, WITHIN);
+		expect((await ahead.accept('evt_skew_1', T0 + SKEW, WITHIN)).kind).toBe('onItsWay');
+		await ahead.accept('evt_skew_2', T0 + SKEW, WITHIN);
+		expect((await behind.accept('evt_skew_2', T0, WITHIN)).kind).toBe('onItsWay');
 	});
 
-	it('the process ahead cannot renew a stale claim over the lease of the process behind', async () => {
-		const behind = processStore();
-		const ahead = processStore();
-		const stale = await claimed(ahead, 'evt_skew_renew', T0 + SKEW, 200);
-		await expired('evt_skew_renew');
-		await claimed(behind, 'evt_skew_renew', T0, 30_000);
-		expect(await ahead.renew(stale, T0 + SKEW + 300, 30_000)).toBe(false);
-		expect(await ahead.claim('evt_skew_renew', T0 + SKEW + 300, 30_000)).toEqual({ kind: 'busy' });
-	});
-
-	it('a commit by one process is a duplicate for the other, whichever clock is ahead', async () => {
+	it('a start by one process is a duplicate for the other, whichever clock is ahead', async () => {
 		const behind = processStore(undefined, 30_000);
 		const ahead = processStore(undefined, 30_000);
-		await behind.commit(await claimed(behind, 'evt_skew_d1', T0), T0);
-		expect(await ahead.claim('evt_skew_d1', T0 + SKEW, LEASE)).toEqual({ kind: 'duplicate' });
-		await ahead.commit(await claimed(ahead, 'evt_skew_d2', T0 + SKEW), T0 + SKEW);
-		expect(await behind.claim('evt_skew_d2', T0, LEASE)).toEqual({ kind: 'duplicate' });
-	});
-
-	it("a lease lapses by Redis's time: busy for both until Redis expires it, then free for both", async () => {
-		const behind = processStore();
-		const ahead = processStore();
-		await claimed(behind, 'evt_skew_lapse', T0, 200);
-		expect(await behind.claim('evt_skew_lapse', T0 + 10 * 60_000, LEASE)).toEqual({
-			kind: 'busy',
-		});
-		expect(await ahead.claim('evt_skew_lapse', T0 + SKEW, LEASE)).toEqual({ kind: 'busy' });
-		await expired('evt_skew_lapse');
-		expect((await ahead.claim('evt_skew_lapse', T0 + SKEW, LEASE)).kind).toBe('claimed');
-	});
-
-	it('a retried commit counts the window from its first attempt, not from the retry', async () => {
-		const client = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
-		direct.push(client);
-		let calls = 0;
-		// The second script run (the first commit attempt) fails, as a dropped connection does.
-		const flaky = {
-			eval: (async (...args: Parameters<Redis['eval']>) => {
-				if (calls++ === 1) throw new Error('Connection is closed.');
-				return await client.eval(...args);
-			}) as Redis['eval'],
-		};
-		const store = new RedisDedupeStore(flaky, connection, {
-			scope: 'wf1:node-1:production',
-			windowMs: 60_000,
-		});
-		const claim = await claimed(store, 'evt_retry_window');
-		// The lifecycle passes the first attempt's time and each attempt's own.
-		await expect(store.commit(claim, T0, T0)).rejects.toThrow(DedupeUnavailableError);
-		await store.commit(claim, T0, T0 + 1_000);
-		expect(await store.claim('evt_retry_window', T0, LEASE)).toEqual({ kind: 'duplicate' });
-		expect(await inspect.pttl(key('evt_retry_window'))).toBeLessThanOrEqual(59_000);
-		expect(await inspect.pttl(key('evt_retry_window'))).toBeGreaterThan(55_000);
+		await behind.start('evt_skew_d1', T0);
+		expect(await ahead.accept('evt_skew_d1', T0 + SKEW, WITHIN)).toEqual({ kind: 'duplicate' });
+		await ahead.start('evt_skew_d2', T0 + SKEW);
+		expect(await behind.start('evt_skew_d2', T0)).toBe('duplicate');
 	});
 });
 
@@ -395,23 +350,22 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 
 	afterEach(() => jest.restoreAllMocks());
 
-	it('why: under volatile-lru, filling the server past its limit evicts a committed id, and a redelivery of it is claimed again', async () => {
+	it('why: under volatile-lru, filling the server past its limit evicts a started id, and a redelivery of it is accepted again', async () => {
 		const client = new Redis({ ...evictingCredential(), db: 3 });
 		try {
 			const store = new RedisDedupeStore(client, evictingCredential(), {
 				scope: 'wf-evict:node-1:production',
 				windowMs: 3_600_000,
 			});
-			const first = await claimed(store, 'evt_evicted');
-			await store.commit(first, T0);
-			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('duplicate');
+			await store.start('evt_evicted', T0);
+			expect((await store.accept('evt_evicted', T0, WITHIN)).kind).toBe('duplicate');
 			// Redis's LRU clock ticks once a second: the id must be older than everything after it.
 			await sleep(1_100);
 			// Other data with a time to live (say, another app's cache) fills the 2 MB limit four
 			// times over: hundreds of evictions, each taking the oldest key of a sample.
 			const filler = 'x'.repeat(10_000);
 			for (let i = 0; i < 800; i++) await client.set(`cache:${i}`, filler, 'EX', 3_600);
-			expect((await store.claim('evt_evicted', T0, LEASE)).kind).toBe('claimed');
+			expect((await store.accept('evt_evicted', T0, WITHIN)).kind).toBe('accepted');
 		} finally {
 			client.disconnect();
 		}
@@ -503,13 +457,25 @@ describe('the trigger with a Redis credential', () => {
 	const body = (id: string) => JSON.stringify(envelope({ id }));
 	const key = (id: string) => eventKey('wf1:node-1:production', id);
 
-	it('starts an event once across processes; the id is kept for the window in Redis', async () => {
-		const first = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
-		expect(first.status).toBe(200);
-		expect(first.started).toHaveLength(1);
-		// n8n's read of webhookResponse (after the execution exists) commits the claim.
-		await waitFor(async () => (await inspect.get(key('evt_n1'))) === 'd', 'commit', 5_000, 20);
+	it('accepts at once, starts the event once in its execution; the id is kept for the window in Redis', async () => {
+		const first = await deliver({
+			...signed(body('evt_n1')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
+		expect(first).toMatchObject({ status: 202, body: { received: true } });
+		expect(await inspect.get(key('evt_n1'))).toMatch(/^a:\d+$/);
+		// A copy while the execution waits creates none.
+		const copy = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
+		expect(copy).toEqual({ status: 202, body: { received: true, duplicate: true }, started: undefined });
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(await inspect.get(key('evt_n1'))).toBe('d');
 		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
+		// n8n runs the execution again after a restart: it ends without items.
+		expect(await first.execution!()).toEqual({
+			items: [],
+			hints: [expect.stringContaining('"evt_n1" was already started by another execution')],
+		});
 		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(again).toEqual({
 			status: 200,
@@ -540,38 +506,26 @@ describe('the trigger with a Redis credential', () => {
 		expect(production.started).toHaveLength(1);
 	});
 
-	it('a commit that fails once is retried, and the id is remembered for the whole window', async () => {
+	it('Redis down when the execution starts: the execution fails holding its event, and its retry starts it once', async () => {
+		const first = await deliver({
+			...signed(body('evt_retry_start')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
 		jest
-			.spyOn(RedisDedupeStore.prototype, 'commit')
-			.mockRejectedValueOnce(new Error('Connection is closed.'));
-		const result = await deliver({ ...signed(body('evt_retried')), redis: redisCredential() });
-		expect(result).toMatchObject({ status: 200, started: [expect.anything()] });
-		await waitFor(async () => (await inspect.get(key('evt_retried'))) === 'd', 'commit', 5_000, 20);
-		expect(await inspect.pttl(key('evt_retried'))).toBeGreaterThan(24 * 3_600_000);
+			.spyOn(RedisDedupeStore.prototype, 'start')
+			.mockRejectedValueOnce(
+				new DedupeUnavailableError(`${redis.host}:${redis.port}`, 'Connection is closed.'),
+			);
+		await expect(first.execution!()).rejects.toThrow(/Connection is closed/);
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(await inspect.get(key('evt_retry_start'))).toBe('d');
 	});
 
-	it('a commit that keeps failing logs which id is unprotected and until when', async () => {
-		const errors: string[] = [];
-		jest
-			.spyOn(Container.get(Logger), 'error')
-			.mockImplementation((message: unknown) => void errors.push(String(message)));
-		jest
-			.spyOn(RedisDedupeStore.prototype, 'commit')
-			.mockRejectedValue(new Error('Connection is closed.'));
-		const result = await deliver({ ...signed(body('evt_unprotected')), redis: redisCredential() });
-		expect(result).toMatchObject({ status: 200, started: [expect.anything()] });
-		const until = new Date(NOW_MS + 24 * 3_600_000 + 300_000).toISOString();
-		await waitFor(async () => errors.length > 0, 'the log line', 15_000, 50);
-		expect(errors).toEqual([
-			`GST Compliance Trigger: event "evt_unprotected" started, but the dedupe store could not remember it (Connection is closed.): a redelivery until ${until} would start it again`,
-		]);
-	});
-
-	it('a redelivery while the first is still being started is answered 409 and starts nothing', async () => {
+	it('an event accepted by an earlier version (its lease) while its copy arrives: on its way, answered at once', async () => {
 		await inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
 		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
-		expect(result.status).toBe(409);
-		expect(result.started).toBeUndefined();
+		expect(result).toEqual({ status: 202, body: { received: true, duplicate: true }, started: undefined });
 	});
 
 	it('Redis down: 503, nothing starts, the log names the host and never the password', async () => {
@@ -612,7 +566,7 @@ describe('the trigger with a Redis credential', () => {
 	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
 		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
 		expect(first.started).toHaveLength(1);
-		await waitFor(async () => (await inspect.get(key('evt_restart'))) === 'd', 'commit', 5_000, 20);
+		expect(await inspect.get(key('evt_restart'))).toBe('d');
 		await redis.stop();
 		const down = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
 		expect(down.status).toBe(503);
@@ -749,7 +703,7 @@ describe('on a Redis Cluster', () => {
 		expect((await testRedisCredential(credential())).status).toBe('OK');
 	});
 
-	it('claims, commits and answers duplicates for ids on every node; 20 concurrent claims of one id: one claimed', async () => {
+	it('accepts, starts and answers duplicates for ids on every node; 20 concurrent starts of one id: one started', async () => {
 		const connection = connectionFromCredential(credential());
 		const client = await redisClients.get(connection);
 		const store = new RedisDedupeStore(client, connection, {
@@ -757,18 +711,20 @@ describe('on a Redis Cluster', () => {
 			windowMs: 60_000,
 		});
 		const ids = Array.from({ length: 60 }, (_, i) => `evt_cluster_${i}`);
-		for (const id of ids) await store.commit(await claimed(store, id), T0);
-		for (const id of ids)
-			expect(await store.claim(id, T0 + 1, LEASE)).toEqual({ kind: 'duplicate' });
+		for (const id of ids) {
+			await store.accept(id, T0, WITHIN);
+			await store.start(id, T0);
+		}
+		for (const id of ids) expect(await store.accept(id, T0 + 1, WITHIN)).toEqual({ kind: 'duplicate' });
 		const perNode = await keysPerNode();
 		expect(perNode.every((count) => count > 0)).toBe(true);
 		expect(perNode.reduce((a, b) => a + b, 0)).toBe(ids.length);
 
 		const results = await Promise.all(
-			Array.from({ length: 20 }, async () => await store.claim('evt_cluster_burst', T0, LEASE)),
+			Array.from({ length: 20 }, async () => await store.start('evt_cluster_burst', T0)),
 		);
-		expect(results.filter((r) => r.kind === 'claimed')).toHaveLength(1);
-		expect(results.filter((r) => r.kind === 'busy')).toHaveLength(19);
+		expect(results.filter((r) => r === 'started')).toHaveLength(1);
+		expect(results.filter((r) => r === 'duplicate')).toHaveLength(19);
 	});
 
 	afterEach(() => jest.restoreAllMocks());
@@ -779,16 +735,7 @@ describe('on a Redis Cluster', () => {
 		const body = (id: string) => JSON.stringify(envelope({ id }));
 		const first = await deliver({ ...signed(body('evt_c1')), workflow, redis: credential() });
 		expect(first.started).toHaveLength(1);
-		// The commit runs when n8n reads the answer; a redelivery is a duplicate once it has.
-		const again = await waitFor(
-			async () => {
-				const r = await deliver({ ...signed(body('evt_c1')), workflow, redis: credential() });
-				return r.started ? undefined : r;
-			},
-			'the redelivery to be a duplicate',
-			5_000,
-			50,
-		);
+		const again = await deliver({ ...signed(body('evt_c1')), workflow, redis: credential() });
 		expect(again).toEqual({
 			status: 200,
 			body: { received: true, duplicate: true },
