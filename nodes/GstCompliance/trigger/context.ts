@@ -39,8 +39,7 @@ export function triggerOf(context: Pick<TriggerContext, 'getWorkflow' | 'getNode
 }
 
 /** A Test-URL delivery, or the execution it started (n8n's manual mode). */
-export const isTest = (context: Pick<TriggerContext, 'getMode'>) =>
-	context.getMode() === 'manual';
+export const isTest = (context: Pick<TriggerContext, 'getMode'>) => context.getMode() === 'manual';
 
 /**
  * A credential of the trigger, cached for a few seconds (credentialCache.ts); a Test-URL delivery

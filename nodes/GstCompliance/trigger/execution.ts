@@ -1,9 +1,9 @@
 /**
  * The trigger's `execute()`: the first step of every execution its webhook started, after n8n's
  * concurrency queue, on the process that runs it (a worker in queue mode), also for executions n8n
- * runs again after a restart. It decides "once" there (dedupe/lifecycle.ts): the first execution
- * of an event builds its item (output shape, Refetch Latest State) and the workflow goes on; any
- * other ends at once without items and says why. Events accepted and never started are named
+ * runs again after a restart. It builds the event's item (output shape, Refetch Latest State) and
+ * decides "once" there (dedupe/lifecycle.ts): the first execution of an event to start goes on with
+ * its item; any other ends at once without items and says why. Events accepted and never started are named
  * here, in n8n's log and on the item.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -35,6 +35,9 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			out.push(item);
 			continue;
 		}
+		// The item first: a step that fails before the start (the refetch's budget is its own) leaves
+		// the event unstarted, so retrying the execution from n8n's list starts it.
+		const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
 		try {
 			ledger ??= await openLedger(dedupeSite(context, false), {
 				windowMs: options.dedupeWindowMs,
@@ -55,7 +58,6 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 					: undefined,
 			});
 		}
-		const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
 		const notes = [ledger.notice?.(), ...(await overdueNotes(context, ledger, options))];
 		const notice = notes.filter(Boolean).join(' ');
 		out.push({
@@ -88,4 +90,3 @@ async function overdueNotes(
 		return message;
 	});
 }
-

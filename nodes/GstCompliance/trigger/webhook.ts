@@ -54,9 +54,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 
 	let secrets: string[];
 	try {
-		const usable = usableSigningSecrets(
-			await readCredential(asTrigger(this), CREDENTIAL.webhook),
-		);
+		const usable = usableSigningSecrets(await readCredential(asTrigger(this), CREDENTIAL.webhook));
 		if (usable.ignored)
 			logOnce(loggedTrigger(asTrigger(this)), [
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
@@ -132,7 +130,9 @@ async function accept(
 	} catch (error) {
 		const refusal = storeRefusal(error);
 		if (!refusal) throw new NodeOperationError(context.getNode(), error as Error);
-		context.logger.debug(`GST Compliance Trigger: ${refusal.why}; delivery answered ${refusal.status}`);
+		context.logger.debug(
+			`GST Compliance Trigger: ${refusal.why}; delivery answered ${refusal.status}`,
+		);
 		sayRefused(loggedTrigger(asTrigger(context)), refusal.status, refusal.reason, refusal.why);
 		return respond(context, refusal.status, { error: refusal.answer });
 	}
@@ -144,8 +144,7 @@ async function accept(
 			// Acknowledged already (at once): this copy adds nothing. Answered only once the execution
 			// exists, the first may have been stranded by a restart before its answer, so this copy gets
 			// an execution of its own, which ends at once if the first started (execution.ts).
-			if (mode === 'atOnce')
-				return respond(context, 202, { received: true, duplicate: true });
+			if (mode === 'atOnce') return respond(context, 202, { received: true, duplicate: true });
 			break;
 		case 'retaken':
 			context.logger.warn(

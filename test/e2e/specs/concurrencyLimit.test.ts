@@ -33,9 +33,11 @@ it('a burst of 100 events behind a limit of 5: no failed delivery, each event do
 	expect(Object.fromEntries(work.workRuns)).toEqual(
 		Object.fromEntries(emitted.map((id) => [id, 1])),
 	);
-	expect({ executions: work.executions, empty: work.empty, unsuccessful: work.unsuccessful }).toEqual(
-		{ executions: 100, empty: 0, unsuccessful: [] },
-	);
+	expect({
+		executions: work.executions,
+		empty: work.empty,
+		unsuccessful: work.unsuccessful,
+	}).toEqual({ executions: 100, empty: 0, unsuccessful: [] });
 });
 
 it('a SIGKILL while deliveries wait for the slot: n8n runs them after the restart, each once, none lost', async () => {

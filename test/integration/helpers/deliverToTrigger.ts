@@ -353,8 +353,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 	// trigger's execute() with the webhook's items.
 	const execution = async () =>
 		await runFirstStep(row, node, mode, workflowData, credentialsHelper);
-	if (delivery.execution === 'later')
-		return { ...answer, started: undefined, execution };
+	if (delivery.execution === 'later') return { ...answer, started: undefined, execution };
 	const run = await execution();
 	return { ...answer, started: run.items, execution };
 }

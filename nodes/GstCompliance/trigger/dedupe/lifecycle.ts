@@ -39,6 +39,11 @@ export interface OverdueEvent {
 	eventId: string;
 	/** When it was accepted, in ms since the epoch on the store's clock. */
 	acceptedMs: number;
+	/**
+	 * The store cannot tell whether it started: the built-in store keeps a start in memory until
+	 * the next accepted event saves it, and this one was accepted before the process restarted.
+	 */
+	uncertain?: boolean;
 }
 
 /** What a store keeps for the lifecycle; each keeps its own record of the ids. */
@@ -57,7 +62,10 @@ export interface EventLedger {
 /** What the trigger tells the user of an event accepted and never started. */
 export function overdueMessage(event: OverdueEvent, startWithinMs: number): string {
 	const minutes = Math.round(startWithinMs / 60_000);
-	return `Event ${JSON.stringify(event.eventId)} was accepted at ${new Date(event.acceptedMs).toISOString()} and has not started within ${minutes} min: n8n did not create or run its execution (a restart or a database failure while it waited). Replay it from the Developer hub: the replay starts it once.`;
+	const accepted = `Event ${JSON.stringify(event.eventId)} was accepted at ${new Date(event.acceptedMs).toISOString()}`;
+	if (event.uncertain)
+		return `${accepted}, before n8n restarted, and the built-in dedupe store cannot tell whether its execution started (it saves starts with the next accepted event). Look for it in the executions list; if it has no execution, replay it from the Developer hub: the replay starts it.`;
+	return `${accepted} and has not started within ${minutes} min: n8n did not create or run its execution (a restart or a database failure while it waited). Replay it from the Developer hub: the replay starts it once.`;
 }
 
 /** What the trigger tells the user of an execution that ends empty. */

@@ -38,10 +38,14 @@ export function digestEventId(eventId: string): string {
 	return eventDigest(eventId).slice(0, DIGEST_CHARS);
 }
 
-/** An accepted event waiting for its execution; `named` once said overdue. */
+/**
+ * An accepted event waiting for its execution; `named` once said overdue; `restored` when read
+ * from a snapshot (a start since that snapshot's save would not be in it).
+ */
 interface Pending {
 	acceptedMs: number;
 	named: boolean;
+	restored?: boolean;
 }
 
 export class MemoryDedupeStore implements EventLedger {
@@ -87,7 +91,7 @@ export class MemoryDedupeStore implements EventLedger {
 		const store = new MemoryDedupeStore(options);
 		if (!isSnapshot(snapshot)) return store;
 		for (const [eventId, acceptedMs] of pendingFromSnapshot(snapshot))
-			store.pending.set(eventId, { acceptedMs, named: false });
+			store.pending.set(eventId, { acceptedMs, named: false, restored: true });
 		store.base = snapshot.base;
 		for (let at = 0; at + RECORD_CHARS <= snapshot.d.length; at += RECORD_CHARS) {
 			const digest = snapshot.d.slice(at, at + DIGEST_CHARS);
@@ -147,7 +151,11 @@ export class MemoryDedupeStore implements EventLedger {
 			if (nowMs - entry.acceptedMs < startWithinMs) break; // in order of acceptance
 			if (entry.named) continue;
 			entry.named = true;
-			found.push({ eventId, acceptedMs: entry.acceptedMs });
+			found.push(
+				entry.restored
+					? { eventId, acceptedMs: entry.acceptedMs, uncertain: true }
+					: { eventId, acceptedMs: entry.acceptedMs },
+			);
 		}
 		return found;
 	}

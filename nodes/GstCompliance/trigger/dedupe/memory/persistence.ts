@@ -76,7 +76,6 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		return MemoryDedupeStore.fromSnapshot(global[idsKey], options);
 	});
 	const { store, watch } = entry;
-	let otherProcess: string | undefined;
 
 	const persist = (nowMs = Date.now()) => {
 		if (!site.writable) return;
@@ -92,14 +91,15 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 	return {
 		accept: async (eventId, nowMs, startWithinMs) => {
 			if (site.writable) {
-				otherProcess = otherLiveProcess(
+				const other = otherLiveProcess(
 					site.staticData('global')[processesKey(idsKey)],
 					dedupeRegistry.process,
 					nowMs,
 				);
-				if (otherProcess && nowMs - entry.otherProcessWarnedMs >= OTHER_PROCESS_WARN_EVERY_MS) {
+				entry.otherProcess = other;
+				if (other && nowMs - entry.otherProcessWarnedMs >= OTHER_PROCESS_WARN_EVERY_MS) {
 					entry.otherProcessWarnedMs = nowMs;
-					site.warn(`${otherProcess} (${key})`);
+					site.warn(`${other} (${key})`);
 				}
 			}
 			// Synchronous up to the write: n8n saves the static data right after the answer.
@@ -109,7 +109,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		},
 		start: async (eventId, nowMs) => await store.start(eventId, nowMs),
 		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
-		notice: () => [otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
+		notice: () => [entry.otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
 		persist,
 	};
 }

@@ -22,6 +22,8 @@ export interface RegistryEntry {
 	production: boolean;
 	lastUsedMs: number;
 	otherProcessWarnedMs: number;
+	/** What the last acceptance found of another process (processMarkers.ts), for the next item. */
+	otherProcess?: string;
 }
 
 /**

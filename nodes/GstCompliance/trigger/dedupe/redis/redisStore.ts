@@ -8,11 +8,13 @@
  *   on its way; older → taken again with the new time. A lease of an earlier version (`p:…`, at
  *   most 30 s long) counts as on its way.
  * - start: anything but `d` → `d` for the window (started); `d` → duplicate.
- * The accepted ids also go into one sorted set per trigger (`…:<scope>:accepted`, score the
- * accepted time, member the id itself), a second command on another key: `overdue` reads it, and
- * removes each id it looks at, so one process names each overdue event. Times are Redis's own
- * (`TIME` inside the scripts): the processes' clocks may disagree and are never compared. Values
- * of earlier versions (`d:<until>`, bare `d`) read as started.
+ * Before its acceptance, an id goes into one sorted set per trigger (`…:<scope>:accepted`, member
+ * the id itself, score this process's time, a first look only): a command on another key, so a
+ * failure there leaves nothing accepted. `overdue` takes the ids whose score is past the Start
+ * Deadline, asks each one's key (on Redis's clock) whether it is still accepted and not started,
+ * and removes each from the set: the process whose removal counts names it. The deadline and the
+ * window are Redis's (`TIME` inside the scripts, key expiry): the processes' clocks may disagree
+ * and are never compared. Values of earlier versions (`d:<until>`, bare `d`) read as started.
  */
 import type { Acceptance, EventLedger, OverdueEvent, Start } from '../lifecycle';
 import { eventDigest } from '../eventDigest';
@@ -74,79 +76,91 @@ return 'started'
 `;
 
 /**
- * KEYS[1] the accepted set; ARGV: startWithinMs, windowMs, batch. Drops entries older than the
- * window, returns {nowMs, id, score, id, score, …} of those older than the bound.
+ * KEYS[1] an event's key; ARGV: startWithinMs. Returns {state, acceptedMs}: 'overdue' (accepted
+ * at least the bound ago, not started), 'waiting' (accepted less than the bound ago) or 'done'
+ * (started, or forgotten).
  */
-const OVERDUE = `${NOW}
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-local found = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[1]), 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
-local out = {now}
-for i = 1, #found do out[#out + 1] = found[i] end
-return out
+const CHECK = `${NOW}
+local v = redis.call('GET', KEYS[1])
+local at = v and tonumber(string.match(v, '^a:(%d+)$'))
+if not at then return {'done', 0} end
+if now - at >= tonumber(ARGV[1]) then return {'overdue', at} end
+return {'waiting', at}
 `;
 
 export class RedisDedupeStore implements EventLedger {
 	constructor(
-		private readonly client: Pick<RedisClient, 'eval' | 'zadd' | 'zrem' | 'pexpire' | 'get'>,
+		private readonly client: Pick<
+			RedisClient,
+			'eval' | 'zadd' | 'zrem' | 'pexpire' | 'zrangebyscore'
+		>,
 		private readonly connection: RedisConnection,
 		private readonly options: RedisStoreOptions,
 	) {}
 
-	/** `nowMs` is unused: Redis's clock decides the bound and the window. */
-	async accept(eventId: string, _nowMs: number, startWithinMs: number): Promise<Acceptance> {
-		const [kind, acceptedMs, nowMs] = (await this.script(
+	/** `nowMs` scores the id in the accepted set only; Redis's clock decides the rest. */
+	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
+		const setKey = acceptedKey(this.options.scope);
+		// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted.
+		await this.run(async () => await this.client.zadd(setKey, 'NX', nowMs, eventId));
+		await this.run(async () => await this.client.pexpire(setKey, Math.ceil(this.options.windowMs)));
+		const [kind, acceptedMs] = (await this.script(
 			ACCEPT,
 			eventKey(this.options.scope, eventId),
 			this.options.windowMs,
 			startWithinMs,
 		)) as [Acceptance['kind'], number, number];
-		if (kind === 'accepted' || kind === 'retaken') await this.remember(eventId, Number(nowMs));
-		if (kind === 'accepted') return { kind };
-		if (kind === 'duplicate') return { kind };
+		if (kind === 'retaken')
+			await this.run(async () => await this.client.zadd(setKey, nowMs, eventId)).catch(() => 0);
+		if (kind === 'accepted' || kind === 'duplicate') return { kind };
 		return { kind, acceptedMs: Number(acceptedMs) };
 	}
 
-	async start(eventId: string): Promise<Start> {
+	/** `nowMs` is unused, as for `accept`. */
+	async start(eventId: string, _nowMs?: number): Promise<Start> {
 		const result = await this.script(
 			START,
 			eventKey(this.options.scope, eventId),
 			this.options.windowMs,
 		);
-		await this.run(async () => await this.client.zrem(acceptedKey(this.options.scope), eventId));
+		// Tidying only: `overdue` drops a started id it finds.
+		await this.run(
+			async () => await this.client.zrem(acceptedKey(this.options.scope), eventId),
+		).catch(() => 0);
 		return result === 'duplicate' ? 'duplicate' : 'started';
 	}
 
-	async overdue(_nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
+	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
 		const setKey = acceptedKey(this.options.scope);
-		const [, ...found] = (await this.script(
-			OVERDUE,
-			setKey,
-			startWithinMs,
-			this.options.windowMs,
-			OVERDUE_BATCH,
-		)) as Array<string | number>;
+		const candidates = await this.run(
+			async () =>
+				await this.client.zrangebyscore(
+					setKey,
+					'-inf',
+					nowMs - startWithinMs,
+					'LIMIT',
+					0,
+					OVERDUE_BATCH,
+				),
+		);
 		const overdue: OverdueEvent[] = [];
-		for (let i = 0; i + 1 < found.length; i += 2) {
-			const eventId = String(found[i]);
-			const acceptedMs = Number(found[i + 1]);
+		for (const eventId of candidates) {
+			const [state, acceptedMs] = (await this.script(
+				CHECK,
+				eventKey(this.options.scope, eventId),
+				startWithinMs,
+			)) as [string, number];
+			if (state === 'waiting') {
+				// Retaken, or this process's clock ahead: looked at again once its deadline passes.
+				await this.run(async () => await this.client.zadd(setKey, 'XX', nowMs, eventId));
+				continue;
+			}
 			// One process names it: whoever removes it from the set.
 			const removed = await this.run(async () => await this.client.zrem(setKey, eventId));
-			if (removed !== 1) continue;
-			const value = await this.run(
-				async () => await this.client.get(eventKey(this.options.scope, eventId)),
-			);
-			if (typeof value === 'string' && value.startsWith('a:')) overdue.push({ eventId, acceptedMs });
+			if (removed === 1 && state === 'overdue')
+				overdue.push({ eventId, acceptedMs: Number(acceptedMs) });
 		}
 		return overdue;
-	}
-
-	/** Indexes an accepted id by the time Redis accepted it. */
-	private async remember(eventId: string, acceptedMs: number): Promise<void> {
-		const setKey = acceptedKey(this.options.scope);
-		await this.run(async () => await this.client.zadd(setKey, acceptedMs, eventId));
-		await this.run(
-			async () => await this.client.pexpire(setKey, Math.ceil(this.options.windowMs)),
-		);
 	}
 
 	private async script(script: string, key: string, ...args: Array<string | number>) {

@@ -24,7 +24,7 @@ import { MAX_BODY_BYTES } from '../../../../../nodes/GstCompliance/trigger/deliv
 import { EVENT_TYPES } from '../../../../../nodes/GstCompliance/trigger/events';
 import * as output from '../../../../../nodes/GstCompliance/trigger/output';
 import { formatSignatureHeader, sign } from '../../../../../nodes/GstCompliance/trigger/signature';
-import { forgetN8nVersion } from '../../../../../nodes/GstCompliance/n8nCompat';
+import * as n8nCompat from '../../../../../nodes/GstCompliance/n8nCompat';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../../../emulator';
 import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
 import {
@@ -457,6 +457,38 @@ describe('answering redeliveries', () => {
 		expect(await deliver({ ...fresh(event('evt_queued')), workflow })).toEqual(DUPLICATE);
 	});
 
+	it.each([
+		['2.8.4', 200],
+		['2.33.0', 200],
+		['2.34.0', 202],
+		['2.41.1', 202],
+		['1.122.48', 202],
+		[undefined, 202],
+	])(
+		'webhook() on n8n-core %s with Acknowledge "Automatic" → %d: after the execution exists only where n8n never runs queued executions again after a restart',
+		async (version, status) => {
+			jest.spyOn(n8nCompat, 'n8nVersion').mockResolvedValue(version);
+			const result = await deliver({ ...fresh(event('evt_version')), workflow: ownWorkflow() });
+			expect(result).toMatchObject({ status, body: { received: true } });
+			expect(result.started).toHaveLength(1);
+		},
+	);
+
+	it('n8nVersion() → the version of the n8n-core this process resolves, read once', async () => {
+		n8nCompat.forgetN8nVersion();
+		expect(await n8nCompat.n8nVersion()).toBe(
+			(jest.requireActual('n8n-core/package.json') as { version: string }).version,
+		);
+		const load = jest.fn(async () => ({ version: '9.9.9' }));
+		expect(await n8nCompat.n8nVersion(load)).not.toBe('9.9.9');
+		expect(load).not.toHaveBeenCalled();
+		n8nCompat.forgetN8nVersion();
+		expect(
+			await n8nCompat.n8nVersion(async () => await Promise.reject(new Error('none'))),
+		).toBeUndefined();
+		n8nCompat.forgetN8nVersion();
+	});
+
 	it('webhook() with Refetch Latest State → answered before the refetch, which runs in the execution', async () => {
 		const workflow = newWorkflow('wf-refetch-answer');
 		const refetches = jest.spyOn(output, 'buildOutput');
@@ -602,9 +634,7 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		expect(next.started).toEqual([
 			expect.objectContaining({
 				id: 'evt_next',
-				dedupeNotice: expect.stringContaining(
-					'Event "evt_lost" was accepted at 2025-01-15T04:30',
-				),
+				dedupeNotice: expect.stringContaining('Event "evt_lost" was accepted at 2025-01-15T04:30'),
 			}),
 		]);
 		expect(logs.warn.filter((m) => m.includes('"evt_lost" was accepted'))).toHaveLength(1);
@@ -641,7 +671,13 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		const workflow = ownWorkflow();
 		const options = { acknowledge: 'afterExecutionCreated' };
 		const send = async (extra: Partial<DeliveryRequest> = {}) =>
-			await deliver({ ...fresh(event('evt_deferred')), workflow, options, ...store.request(), ...extra });
+			await deliver({
+				...fresh(event('evt_deferred')),
+				workflow,
+				options,
+				...store.request(),
+				...extra,
+			});
 		const first = await send({ execution: 'later' });
 		expect(first).toMatchObject({ status: 200, body: { received: true } });
 		const copy = await send({ execution: 'later' });

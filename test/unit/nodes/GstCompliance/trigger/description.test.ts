@@ -40,11 +40,12 @@ describe('GST Compliance Trigger in the editor', () => {
 		expect(description.eventTriggerDescription).toMatch(/Test URL/);
 	});
 
-	it('once published, says what a production concurrency limit means and how to avoid failed deliveries', () => {
+	it('once published, says what a production concurrency limit means: answered at once, except on n8n 2.0 to 2.33, and what to do there', () => {
 		const [, helpActive] = both(panel.executionsHelp);
 		expect(helpActive).toMatch(/N8N_CONCURRENCY_PRODUCTION_LIMIT, or your n8n Cloud plan/);
-		expect(helpActive).toMatch(/50 failed deliveries in a row deactivate the subscription/);
-		expect(helpActive).toMatch(/keep this workflow short.*queue mode/);
+		expect(helpActive).toMatch(/answers the service as soon as a delivery is verified \(202\)/);
+		expect(helpActive).toMatch(/n8n 2\.0 to 2\.33.*50 in a row deactivate the subscription/);
+		expect(helpActive).toMatch(/update n8n to 2\.34 or later/);
 	});
 
 	it('once published, says when to attach a Redis credential (several n8n processes receiving webhooks)', () => {

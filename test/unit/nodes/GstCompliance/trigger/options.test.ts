@@ -5,6 +5,7 @@
  */
 import {
 	normaliseOptions,
+	START_WITHIN_MINUTES,
 	TOLERANCE_SECONDS,
 	WINDOW_HOURS,
 } from '../../../../../nodes/GstCompliance/trigger/options';
@@ -14,9 +15,10 @@ const WINDOW = 'Dedupe Window (Hours)';
 const TOLERANCE = 'Timestamp Tolerance (Seconds)';
 
 describe('the shipped defaults', () => {
-	it('WINDOW_HOURS and TOLERANCE_SECONDS → 24 h in 1..720, 300 s in 1..3600', () => {
+	it('WINDOW_HOURS, TOLERANCE_SECONDS and START_WITHIN_MINUTES → 24 h in 1..720, 300 s in 1..3600, 30 min in 1..1440', () => {
 		expect(WINDOW_HOURS).toEqual({ default: 24, min: 1, max: 720 });
 		expect(TOLERANCE_SECONDS).toEqual({ default: 300, min: 1, max: 3600 });
+		expect(START_WITHIN_MINUTES).toEqual({ default: 30, min: 1, max: 1440 });
 	});
 
 	it.each([
@@ -24,12 +26,14 @@ describe('the shipped defaults', () => {
 		['every option empty', { toleranceSeconds: '', dedupeWindowHours: '' }],
 		['every option null', { toleranceSeconds: null, dedupeWindowHours: null, outputShape: null }],
 	])(
-		'normaliseOptions(%s) → 300 s tolerance, 24 h + 300 s remembered, envelope, no note',
+		'normaliseOptions(%s) → 300 s tolerance, 24 h + 300 s remembered, envelope, acknowledged by version, 30 min to start, no note',
 		(_name, raw) => {
 			expect(normaliseOptions(raw)).toEqual({
 				toleranceMs: 300_000,
 				dedupeWindowMs: 24 * HOUR + 300_000,
 				outputShape: 'envelope',
+				acknowledge: 'auto',
+				startWithinMs: 30 * 60_000,
 				notes: [],
 			});
 		},
@@ -107,10 +111,41 @@ describe('values outside the ranges', () => {
 			toleranceMs: 1_000,
 			dedupeWindowMs: 720 * HOUR + 1_000,
 			outputShape: 'envelope',
+			acknowledge: 'auto',
+			startWithinMs: 30 * 60_000,
 			notes: [
 				`${TOLERANCE} 0 is outside 1–3600; 1 is used`,
 				`${WINDOW} 1000 is outside 1–720; 720 is used`,
 			],
+		});
+	});
+});
+
+describe('Acknowledge and Start Deadline', () => {
+	it.each([
+		['atOnce', 'atOnce'],
+		['afterExecutionCreated', 'afterExecutionCreated'],
+		['auto', 'auto'],
+		[undefined, 'auto'],
+		['later', 'auto'],
+		[42, 'auto'],
+	])('normaliseOptions(acknowledge %p) → %p', (given, used) => {
+		expect(normaliseOptions({ acknowledge: given }).acknowledge).toBe(used);
+	});
+
+	it('normaliseOptions(startWithinMinutes 0, 2000, "abc", 2.5) → 1, 1440, 30 (each with a note), 2.5 min', () => {
+		expect(normaliseOptions({ startWithinMinutes: 0 })).toMatchObject({
+			startWithinMs: 60_000,
+			notes: ['Start Deadline (Minutes) 0 is outside 1–1440; 1 is used'],
+		});
+		expect(normaliseOptions({ startWithinMinutes: 2_000 }).startWithinMs).toBe(1_440 * 60_000);
+		expect(normaliseOptions({ startWithinMinutes: 'abc' })).toMatchObject({
+			startWithinMs: 30 * 60_000,
+			notes: ['Start Deadline (Minutes) "abc" is not a number; 30 is used'],
+		});
+		expect(normaliseOptions({ startWithinMinutes: 2.5 })).toMatchObject({
+			startWithinMs: 150_000,
+			notes: [],
 		});
 	});
 });

@@ -1,21 +1,20 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
- * The delivery lifecycle (claim → prepare → renew → execution exists → commit): its steps on a
- * scripted store, then a model-based test over both real stores (the in-process store and Redis),
- * with an injected clock, random deliveries, redeliveries, concurrent copies, failures and crashes
- * at every step, slow preparations, and Redis going down and back.
+ * The lifecycle (accept at the webhook → n8n's execution → start as its first step) as a model-based
+ * test over both real stores (the in-process store with its static-data snapshot, and Redis), with
+ * an injected clock and random deliveries, the service's retries, dashboard replays, executions
+ * queued and run in any order and concurrently, n8n running queued executions again after a
+ * restart, a crash between the 202 and the execution row, crashes at any point, Redis down and
+ * back, and evictions. What it checks is what a user counts: each event does its work once inside
+ * the window, a copy creates no execution while its event is on its way, and nothing the service
+ * got a 2xx for is lost without being named.
  */
 import fc from 'fast-check';
 import Redis from 'ioredis';
 
-import {
-	admit,
-	type Admission,
-	type Claim,
-	type ClaimResult,
-	type ClaimStore,
-	type LifecycleOptions,
+import type {
+	EventLedger,
+	OverdueEvent,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/lifecycle';
 import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
@@ -29,475 +28,59 @@ import { passRedisTime } from '../../../../helpers/redisTime';
 import { fcParameters, timeoutFor } from '../../../../../properties/fcConfig';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
-const PREPARE_MS = 60_000;
-const START_MS = 30_000;
 const WINDOW_MS = 24 * 3_600_000;
-
-/** A store that records its calls and answers as scripted. */
-function scriptedStore(
-	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each script sees its step's own arguments
-	script: Partial<Record<keyof ClaimStore, (...args: any[]) => unknown>> = {},
-) {
-	const calls: string[] = [];
-	const claim: Claim = { eventId: 'evt_1', token: 't1' };
-	const store: ClaimStore = {
-		claim: async (...args) => {
-			calls.push('claim');
-			return ((await script.claim?.(...args)) ?? { kind: 'claimed', claim }) as ClaimResult;
-		},
-		renew: async (...args) => {
-			calls.push('renew');
-			return ((await script.renew?.(...args)) ?? true) as boolean;
-		},
-		commit: async (...args) => {
-			calls.push('commit');
-			await script.commit?.(...args);
-		},
-		release: async (...args) => {
-			calls.push('release');
-			await script.release?.(...args);
-		},
-	};
-	return { store, calls };
-}
-
-/** Lets pending promise callbacks run. */
-async function settle(): Promise<void> {
-	for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A clock the test moves, with the timers of `tick` firing in time order as it moves. */
-function virtualTime(start = T0) {
-	const clock = { now: start };
-	const timers: Array<{ at: number; fire(): void }> = [];
-	return {
-		clock,
-		now: () => clock.now,
-		tick: async (ms: number) =>
-			await new Promise<void>((fire) => timers.push({ at: clock.now + ms, fire })),
-		/** Moves the clock by `ms`, firing each timer due on the way at its own time. */
-		async advance(ms: number): Promise<void> {
-			const end = clock.now + ms;
-			for (;;) {
-				timers.sort((a, b) => a.at - b.at);
-				if (timers.length === 0 || timers[0].at > end) break;
-				const timer = timers.shift() as { at: number; fire(): void };
-				clock.now = timer.at;
-				timer.fire();
-				await settle();
-			}
-			clock.now = end;
-		},
-	};
-}
-
-function lifecycle(overrides: Partial<LifecycleOptions<string>> = {}): LifecycleOptions<string> {
-	let now = T0;
-	return {
-		now: () => now,
-		sleep: async (ms) => {
-			now += ms;
-		},
-		// n8n reads the answer before any renewal is due, unless a test says otherwise.
-		tick: async () => await new Promise<void>(() => {}),
-		prepareMs: PREPARE_MS,
-		startMs: START_MS,
-		maxWaitMs: 3_600_000,
-		windowMs: WINDOW_MS,
-		prepare: async () => 'item',
-		answeredWithoutStart: () => false,
-		onReleaseFailure: () => {},
-		onHoldProblem: () => {},
-		onUnprotected: () => {},
-		...overrides,
-	};
-}
-
-describe('admit', () => {
-	it('claims for the preparation plus the start, renews for the start, and commits only when told', async () => {
-		const leases: number[] = [];
-		const { store, calls } = scriptedStore({
-			claim: (_id, _now, leaseMs) => void leases.push(leaseMs),
-			renew: (_claim, _now, leaseMs) => leases.push(leaseMs) > 0,
-		});
-		const admission = await admit(store, 'evt_1', lifecycle());
-		expect(admission).toMatchObject({ kind: 'start', item: 'item' });
-		expect(leases).toEqual([PREPARE_MS + START_MS, START_MS]);
-		expect(calls).toEqual(['claim', 'renew']);
-		if (admission.kind === 'start') await admission.commit();
-		expect(calls).toEqual(['claim', 'renew', 'commit']);
-	});
-
-	it.each(['duplicate', 'busy'] as const)(
-		'passes a %s claim through and prepares nothing',
-		async (kind) => {
-			const prepare = jest.fn(async () => 'item');
-			const { store, calls } = scriptedStore({ claim: () => ({ kind }) });
-			expect(await admit(store, 'evt_1', lifecycle({ prepare }))).toEqual({ kind });
-			expect(prepare).not.toHaveBeenCalled();
-			expect(calls).toEqual(['claim']);
-		},
-	);
-
-	it('releases the claim when the preparation throws, and says it failed', async () => {
-		const { store, calls } = scriptedStore();
-		const failing = lifecycle({ prepare: async () => await Promise.reject(new Error('boom')) });
-		expect(await admit(store, 'evt_1', failing)).toEqual({
-			kind: 'failed',
-			error: expect.objectContaining({ message: 'boom' }),
-		});
-		expect(calls).toEqual(['claim', 'release']);
-	});
-
-	it('reports a failed release and still says the preparation failed', async () => {
-		const onReleaseFailure = jest.fn();
-		const { store } = scriptedStore({ release: () => Promise.reject(new Error('redis down')) });
-		const failing = lifecycle({
-			prepare: async () => await Promise.reject(new Error('boom')),
-			onReleaseFailure,
-		});
-		expect((await admit(store, 'evt_1', failing)).kind).toBe('failed');
-		expect(onReleaseFailure).toHaveBeenCalledWith(
-			'evt_1',
-			expect.objectContaining({ message: 'redis down' }),
-		);
-	});
-
-	it('answers busy when the lease was lost during the preparation', async () => {
-		const { store } = scriptedStore({ renew: () => false });
-		expect(await admit(store, 'evt_1', lifecycle())).toEqual({ kind: 'busy' });
-	});
-
-	it('makes the first commit attempt synchronously (static data is written before n8n saves it)', async () => {
-		let committed = false;
-		const { store } = scriptedStore({ commit: () => void (committed = true) });
-		const admission = await admit(store, 'evt_1', lifecycle());
-		if (admission.kind !== 'start') throw new Error('not started');
-		void admission.commit();
-		expect(committed).toBe(true);
-	});
-
-	it('commits once however often it is called (n8n may read the answer twice)', async () => {
-		const { store, calls } = scriptedStore();
-		const admission = await admit(store, 'evt_1', lifecycle());
-		if (admission.kind !== 'start') throw new Error('not started');
-		await Promise.all([admission.commit(), admission.commit()]);
-		await admission.commit();
-		expect(calls.filter((call) => call === 'commit')).toHaveLength(1);
-	});
-
-	it('retries a failed commit after each delay, counting the window from the first attempt', async () => {
-		const commitTimes: number[] = [];
-		let failures = 2;
-		const { store } = scriptedStore({
-			commit: (_claim, nowMs) => {
-				commitTimes.push(nowMs);
-				if (failures-- > 0) throw new Error('blip');
-			},
-		});
-		const options = lifecycle({ commitRetryDelaysMs: [100, 200, 400] });
-		const onUnprotected = jest.fn();
-		const admission = await admit(store, 'evt_1', { ...options, onUnprotected });
-		if (admission.kind !== 'start') throw new Error('not started');
-		await admission.commit();
-		expect(commitTimes).toEqual([T0, T0, T0]);
-		expect(options.now()).toBe(T0 + 300);
-		expect(onUnprotected).not.toHaveBeenCalled();
-	});
-
-	it('retries a failed commit after 250 ms, 1 s and 4 s by default', async () => {
-		const waits: number[] = [];
-		const { store } = scriptedStore({ commit: () => Promise.reject(new Error('down')) });
-		const options = lifecycle({ sleep: async (ms) => void waits.push(ms) });
-		delete (options as Partial<LifecycleOptions<string>>).commitRetryDelaysMs;
-		const admission = await admit(store, 'evt_1', options);
-		if (admission.kind !== 'start') throw new Error('not started');
-		await admission.commit();
-		expect(waits).toEqual([250, 1_000, 4_000]);
-	});
-
-	it('says which id is unprotected and until when once every commit attempt failed', async () => {
-		const onUnprotected = jest.fn();
-		const { store, calls } = scriptedStore({ commit: () => Promise.reject(new Error('down')) });
-		const options = lifecycle({ commitRetryDelaysMs: [1, 2], onUnprotected });
-		const admission = await admit(store, 'evt_1', options);
-		if (admission.kind !== 'start') throw new Error('not started');
-		await admission.commit();
-		expect(calls.filter((call) => call === 'commit')).toHaveLength(3);
-		expect(onUnprotected).toHaveBeenCalledWith(
-			'evt_1',
-			T0 + WINDOW_MS,
-			expect.objectContaining({ message: 'down' }),
-		);
-	});
-});
-
-describe('admit: the claim is held while n8n has not read the answer', () => {
-	function held(overrides: Partial<LifecycleOptions<string>> = {}) {
-		const time = virtualTime();
-		const renewals: Array<{ at: number; leaseMs: number }> = [];
-		const scripted = scriptedStore({
-			renew: (_claim, nowMs, leaseMs) => renewals.push({ at: nowMs - T0, leaseMs }) > 0,
-		});
-		const options = lifecycle({ now: time.now, tick: time.tick, ...overrides });
-		return { time, renewals, ...scripted, options };
-	}
-
-	it.each([40_000, 10 * 60_000, 59 * 60_000])(
-		'renews it every third of the start time for a wait of %i ms (a concurrency queue), and stops at the commit',
-		async (waitMs) => {
-			const { time, renewals, store, calls, options } = held();
-			const admission = await admit(store, 'evt_1', options);
-			if (admission.kind !== 'start') throw new Error('not started');
-			await time.advance(waitMs);
-			// The renewal in admit, then one every 10 s, each for a whole start time.
-			expect(renewals).toHaveLength(1 + Math.floor(waitMs / (START_MS / 3)));
-			expect(renewals.every(({ leaseMs }) => leaseMs === START_MS)).toBe(true);
-			expect(renewals.slice(1).map(({ at }) => at)).toEqual(
-				Array.from({ length: renewals.length - 1 }, (_, i) => (i + 1) * (START_MS / 3)),
-			);
-			await admission.commit();
-			const renewedBeforeCommit = renewals.length;
-			await time.advance(10 * START_MS);
-			expect(renewals).toHaveLength(renewedBeforeCommit);
-			expect(calls.filter((call) => call === 'release')).toEqual([]);
-		},
-	);
-
-	it('gives the claim back at once when n8n answers the request without reading the answer', async () => {
-		let answered = false;
-		const { time, store, calls, options } = held({ answeredWithoutStart: () => answered });
-		const admission = await admit(store, 'evt_1', options);
-		if (admission.kind !== 'start') throw new Error('not started');
-		await time.advance(START_MS);
-		answered = true;
-		await time.advance(START_MS / 3);
-		expect(calls.filter((call) => call === 'release')).toHaveLength(1);
-		const renewalsAfterRelease = calls.filter((call) => call === 'renew').length;
-		await time.advance(10 * START_MS);
-		expect(calls.filter((call) => call === 'renew')).toHaveLength(renewalsAfterRelease);
-	});
-
-	it('lets the claim lapse after the longest wait, and says so', async () => {
-		const onHoldProblem = jest.fn();
-		const { time, renewals, store, options } = held({ maxWaitMs: 5 * 60_000, onHoldProblem });
-		const admission = await admit(store, 'evt_1', options);
-		if (admission.kind !== 'start') throw new Error('not started');
-		await time.advance(60 * 60_000);
-		expect(renewals[renewals.length - 1].at).toBeLessThan(5 * 60_000);
-		expect(onHoldProblem).toHaveBeenCalledTimes(1);
-		expect(onHoldProblem).toHaveBeenCalledWith(
-			'evt_1',
-			'n8n has not started it after 5 min; its claim now lapses',
-		);
-	});
-
-	it('retries a failed renewal at the next tick and says it once per run of failures', async () => {
-		const onHoldProblem = jest.fn();
-		let failing = 3;
-		const time = virtualTime();
-		const { store, calls } = scriptedStore({
-			renew: () => {
-				if (calls.filter((call) => call === 'renew').length > 1 && failing-- > 0)
-					throw new Error('redis down');
-				return true;
-			},
-		});
-		const options = lifecycle({ now: time.now, tick: time.tick, onHoldProblem });
-		const admission = await admit(store, 'evt_1', options);
-		if (admission.kind !== 'start') throw new Error('not started');
-		await time.advance(2 * START_MS);
-		expect(calls.filter((call) => call === 'renew')).toHaveLength(7);
-		expect(onHoldProblem).toHaveBeenCalledTimes(1);
-		expect(onHoldProblem).toHaveBeenCalledWith('evt_1', expect.stringContaining('redis down'));
-	});
-
-	it('reports a failed release when n8n answered without reading the answer', async () => {
-		const onReleaseFailure = jest.fn();
-		const time = virtualTime();
-		const { store } = scriptedStore({ release: () => Promise.reject(new Error('redis down')) });
-		const options = lifecycle({
-			now: time.now,
-			tick: time.tick,
-			answeredWithoutStart: () => true,
-			onReleaseFailure,
-		});
-		expect((await admit(store, 'evt_1', options)).kind).toBe('start');
-		await time.advance(START_MS);
-		expect(onReleaseFailure).toHaveBeenCalledWith(
-			'evt_1',
-			expect.objectContaining({ message: 'redis down' }),
-		);
-	});
-
-	it('says nothing when a renewal under way is refused because the id was committed meanwhile', async () => {
-		const onHoldProblem = jest.fn();
-		const time = virtualTime();
-		let answerRenewal: (kept: boolean) => void = () => {};
-		const { store, calls } = scriptedStore({
-			renew: async () =>
-				calls.filter((call) => call === 'renew').length < 2
-					? true
-					: await new Promise<boolean>((resolve) => (answerRenewal = resolve)),
-		});
-		const admission = await admit(
-			store,
-			'evt_1',
-			lifecycle({ now: time.now, tick: time.tick, onHoldProblem }),
-		);
-		if (admission.kind !== 'start') throw new Error('not started');
-		await time.advance(START_MS / 3);
-		await admission.commit();
-		answerRenewal(false);
-		await settle();
-		expect(onHoldProblem).not.toHaveBeenCalled();
-	});
-
-	it('says a renewal failure again after a renewal succeeded in between', async () => {
-		const onHoldProblem = jest.fn();
-		const time = virtualTime();
-		// Renewals after the first: fail, fail, succeed, fail.
-		const script = [false, false, true, false];
-		const { store, calls } = scriptedStore({
-			renew: () => {
-				const n = calls.filter((call) => call === 'renew').length;
-				if (n > 1 && script[n - 2] === false) throw new Error(`down ${n}`);
-				return true;
-			},
-		});
-		const options = lifecycle({ now: time.now, tick: time.tick, onHoldProblem });
-		expect((await admit(store, 'evt_1', options)).kind).toBe('start');
-		await time.advance(4 * (START_MS / 3));
-		expect(onHoldProblem.mock.calls.map(([, problem]) => problem)).toEqual([
-			'its claim could not be renewed (down 2)',
-			'its claim could not be renewed (down 5)',
-		]);
-	});
-
-	it('stops holding when another delivery took the lapsed claim, and says so', async () => {
-		const onHoldProblem = jest.fn();
-		const time = virtualTime();
-		const { store, calls } = scriptedStore({
-			renew: () => calls.filter((call) => call === 'renew').length < 2,
-		});
-		const admission = await admit(
-			store,
-			'evt_1',
-			lifecycle({ now: time.now, tick: time.tick, onHoldProblem }),
-		);
-		expect(admission.kind).toBe('start');
-		await time.advance(5 * START_MS);
-		expect(calls.filter((call) => call === 'renew')).toHaveLength(2);
-		expect(onHoldProblem).toHaveBeenCalledWith(
-			'evt_1',
-			expect.stringContaining('another delivery'),
-		);
-	});
-});
-
-// ---------------------------------------------------------------------------------------------
-// Model-based test
-// ---------------------------------------------------------------------------------------------
-
-/** How one delivery goes. */
-interface Delivery {
-	id: number;
-	/** The n8n process that receives it; the processes' clocks may differ (the world says by how much). */
-	process: 0 | 1;
-	/** Preparation throws (the refetch or the output failed). */
-	prepareThrows: boolean;
-	/** Time the preparation takes; beyond `PREPARE_MS` it overruns its lease. */
-	prepareTakesMs: number;
-	/** A redelivery of the same id arrives this long into the preparation. */
-	nestedAtMs?: number;
-	/** The process dies during the preparation. */
-	crashDuringPrepare: boolean;
-	/** n8n fails to create the execution: it answers the request itself, never reading the answer. */
-	executionFails: boolean;
-	/** Time n8n keeps the delivery waiting for a concurrency slot before it reads the answer. */
-	waitsForSlotMs: number;
-	/** The service times out and redelivers the event this far into that wait. */
-	redeliveredDuringWaitAtMs?: number;
-	/** The process dies while the execution exists and before the commit. */
-	crashBeforeCommit: boolean;
-	/** Redis fails this many commands from this step of this delivery on. */
-	failsAt?: { step: keyof ClaimStore; commands: number };
-}
+/** The Start Deadline. */
+const WITHIN_MS = 30 * 60_000;
+const ID_COUNT = 6;
 
 type Action =
-	| { kind: 'deliver'; delivery: Delivery }
-	| { kind: 'concurrent'; id: number; copies: number }
+	/** The service delivers an event (its first attempt, or a retry of one it got no 2xx for). */
+	| { kind: 'deliver'; id: number; lostBeforeRow: boolean }
+	/** The user replays an event from the Developer hub. */
+	| { kind: 'replay'; id: number }
+	/** The service retries every delivery it got no 2xx for. */
+	| { kind: 'serviceRetries' }
+	/** n8n runs one queued execution (a free slot), or two at once. */
+	| { kind: 'run'; which: number; concurrent: boolean }
+	/** The user retries a failed execution from the executions list. */
+	| { kind: 'retryFailed' }
 	| { kind: 'clock'; deltaMs: number }
+	/** n8n dies and starts again; it runs the queued executions again (1.x, 2.34+). */
 	| { kind: 'restart' }
 	| { kind: 'redisDown'; commands: number }
-	| { kind: 'evict' };
-
-const ID_COUNT = 6;
-/** The longest a delivery holds its claim for an unread answer (the trigger's MAX_QUEUE_WAIT_MS). */
-const MAX_WAIT_MS = 3_600_000;
-
-/** True about once in `n` times. */
-const oneIn = (n: number) => fc.nat(n - 1).map((x) => x === 0);
-
-const delivery: fc.Arbitrary<Delivery> = fc.record({
-	id: fc.nat(ID_COUNT - 1),
-	process: fc.constantFrom(0 as const, 1 as const),
-	prepareThrows: oneIn(6),
-	prepareTakesMs: fc.oneof(
-		{ weight: 3, arbitrary: fc.constant(0) },
-		{ weight: 6, arbitrary: fc.integer({ min: 0, max: PREPARE_MS }) },
-		{ weight: 1, arbitrary: fc.integer({ min: PREPARE_MS, max: 2 * (PREPARE_MS + START_MS) }) },
-	),
-	nestedAtMs: fc.option(fc.integer({ min: 0, max: PREPARE_MS }), { nil: undefined }),
-	crashDuringPrepare: oneIn(12),
-	executionFails: oneIn(7),
-	waitsForSlotMs: fc.oneof(
-		{ weight: 5, arbitrary: fc.constant(0) },
-		{ weight: 3, arbitrary: fc.integer({ min: 0, max: 4 * START_MS }) },
-		{ weight: 1, arbitrary: fc.integer({ min: 0, max: 2 * MAX_WAIT_MS }) },
-	),
-	redeliveredDuringWaitAtMs: fc.option(fc.integer({ min: 0, max: 2 * MAX_WAIT_MS }), {
-		nil: undefined,
-	}),
-	crashBeforeCommit: oneIn(9),
-	failsAt: fc.option(
-		fc.record({
-			step: fc.constantFrom<keyof ClaimStore>('claim', 'renew', 'commit', 'release'),
-			commands: fc.integer({ min: 1, max: 6 }),
-		}),
-		{ nil: undefined, freq: 4 },
-	),
-});
-
-const plainDelivery = (id: number, process: 0 | 1 = 0): Delivery => ({
-	id,
-	process,
-	prepareThrows: false,
-	prepareTakesMs: 0,
-	crashDuringPrepare: false,
-	executionFails: false,
-	waitsForSlotMs: 0,
-	crashBeforeCommit: false,
-});
+	| { kind: 'evict' }
+	| { kind: 'lookOverdue' };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-	{ weight: 8, arbitrary: delivery.map((d) => ({ kind: 'deliver' as const, delivery: d })) },
 	{
-		weight: 2,
+		weight: 8,
 		arbitrary: fc.record({
-			kind: fc.constant('concurrent' as const),
+			kind: fc.constant('deliver' as const),
 			id: fc.nat(ID_COUNT - 1),
-			copies: fc.integer({ min: 2, max: 20 }),
+			lostBeforeRow: fc.nat(9).map((x) => x === 0),
 		}),
 	},
+	{
+		weight: 2,
+		arbitrary: fc.record({ kind: fc.constant('replay' as const), id: fc.nat(ID_COUNT - 1) }),
+	},
+	{ weight: 2, arbitrary: fc.constant({ kind: 'serviceRetries' as const }) },
+	{
+		weight: 6,
+		arbitrary: fc.record({
+			kind: fc.constant('run' as const),
+			which: fc.nat(5),
+			concurrent: fc.boolean(),
+		}),
+	},
+	{ weight: 1, arbitrary: fc.constant({ kind: 'retryFailed' as const }) },
 	{
 		weight: 4,
 		arbitrary: fc.record({
 			kind: fc.constant('clock' as const),
 			deltaMs: fc.oneof(
-				fc.integer({ min: 0, max: 2 * START_MS }),
-				fc.integer({ min: 0, max: 3 * 3_600_000 }),
-				// Across an id's window end.
+				fc.integer({ min: 0, max: 10 * 60_000 }),
+				fc.integer({ min: WITHIN_MS - 60_000, max: WITHIN_MS + 60_000 }),
 				fc.integer({ min: WINDOW_MS - 3_600_000, max: WINDOW_MS + 3_600_000 }),
 			),
 		}),
@@ -511,362 +94,268 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 		}),
 	},
 	{ weight: 1, arbitrary: fc.constant({ kind: 'evict' as const }) },
+	{ weight: 2, arbitrary: fc.constant({ kind: 'lookOverdue' as const }) },
 );
 
 /** Scenarios of 10 to 40 steps (fast-check's default size would keep them near 5). */
 const scenario = fc.array(action, { minLength: 10, maxLength: 40, size: 'max' });
 
-/** The world a store lives in: how to make one, restart the process, fail Redis, lose keys. */
+/** The world a store lives in. */
 interface StoreWorld {
-	/** The store as this process sees it now. */
-	store(): ClaimStore;
+	ledger(): EventLedger;
 	/** The process dies and starts again: what it kept only in memory is gone. */
 	restart(): void;
-	/** The next `commands` store calls fail as a Redis outage does (no-op for the built-in store). */
 	failNext(commands: number): void;
-	/** The store loses every key it holds (Redis evicting; static data overwritten). */
+	/** The store loses what it holds (Redis evicting; static data overwritten). */
 	evict(): Promise<void>;
-	/** Time passes for the store itself (Redis's clock; the built-in store reads the caller's). */
+	/** Time passes for the store itself (Redis's clock). */
 	advance(ms: number): Promise<void>;
-	/** How far each process's clock is from the true time. */
-	skewMs: readonly [number, number];
-	windowMs: number;
-	/** Expiry is counted in whole minutes by the built-in store: either answer is right this close to it. */
-	windowSlackMs: number;
-	/** Either answer is right this close to a lease's end (Redis's clock moves on in real time too). */
-	leaseSlackMs: number;
-	/** Redis keeps leases across a process restart; the built-in store holds them in memory. */
-	leasesSurviveRestart: boolean;
+	/** Expiry and deadlines within this much of their edge may go either way. */
+	slackMs: number;
+	/**
+	 * Starts the store keeps in memory only until the next acceptance (the built-in store): a
+	 * restart before that makes these events uncertain.
+	 */
+	unsavedStarts(): number[];
 }
 
-/**
- * The reference: per id, when it was committed and until when a lease may be held, in true time.
- * Checks every answer of the real store against it while the scenario runs.
- */
-class Model {
-	committedAt = new Map<number, number>();
-	leaseEnd = new Map<number, number>();
-	/** Which delivery holds each lease: a release by another does not end it. */
-	leaseHolder = new Map<number, object>();
-	starts = new Map<number, number[]>();
-	/** Ids a crash, a failed commit or renewal, or lost keys left unremembered: a second start is documented. */
+/** One execution n8n holds for an event. */
+interface Execution {
+	id: number;
+}
+
+class World {
+	now = T0;
+	queued: Execution[] = [];
+	failed: Execution[] = [];
+	/** Deliveries the service got no 2xx for: it retries them. */
+	unacknowledged = new Set<number>();
+	/** Every event the service delivered (got a 2xx for at some point). */
+	acknowledged = new Set<number>();
+	/** id → executions of it that did its work, with when. */
+	work = new Map<number, number[]>();
+	/** id → when it was last accepted (its current acceptance), in true time. */
+	acceptedAt = new Map<number, number>();
+	/** Ids a store loss (eviction) or an uncertain restart may start again: documented. */
 	unprotected = new Set<number>();
+	/** Ids named overdue, and how. */
+	named = new Map<number, OverdueEvent>();
+	/** Executions created per id (to count copies that created one). */
+	created = new Map<number, number>();
 	violations: string[] = [];
 
-	constructor(private readonly world: StoreWorld) {}
+	constructor(readonly store: StoreWorld) {}
 
-	/** The process died: leases held in its memory are gone with it. */
-	restarted(): void {
-		if (!this.world.leasesSurviveRestart) this.leaseEnd.clear();
-	}
-
-	/** The store lost its keys: every id may start again. */
-	evicted(): void {
-		for (const id of this.starts.keys()) this.unprotected.add(id);
-		this.committedAt.clear();
-		this.leaseEnd.clear();
-	}
-
-	expectClaim(id: number, now: number, answer: string): void {
-		const committed = this.committedAt.get(id);
-		const window = this.world.windowMs;
-		if (committed !== undefined && now < committed + window - this.world.leaseSlackMs) {
-			if (answer !== 'duplicate')
-				this.violations.push(`${id}: ${answer} inside the window at ${now - T0}`);
+	async deliver(id: number, lostBeforeRow: boolean, from: 'service' | 'replay'): Promise<void> {
+		let acceptance;
+		try {
+			acceptance = await this.store.ledger().accept(`evt_${id}`, this.now, WITHIN_MS);
+		} catch (error) {
+			if (!(error instanceof DedupeUnavailableError)) throw error;
+			// 503: the service retries; a replay is the user's to do again.
+			if (from === 'service') this.unacknowledged.add(id);
 			return;
 		}
-		const slack =
-			committed !== undefined &&
-			now < committed + window + Math.max(this.world.windowSlackMs, this.world.leaseSlackMs);
-		if (slack && answer === 'duplicate') return;
-		const end = this.leaseEnd.get(id);
-		if (end !== undefined && Math.abs(now - end) <= this.world.leaseSlackMs) return;
-		const live = end !== undefined && now < end;
-		const expected = live ? 'busy' : 'claimed';
-		if (answer !== expected)
-			this.violations.push(`${id}: ${answer}, expected ${expected} at ${now - T0}`);
+		this.unacknowledged.delete(id);
+		this.acknowledged.add(id);
+		this.check(id, acceptance.kind);
+		if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') {
+			this.acceptedAt.set(id, this.now);
+			this.created.set(id, (this.created.get(id) ?? 0) + 1);
+			// 202 sent; n8n writes the row, unless the process dies right then.
+			if (!lostBeforeRow) this.queued.push({ id });
+		}
 	}
 
-	start(id: number, now: number): void {
-		const previous = this.starts.get(id) ?? [];
-		const last = previous[previous.length - 1];
-		if (last !== undefined && now - last < this.world.windowMs && !this.unprotected.has(id))
-			this.violations.push(`${id}: started twice inside the window (${last - T0}, ${now - T0})`);
-		this.starts.set(id, [...previous, now]);
+	/** The answer the model expects for an accept of `id` now. */
+	private check(id: number, answer: string): void {
+		if (this.unprotected.has(id)) return;
+		const slack = this.store.slackMs;
+		const worked = this.work.get(id) ?? [];
+		const last = worked[worked.length - 1];
+		if (last !== undefined && this.now - last < WINDOW_MS - slack) {
+			if (answer !== 'duplicate')
+				this.violations.push(`evt_${id}: ${answer} inside the window of its start`);
+			return;
+		}
+		if (last !== undefined && this.now - last <= WINDOW_MS + slack) return;
+		const accepted = this.acceptedAt.get(id);
+		if (accepted === undefined || this.now - accepted > WINDOW_MS + slack) {
+			if (answer !== 'accepted' && !(accepted !== undefined && answer === 'retaken'))
+				this.violations.push(`evt_${id}: ${answer}, never accepted in the window`);
+			return;
+		}
+		const age = this.now - accepted;
+		if (Math.abs(age - WITHIN_MS) <= slack || age > WINDOW_MS - slack) return;
+		const expected = age < WITHIN_MS ? 'onItsWay' : 'retaken';
+		if (answer !== expected)
+			this.violations.push(`evt_${id}: ${answer}, expected ${expected} ${age} ms after acceptance`);
+	}
+
+	async run(execution: Execution): Promise<void> {
+		let started;
+		try {
+			started = await this.store.ledger().start(`evt_${execution.id}`, this.now);
+		} catch (error) {
+			if (!(error instanceof DedupeUnavailableError)) throw error;
+			this.failed.push(execution); // the execution fails holding its event
+			return;
+		}
+		if (started === 'duplicate') return;
+		const id = execution.id;
+		const worked = this.work.get(id) ?? [];
+		const last = worked[worked.length - 1];
+		if (
+			last !== undefined &&
+			this.now - last < WINDOW_MS - this.store.slackMs &&
+			!this.unprotected.has(id)
+		)
+			this.violations.push(`evt_${id}: did its work twice inside the window`);
+		this.work.set(id, [...worked, this.now]);
+	}
+
+	async lookOverdue(): Promise<void> {
+		let found: OverdueEvent[];
+		try {
+			found = await this.store.ledger().overdue(this.now, WITHIN_MS);
+		} catch (error) {
+			if (!(error instanceof DedupeUnavailableError)) throw error;
+			return;
+		}
+		for (const event of found) {
+			const id = Number(event.eventId.slice(4));
+			this.named.set(id, event);
+			const worked = this.work.get(id) ?? [];
+			if (worked.length > 0 && !event.uncertain && !this.unprotected.has(id))
+				this.violations.push(`evt_${id}: named overdue although it started`);
+		}
 	}
 }
 
-/** The process died under this delivery: it does nothing more. */
-class Crash extends Error {}
-
-async function runScenario(
-	world: StoreWorld,
-	actions: Action[],
-	lifecycleLease = { prepareMs: PREPARE_MS, startMs: START_MS },
-) {
-	const model = new Model(world);
-	/** True time; each process's clock is this plus its skew. */
-	let now = T0;
-	/** The renewal timers of deliveries waiting for n8n to read their answer. */
-	let timers: Array<{ at: number; fire(): void }> = [];
-	/** Ids the service has not yet had a 2xx for; it keeps redelivering them. */
-	const pending = new Set<number>();
-	/** Store calls under way: a fired timer's renewal lands before time moves on. */
-	const inflight = new Set<Promise<unknown>>();
-	const settleAll = async () => {
-		await settle();
-		while (inflight.size > 0) {
-			await Promise.allSettled([...inflight]);
-			await settle();
-		}
-	};
-
-	/** Time passes: every timer due on the way fires at its own time. */
-	const advance = async (ms: number) => {
-		const end = now + ms;
-		for (;;) {
-			timers.sort((a, b) => a.at - b.at);
-			if (timers.length === 0 || timers[0].at > end) break;
-			const timer = timers.shift() as { at: number; fire(): void };
-			await world.advance(timer.at - now);
-			now = timer.at;
-			timer.fire();
-			await settleAll();
-		}
-		await world.advance(end - now);
-		now = end;
-	};
-	const restart = () => {
-		timers = [];
-		world.restart();
-		model.restarted();
-	};
-
-	const deliver = async (d: Delivery): Promise<number> => {
-		const store = world.store();
-		let claimed = false;
-		let dead = false;
-		let answered = false;
-		let firstCommitAt: number | undefined;
-		let affected = false;
-		const self = {};
-		// The model moves by what each step did to the store; the store's claim answers are checked
-		// against it. A dead process's steps never reach the store.
-		const step = async <R>(name: keyof ClaimStore, run: () => Promise<R>): Promise<R> => {
-			if (dead) throw new Crash();
-			if (d.failsAt?.step === name && !affected) {
-				affected = true;
-				world.failNext(d.failsAt.commands);
-			}
-			const running = run();
-			inflight.add(running);
-			try {
-				return await running;
-			} finally {
-				inflight.delete(running);
-			}
-		};
-		const observing: ClaimStore = {
-			claim: async (...args) =>
-				await step('claim', async () => {
-					const at = now;
-					const result = await store.claim(...args);
-					model.expectClaim(d.id, at, result.kind);
-					if (result.kind === 'claimed') {
-						claimed = true;
-						model.leaseEnd.set(d.id, at + args[2]);
-						model.leaseHolder.set(d.id, self);
-					}
-					return result;
-				}),
-			renew: async (...args) =>
-				await step('renew', async () => {
-					const at = now;
-					const kept = await store.renew(...args);
-					if (kept) {
-						model.leaseEnd.set(d.id, at + args[2]);
-						model.leaseHolder.set(d.id, self);
-					}
-					return kept;
-				}),
-			commit: async (...args) =>
-				await step('commit', async () => {
-					firstCommitAt ??= now;
-					await store.commit(...args);
-					model.committedAt.set(d.id, firstCommitAt);
-					model.leaseEnd.delete(d.id);
-				}),
-			release: async (...args) =>
-				await step('release', async () => {
-					await store.release(...args);
-					if (model.leaseHolder.get(d.id) === self) model.leaseEnd.delete(d.id);
-				}),
-		};
-		let admission: Admission<number>;
-		try {
-			admission = await admit(observing, `evt_${d.id}`, {
-				now: () => now + world.skewMs[d.process],
-				sleep: async (ms) => await advance(ms),
-				tick: async (ms) => await new Promise<void>((fire) => timers.push({ at: now + ms, fire })),
-				...lifecycleLease,
-				maxWaitMs: MAX_WAIT_MS,
-				windowMs: world.windowMs,
-				commitRetryDelaysMs: [1_000, 2_000],
-				answeredWithoutStart: () => answered,
-				onReleaseFailure: () => {},
-				onHoldProblem: () => model.unprotected.add(d.id),
-				onUnprotected: () => model.unprotected.add(d.id),
-				prepare: async () => {
-					const nested = d.nestedAtMs !== undefined && d.nestedAtMs <= d.prepareTakesMs;
-					if (nested) {
-						await advance(d.nestedAtMs as number);
-						await deliver({ ...plainDelivery(d.id, d.process === 0 ? 1 : 0) });
-					}
-					await advance(d.prepareTakesMs - (nested ? (d.nestedAtMs as number) : 0));
-					if (d.crashDuringPrepare) {
-						dead = true;
-						restart();
-						throw new Crash();
-					}
-					if (d.prepareThrows) throw new Error('preparation failed');
-					return d.id;
-				},
-			});
-		} catch (error) {
-			if (error instanceof DedupeUnavailableError) return 503;
-			if (error instanceof Crash) return 0;
-			// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- a bug in the test itself: fail the run with it
-			throw error;
-		}
-		if (dead) return 0; // the connection dropped with the process: the service retries
-		if (admission.kind === 'failed') return 500;
-		if (admission.kind === 'duplicate') return 200;
-		if (admission.kind === 'busy') {
-			// This delivery's own lease was lost although its preparation stayed within the budget.
-			const withinBudget = d.prepareTakesMs <= PREPARE_MS;
-			if (claimed && withinBudget && !affected)
-				model.violations.push(`${d.id}: lost its lease within the budget at ${now - T0}`);
-			return 409;
-		}
-		if (d.executionFails) {
-			// n8n answers 500 itself; the claim is given back at the next renewal.
-			answered = true;
-			return 500;
-		}
-		// n8n 2.x: the execution exists, then waits for a concurrency slot before the answer is read.
-		model.start(d.id, now);
-		let retryStatus: number | undefined;
-		const retryAt = d.redeliveredDuringWaitAtMs;
-		if (retryAt !== undefined && retryAt < d.waitsForSlotMs) {
-			await advance(retryAt);
-			retryStatus = await deliver(plainDelivery(d.id, d.process === 0 ? 1 : 0));
-			await advance(d.waitsForSlotMs - retryAt);
-		} else await advance(d.waitsForSlotMs);
-		if (d.crashBeforeCommit) {
-			model.unprotected.add(d.id);
-			dead = true;
-			restart();
-			return retryStatus === 200 ? 200 : 0;
-		}
-		await admission.commit();
-		return 200;
-	};
-
-	for (const act of actions) {
-		switch (act.kind) {
-			case 'deliver': {
-				pending.add(act.delivery.id);
-				const status = await deliver(act.delivery);
-				if (status === 200) pending.delete(act.delivery.id);
+async function runScenario(store: StoreWorld, actions: Action[]): Promise<World> {
+	const world = new World(store);
+	for (const step of actions) {
+		switch (step.kind) {
+			case 'deliver':
+				await world.deliver(step.id, step.lostBeforeRow, 'service');
+				break;
+			case 'replay':
+				await world.deliver(step.id, false, 'replay');
+				break;
+			case 'serviceRetries':
+				for (const id of [...world.unacknowledged]) await world.deliver(id, false, 'service');
+				break;
+			case 'run': {
+				if (world.queued.length === 0) break;
+				const first = world.queued.splice(step.which % world.queued.length, 1)[0];
+				const second = step.concurrent ? world.queued.shift() : undefined;
+				await Promise.all([first, second].filter(Boolean).map(async (e) => await world.run(e!)));
 				break;
 			}
-			case 'concurrent': {
-				pending.add(act.id);
-				const statuses = await Promise.all(
-					Array.from(
-						{ length: act.copies },
-						async (_, copy) => await deliver(plainDelivery(act.id, (copy % 2) as 0 | 1)),
-					),
-				);
-				if (statuses.includes(200)) pending.delete(act.id);
+			case 'retryFailed':
+				world.queued.push(...world.failed.splice(0));
 				break;
-			}
 			case 'clock':
-				await advance(act.deltaMs);
+				world.now += step.deltaMs;
+				await store.advance(step.deltaMs);
 				break;
 			case 'restart':
-				restart();
+				for (const id of store.unsavedStarts()) world.unprotected.add(id);
+				store.restart();
 				break;
 			case 'redisDown':
-				world.failNext(act.commands);
+				store.failNext(step.commands);
 				break;
 			case 'evict':
-				await world.evict();
-				model.evicted();
+				await store.evict();
+				for (const id of [...world.work.keys(), ...world.acceptedAt.keys()])
+					world.unprotected.add(id);
+				world.acceptedAt.clear();
+				break;
+			case 'lookOverdue':
+				await world.lookOverdue();
 				break;
 		}
 	}
 
-	// The service keeps redelivering what it has no 2xx for, with its backoff, until it gets one.
-	for (const id of pending) {
-		for (let attempt = 0; attempt < 10; attempt++) {
-			await advance(2 * (PREPARE_MS + START_MS));
-			const status = await deliver(plainDelivery(id));
-			if (status === 200) break;
-		}
+	// The end: Redis answers, n8n runs what it holds, the service retries until acknowledged; the
+	// deadline passes and every overdue event is named; the user replays those; n8n runs them.
+	store.failNext(0);
+	const drain = async () => {
+		for (let i = 0; i < 3 && world.unacknowledged.size > 0; i++)
+			for (const id of [...world.unacknowledged]) await world.deliver(id, false, 'service');
+		world.queued.push(...world.failed.splice(0));
+		while (world.queued.length > 0) await world.run(world.queued.shift()!);
+	};
+	await drain();
+	world.now += WITHIN_MS + 60_000;
+	await store.advance(WITHIN_MS + 60_000);
+	for (let i = 0; i < ID_COUNT; i++) await world.lookOverdue();
+	for (const id of world.named.keys())
+		if ((world.work.get(id) ?? []).length === 0) await world.deliver(id, false, 'replay');
+	await drain();
+
+	for (const id of world.acknowledged) {
+		const worked = world.work.get(id) ?? [];
+		if (worked.length === 0)
+			world.violations.push(`evt_${id}: acknowledged, never started, never named`);
 	}
-	for (const id of pending) {
-		const starts = model.starts.get(id) ?? [];
-		if (starts.length === 0)
-			model.violations.push(`${id}: redelivered until acknowledged, never started`);
-	}
-	return model;
+	return world;
 }
 
-function memoryWorld(windowMs = WINDOW_MS): StoreWorld {
+function memoryWorld(): StoreWorld {
+	const options = { windowMs: WINDOW_MS, capacity: 10_000 };
 	let persisted: unknown;
-	let memory = new MemoryDedupeStore({ windowMs, capacity: 10_000 });
-	// The trigger writes the snapshot at each commit (persistence.ts); a restart reads it back.
-	const persisting: ClaimStore = {
-		claim: async (...args) => await memory.claim(...args),
-		renew: async (...args) => await memory.renew(...args),
-		release: async (claim) => await memory.release(claim),
-		commit: async (claim, fromMs) => {
-			await memory.commit(claim, fromMs);
-			persisted = JSON.parse(JSON.stringify(memory.snapshot()));
+	let memory = new MemoryDedupeStore(options);
+	/** Ids started since the last save. */
+	let unsaved: number[] = [];
+	// The trigger writes the snapshot at each acceptance that creates an execution
+	// (memory/persistence.ts); a restart reads it back. A start changes memory only.
+	const ledger: EventLedger = {
+		accept: async (eventId, nowMs, within) => {
+			const acceptance = memory.acceptNow(eventId, nowMs, within);
+			if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') {
+				persisted = JSON.parse(JSON.stringify(memory.snapshot()));
+				unsaved = [];
+			}
+			return acceptance;
 		},
+		start: async (eventId, nowMs) => {
+			const started = await memory.start(eventId, nowMs);
+			if (started === 'started') unsaved.push(Number(eventId.slice(4)));
+			return started;
+		},
+		overdue: async (nowMs, within) => await memory.overdue(nowMs, within),
 	};
 	return {
-		store: () => persisting,
+		ledger: () => ledger,
 		restart: () => {
-			memory = MemoryDedupeStore.fromSnapshot(persisted, { windowMs, capacity: 10_000 });
+			memory = MemoryDedupeStore.fromSnapshot(persisted, options);
+			unsaved = [];
 		},
 		failNext: () => {},
 		evict: async () => {
 			// The static data was overwritten by a writer that never had the ids.
 			persisted = undefined;
-			memory = new MemoryDedupeStore({ windowMs, capacity: 10_000 });
+			memory = new MemoryDedupeStore(options);
 		},
 		advance: async () => {},
-		// One process: the built-in store is not shared, and judges time by its process's clock.
-		skewMs: [0, 0],
-		windowMs,
-		windowSlackMs: 2 * 60_000,
-		leaseSlackMs: 0,
-		leasesSurviveRestart: false,
+		// Started ids expire by whole minutes.
+		slackMs: 2 * 60_000,
+		unsavedStarts: () => unsaved,
 	};
 }
 
 const MODEL_RUNS = 60;
 
-describe('model: one start per event id, whatever fails around a delivery', () => {
+describe('model: each event does its work once, and nothing acknowledged is lost unnamed', () => {
 	it(
 		'the built-in store agrees with the model',
 		async () => {
 			await fc.assert(
 				fc.asyncProperty(scenario, async (actions) => {
-					const model = await runScenario(memoryWorld(), actions);
-					expect(model.violations).toEqual([]);
+					const world = await runScenario(memoryWorld(), actions);
+					expect(world.violations).toEqual([]);
 				}),
 				fcParameters(MODEL_RUNS * 3),
 			);
@@ -875,15 +364,46 @@ describe('model: one start per event id, whatever fails around a delivery', () =
 	);
 
 	it(
-		'finds a lease that does not cover a slow preparation',
+		'finds a store that takes an event on its way as new (a copy would create an execution)',
 		async () => {
 			const failure = await fc.check(
 				fc.asyncProperty(scenario, async (actions) => {
-					const model = await runScenario(memoryWorld(), actions, {
-						prepareMs: 0,
-						startMs: START_MS,
-					});
-					expect(model.violations).toEqual([]);
+					const world = memoryWorld();
+					const real = world.ledger();
+					const careless: EventLedger = {
+						...real,
+						accept: async (eventId, nowMs) => await real.accept(eventId, nowMs, 0),
+					};
+					const result = await runScenario({ ...world, ledger: () => careless }, actions);
+					expect(result.violations).toEqual([]);
+				}),
+				fcParameters(MODEL_RUNS * 3),
+			);
+			expect(failure.failed).toBe(true);
+		},
+		timeoutFor(MODEL_RUNS * 3, 200),
+	);
+
+	it(
+		'finds a start that is not atomic (two executions of one event both do its work)',
+		async () => {
+			const failure = await fc.check(
+				fc.asyncProperty(scenario, async (actions) => {
+					const world = memoryWorld();
+					const real = world.ledger();
+					const started = new Set<string>();
+					const racy: EventLedger = {
+						...real,
+						start: async (eventId, nowMs) => {
+							const seen = started.has(eventId);
+							await new Promise((resolve) => setImmediate(resolve));
+							started.add(eventId);
+							await real.start(eventId, nowMs);
+							return seen ? 'duplicate' : 'started';
+						},
+					};
+					const result = await runScenario({ ...world, ledger: () => racy }, actions);
+					expect(result.violations).toEqual([]);
 				}),
 				fcParameters(MODEL_RUNS * 3),
 			);
@@ -919,18 +439,24 @@ describe('model: one start per event id, whatever fails around a delivery', () =
 			const name = `model:${++scope}:${Date.now()}`;
 			const keys = `${KEY_PREFIX}:${name}:*`;
 			let realAt = performance.now();
-			const flaky = {
-				eval: (async (...args: Parameters<Redis['eval']>) => {
+			const fail = <T extends (...args: never[]) => Promise<unknown>>(call: T): T =>
+				(async (...args: Parameters<T>) => {
 					if (failing > 0) {
 						failing--;
 						throw outage;
 					}
-					return await client.eval(...args);
-				}) as Redis['eval'],
-			};
+					return await call(...args);
+				}) as T;
+			const flaky = {
+				eval: fail(client.eval.bind(client) as Redis['eval']),
+				zadd: fail(client.zadd.bind(client) as Redis['zadd']),
+				zrem: fail(client.zrem.bind(client) as Redis['zrem']),
+				pexpire: fail(client.pexpire.bind(client) as Redis['pexpire']),
+				zrangebyscore: fail(client.zrangebyscore.bind(client) as Redis['zrangebyscore']),
+			} as unknown as Redis;
 			const store = new RedisDedupeStore(flaky, connection, { scope: name, windowMs: WINDOW_MS });
 			return {
-				store: () => store,
+				ledger: () => store,
 				restart: () => {},
 				failNext: (commands) => {
 					failing = commands;
@@ -945,22 +471,18 @@ describe('model: one start per event id, whatever fails around a delivery', () =
 					// Redis counted the real time itself.
 					await passRedisTime(client, keys, ms - real);
 				},
-				// Two webhook processes 45 s apart, inside the signature's 300 s tolerance.
-				skewMs: [0, 45_000],
-				windowMs: WINDOW_MS,
-				windowSlackMs: 0,
-				leaseSlackMs: 50,
-				leasesSurviveRestart: true,
+				slackMs: 1_000,
+				unsavedStarts: () => [],
 			};
 		}
 
 		it(
-			'the Redis store agrees with the model, whatever the processes’ clocks say',
+			'the Redis store agrees with the model',
 			async () => {
 				await fc.assert(
 					fc.asyncProperty(scenario, async (actions) => {
-						const model = await runScenario(redisWorld(), actions);
-						expect(model.violations).toEqual([]);
+						const world = await runScenario(redisWorld(), actions);
+						expect(world.violations).toEqual([]);
 					}),
 					fcParameters(MODEL_RUNS),
 				);

@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * Dedupe persistence: one store per workflow node (the registry), and the built-in store's ids
- * reaching n8n's database after every accepted event, under the node's id. n8n 2.41 (live
- * webhooks) loads the workflow with its static data, runs webhook(), creates the execution from a
- * second Workflow over the *same* static-data object (which resets the "changed" flag), reads
- * `webhookResponse`, and only then saves static data if the flag is set. `deliver()` replays that
- * sequence with n8n-workflow's real Workflow (its ObservableObject static data) and n8n-core's
- * WebhookContext, so this fails if the write is lost. A "restart" forgets the process's stores;
- * only the saved static data survives it.
+ * reaching n8n's database with every accepted event, under the node's id. n8n 2.41 (live
+ * webhooks) loads the workflow with its static data, runs webhook(), which answers itself, saves
+ * static data if it changed, then creates the execution, whose first step (the node's execute())
+ * reads static data n8n loaded for it and must not change it. `deliver()` replays that sequence
+ * with n8n-workflow's real Workflow (its ObservableObject static data) and n8n-core's contexts, so
+ * this fails if the write is lost or an execution writes. A "restart" forgets the process's
+ * stores; only the saved static data survives it.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -19,15 +19,17 @@ import {
 	type DedupeOptions,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
+import { staticDataKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
+import { PROCESS_LIVE_MS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import {
-	DEDUPE_CAPACITY,
 	DedupeRegistry,
 	dedupeRegistry,
 	IDLE_STORE_MS,
-	PROCESS_LIVE_MS,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import {
+	DEDUPE_CAPACITY,
 	releaseTrigger,
-	staticDataKey,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/persistence';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
 import { normaliseOptions } from '../../../../../../../nodes/GstCompliance/trigger/options';
 import * as output from '../../../../../../../nodes/GstCompliance/trigger/output';
@@ -49,6 +51,15 @@ const SHIPPED: DedupeOptions = {
 /** One persisted record: an 11-character digest and a 3-character minute offset. */
 const RECORD_CHARS = 14;
 const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, started: undefined };
+/**
+ * A copy that creates no execution: a duplicate of a started event (200), or after a restart,
+ * of one whose start the store saves with the next accepted event (202, on its way).
+ */
+const NO_EXECUTION = expect.objectContaining({
+	body: { received: true, duplicate: true },
+	started: undefined,
+	execution: undefined,
+});
 const LEGACY_KEY = `node:${TRIGGER_NAME}`;
 
 const event = (id: string) => signed(JSON.stringify(envelope({ id })));
@@ -89,27 +100,27 @@ describe('DedupeRegistry', () => {
 });
 
 describe('DedupeRegistry: memory of triggers no longer used', () => {
-	it('get() once a store went unused for IDLE_STORE_MS → it is dropped, unless a delivery holds a lease in it', async () => {
+	it('get() once a store went unused for IDLE_STORE_MS → it is dropped, unless an accepted event waits in it', async () => {
 		const registry = new DedupeRegistry();
 		const create = () => new MemoryDedupeStore(SHIPPED);
 		const idle = registry.get('wf:idle:production', SHIPPED, create, NOW_MS).store;
 		const leased = registry.get('wf:leased:production', SHIPPED, create, NOW_MS).store;
-		await leased.claim('evt_waiting', NOW_MS, IDLE_STORE_MS + 2 * HOUR);
+		leased.acceptNow('evt_waiting', NOW_MS, HOUR);
 		registry.get('wf:other:production', SHIPPED, create, NOW_MS + IDLE_STORE_MS + 1);
 		expect(registry.size).toBe(2);
 		expect(registry.get('wf:leased:production', SHIPPED, create).store).toBe(leased);
 		expect(registry.get('wf:idle:production', SHIPPED, create).store).not.toBe(idle);
 	});
 
-	it('release(workflow, node) → that trigger’s stores dropped, a store with a live lease kept', async () => {
+	it('release(workflow, node) → that trigger’s stores dropped, a store with an accepted event waiting kept', async () => {
 		const registry = new DedupeRegistry();
 		const create = () => new MemoryDedupeStore(SHIPPED);
 		registry.get('wf:a:production', SHIPPED, create, NOW_MS);
 		registry.get('wf:a:test', SHIPPED, create, NOW_MS);
 		const leased = registry.get('wf:b:production', SHIPPED, create, NOW_MS).store;
-		await leased.claim('evt_waiting', NOW_MS, HOUR);
-		registry.release('wf', 'a', NOW_MS);
-		registry.release('wf', 'b', NOW_MS);
+		leased.acceptNow('evt_waiting', NOW_MS, HOUR);
+		registry.release('wf', 'a');
+		registry.release('wf', 'b');
 		expect(registry.size).toBe(1);
 	});
 });
@@ -195,11 +206,13 @@ describe('saving the ids in the workflow’s static data', () => {
 		const row = newWorkflow('wf-static-data');
 		for (const id of ['evt_static_1', 'evt_static_2', 'evt_static_3']) {
 			const result = await deliver({ ...event(id), workflow: row });
-			expect(result).toMatchObject({ status: 200, body: { received: true } });
+			expect(result).toMatchObject({ status: 202, body: { received: true } });
 			expect(result.started).toHaveLength(1);
 		}
 		expect(staticDataKey('node-1')).toBe('dedupe:node-1');
-		expect(saved(row)?.d.length).toBe(3 * RECORD_CHARS);
+		// Each save carries the starts before it; the last event's start rides on the next one.
+		expect(saved(row)?.d.length).toBe(2 * RECORD_CHARS);
+		expect(saved(row)?.p).toEqual([['evt_static_3', NOW_MS]]);
 	});
 
 	it('webhook() after a restart → a saved id is a duplicate, a new id starts', async () => {
@@ -215,7 +228,7 @@ describe('saving the ids in the workflow’s static data', () => {
 		expect((await deliver({ ...event('evt_renamed'), workflow: row })).started).toHaveLength(1);
 		row.nodeName = 'Invoices in';
 		restart(row);
-		expect(await deliver({ ...event('evt_renamed'), workflow: row })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_renamed'), workflow: row })).toEqual(NO_EXECUTION);
 	});
 });
 
@@ -255,8 +268,8 @@ describe('several GST triggers in one workflow (n8n saves the whole static data,
 		});
 		restart(row);
 		expect(await deliver({ ...event('evt_legacy_a'), workflow: row, node: A })).toEqual(DUPLICATE);
-		expect(await deliver({ ...event('evt_a_new'), workflow: row, node: A })).toEqual(DUPLICATE);
-		expect(await deliver({ ...event('evt_b_1'), workflow: row, node: B })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_a_new'), workflow: row, node: A })).toEqual(NO_EXECUTION);
+		expect(await deliver({ ...event('evt_b_1'), workflow: row, node: B })).toEqual(NO_EXECUTION);
 	});
 });
 
@@ -405,10 +418,11 @@ describe('moving the ids saved by earlier versions (node static data, by node na
 		restart(row);
 		expect((await deliver({ ...event('evt_new'), workflow: row })).started).toHaveLength(1);
 		expect(row.staticData[LEGACY_KEY]).not.toHaveProperty('dedupe');
-		expect(saved(row)?.d.length).toBe(2 * RECORD_CHARS);
+		expect(saved(row)?.d.length).toBe(RECORD_CHARS);
+		expect(saved(row)?.p).toEqual([['evt_new', NOW_MS]]);
 		restart(row);
 		expect(await deliver({ ...event('evt_legacy'), workflow: row })).toEqual(DUPLICATE);
-		expect(await deliver({ ...event('evt_new'), workflow: row })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_new'), workflow: row })).toEqual(NO_EXECUTION);
 	});
 
 	it('webhook() starting an event when a stale save brought the legacy ids back → the save drops them again', async () => {
@@ -435,12 +449,44 @@ describe('moving the ids saved by earlier versions (node static data, by node na
 	});
 });
 
-describe('the claim of a delivery that fails before the execution exists', () => {
-	it('webhook() whose item cannot be prepared → 500, and the released id starts on the very next redelivery', async () => {
-		const row = newWorkflow('wf-prepare-fails');
+describe('an execution that fails before its event starts', () => {
+	it('execute() whose item cannot be built → the execution fails holding its event; retried, it starts it once', async () => {
+		const row = newWorkflow('wf-build-fails');
 		jest.spyOn(output, 'buildOutput').mockRejectedValueOnce(new Error('output failed'));
-		expect((await deliver({ ...event('evt_prepare'), workflow: row })).status).toBe(500);
-		expect((await deliver({ ...event('evt_prepare'), workflow: row })).started).toHaveLength(1);
+		const first = await deliver({ ...event('evt_build'), workflow: row, execution: 'later' });
+		await expect(first.execution!()).rejects.toThrow('output failed');
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(await deliver({ ...event('evt_build'), workflow: row })).toEqual(DUPLICATE);
+	});
+});
+
+describe('what an execution does to static data', () => {
+	it('execute() → reads, never writes: n8n would save the copy it loaded before its queue wait over newer data', async () => {
+		// The harness's execution throws if its static data changed (n8n saves it at the end).
+		const row = newWorkflow('wf-execution-reads');
+		const first = await deliver({ ...event('evt_1'), workflow: row, execution: 'later' });
+		// Another node's execution saved meanwhile: a Code node's counter goes to 42.
+		row.staticData.global = { ...(row.staticData.global as IDataObject), counter: 42 };
+		await deliver({ ...event('evt_2'), workflow: row });
+		restart(row); // the queued execution runs after a restart, with nothing in memory
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect((row.staticData.global as IDataObject).counter).toBe(42);
+	});
+
+	it('one whole static-data save per accepted event, none for a copy or a start', async () => {
+		const row = newWorkflow('wf-one-save');
+		let saves = 0;
+		let current = row.staticData;
+		Object.defineProperty(row, 'staticData', {
+			get: () => current,
+			set: (value: IDataObject) => {
+				saves++;
+				current = value;
+			},
+		});
+		for (let i = 0; i < 5; i++) await deliver({ ...event(`evt_${i}`), workflow: row });
+		for (let i = 0; i < 5; i++) await deliver({ ...event(`evt_${i}`), workflow: row });
+		expect(saves).toBe(5);
 	});
 });
 
@@ -474,7 +520,7 @@ describe('keeping deliveries of different workflows and modes apart', () => {
 		await deliver({ ...event('evt_production'), workflow });
 		restart(workflow);
 		expect((await deliver({ ...event('evt_test_only'), workflow })).started).toHaveLength(1);
-		expect(await deliver({ ...event('evt_production'), workflow })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_production'), workflow })).toEqual(NO_EXECUTION);
 	});
 
 	it('webhook() on the test URL after a restart → starts an id production saved; production still a duplicate', async () => {
@@ -485,7 +531,7 @@ describe('keeping deliveries of different workflows and modes apart', () => {
 		expect(
 			(await deliver({ ...event('evt_seen'), workflow, mode: 'manual' })).started,
 		).toHaveLength(1);
-		expect(await deliver({ ...event('evt_seen'), workflow })).toEqual(DUPLICATE);
+		expect(await deliver({ ...event('evt_seen'), workflow })).toEqual(NO_EXECUTION);
 	});
 });
 

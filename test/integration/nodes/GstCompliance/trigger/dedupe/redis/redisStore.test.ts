@@ -96,7 +96,9 @@ describe('accept, start and overdue', () => {
 		const copy = await b.accept('evt_1', T0, WITHIN);
 		expect(copy.kind).toBe('onItsWay');
 		const [seconds] = await inspect.time();
-		expect(Math.abs((copy as { acceptedMs: number }).acceptedMs - Number(seconds) * 1000)).toBeLessThan(5_000);
+		expect(
+			Math.abs((copy as { acceptedMs: number }).acceptedMs - Number(seconds) * 1000),
+		).toBeLessThan(5_000);
 	});
 
 	it('start of an accepted id → started, once, whichever process starts it; later accepts → duplicate', async () => {
@@ -111,7 +113,10 @@ describe('accept, start and overdue', () => {
 	it('20 concurrent accepts of one id over 4 processes → one accepted, 19 on their way; 20 concurrent starts → one started', async () => {
 		const stores = Array.from({ length: 4 }, () => processStore());
 		const accepts = await Promise.all(
-			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].accept('evt_burst', T0, WITHIN)),
+			Array.from(
+				{ length: 20 },
+				async (_, i) => await stores[i % 4].accept('evt_burst', T0, WITHIN),
+			),
 		);
 		expect(accepts.filter((r) => r.kind === 'accepted')).toHaveLength(1);
 		expect(accepts.filter((r) => r.kind === 'onItsWay')).toHaveLength(19);
@@ -135,26 +140,59 @@ describe('accept, start and overdue', () => {
 		expect(await processStore().start('evt_unknown', T0)).toBe('started');
 	});
 
-	it('overdue → the ids accepted before the Start Deadline and never started, each named by one process only', async () => {
+	it('overdue → the ids accepted before the Start Deadline (by Redis’s clock) and never started, each named by one process only', async () => {
 		const a = processStore();
 		const b = processStore();
 		await a.accept('evt_waiting', T0, WITHIN);
 		await a.accept('evt_started', T0, WITHIN);
 		await a.start('evt_started', T0);
 		await sleep(30);
-		const [fromA, fromB] = await Promise.all([a.overdue(T0, 20), b.overdue(T0, 20)]);
+		const [fromA, fromB] = await Promise.all([
+			a.overdue(T0 + 1_000, 20),
+			b.overdue(T0 + 1_000, 20),
+		]);
 		expect([...fromA, ...fromB].map((e) => e.eventId)).toEqual(['evt_waiting']);
-		expect(await a.overdue(T0, 20)).toEqual([]);
+		expect(await a.overdue(T0 + 1_000, 20)).toEqual([]);
 		// Still accepted and not started: a copy of it is retaken.
 		expect((await b.accept('evt_waiting', T0, 20)).kind).toBe('retaken');
+	});
+
+	it('overdue of an id whose score is past the deadline but which Redis accepted less than it ago (a clock ahead) → not yet; named once it is', async () => {
+		const ahead = processStore();
+		await ahead.accept('evt_ahead', T0 - 3_600_000, WITHIN);
+		expect(await ahead.overdue(T0, WITHIN)).toEqual([]);
+		expect(await ahead.overdue(T0, 1)).toEqual([
+			{ eventId: 'evt_ahead', acceptedMs: expect.any(Number) },
+		]);
+	});
+
+	it('accept when Redis fails the first command → throws, and nothing is accepted: the retry is accepted', async () => {
+		const client = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
+		direct.push(client);
+		let fail = true;
+		const flaky = Object.assign(Object.create(client) as Redis, {
+			zadd: (async (...args: Parameters<Redis['zadd']>) => {
+				if (fail) {
+					fail = false;
+					throw new Error('Connection is closed.');
+				}
+				return await client.zadd(...args);
+			}) as Redis['zadd'],
+		});
+		const store = new RedisDedupeStore(flaky, connection, {
+			scope: 'wf1:node-1:production',
+			windowMs: 60_000,
+		});
+		await expect(store.accept('evt_flaky', T0, WITHIN)).rejects.toThrow(DedupeUnavailableError);
+		expect(await store.accept('evt_flaky', T0, WITHIN)).toEqual({ kind: 'accepted' });
 	});
 
 	it('overdue one look at a time: at most 20 names per look, the rest on the next', async () => {
 		const store = processStore();
 		for (let i = 0; i < 25; i++) await store.accept(`evt_${i}`, T0, WITHIN);
 		await sleep(30);
-		expect(await store.overdue(T0, 20)).toHaveLength(20);
-		expect(await store.overdue(T0, 20)).toHaveLength(5);
+		expect(await store.overdue(T0 + 1_000, 20)).toHaveLength(20);
+		expect(await store.overdue(T0 + 1_000, 20)).toHaveLength(5);
 	});
 
 	it('keeps a started id for the window: inside it a duplicate, after it free, and Redis expires the key and the index', async () => {
@@ -467,7 +505,11 @@ describe('the trigger with a Redis credential', () => {
 		expect(await inspect.get(key('evt_n1'))).toMatch(/^a:\d+$/);
 		// A copy while the execution waits creates none.
 		const copy = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
-		expect(copy).toEqual({ status: 202, body: { received: true, duplicate: true }, started: undefined });
+		expect(copy).toEqual({
+			status: 202,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
 		expect((await first.execution!()).items).toHaveLength(1);
 		expect(await inspect.get(key('evt_n1'))).toBe('d');
 		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
@@ -525,7 +567,11 @@ describe('the trigger with a Redis credential', () => {
 	it('an event accepted by an earlier version (its lease) while its copy arrives: on its way, answered at once', async () => {
 		await inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
 		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
-		expect(result).toEqual({ status: 202, body: { received: true, duplicate: true }, started: undefined });
+		expect(result).toEqual({
+			status: 202,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
 	});
 
 	it('Redis down: 503, nothing starts, the log names the host and never the password', async () => {
@@ -715,7 +761,8 @@ describe('on a Redis Cluster', () => {
 			await store.accept(id, T0, WITHIN);
 			await store.start(id, T0);
 		}
-		for (const id of ids) expect(await store.accept(id, T0 + 1, WITHIN)).toEqual({ kind: 'duplicate' });
+		for (const id of ids)
+			expect(await store.accept(id, T0 + 1, WITHIN)).toEqual({ kind: 'duplicate' });
 		const perNode = await keysPerNode();
 		expect(perNode.every((count) => count > 0)).toBe(true);
 		expect(perNode.reduce((a, b) => a + b, 0)).toBe(ids.length);
