@@ -120,6 +120,12 @@ export class MemoryDedupeStore implements EventLedger {
 		return this.pending.size;
 	}
 
+	/**
+	 * Starts since the last `snapshot()`: the snapshot is what a restart reads back, so a store
+	 * with unsaved starts must stay in memory until the next one.
+	 */
+	unsavedStarts = 0;
+
 	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
 		return this.acceptNow(eventId, nowMs, startWithinMs);
 	}
@@ -130,22 +136,26 @@ export class MemoryDedupeStore implements EventLedger {
 		this.expirePending(nowMs);
 		if (this.seen.has(digestEventId(eventId))) return { kind: 'duplicate' };
 		const earlier = this.pending.get(eventId);
-		if (earlier && nowMs - earlier.acceptedMs < startWithinMs)
+		if (earlier && nowMs - earlier.acceptedMs > this.options.windowMs) this.pending.delete(eventId);
+		else if (earlier && nowMs - earlier.acceptedMs < startWithinMs)
 			return { kind: 'onItsWay', acceptedMs: earlier.acceptedMs };
 		// A retaken id moves to the end: the map stays in order of acceptance.
 		this.pending.delete(eventId);
 		while (this.pending.size >= this.options.capacity && this.pending.size > 0)
 			this.pending.delete(this.pending.keys().next().value as string);
 		this.pending.set(eventId, { acceptedMs: nowMs, named: false });
-		return earlier ? { kind: 'retaken', acceptedMs: earlier.acceptedMs } : { kind: 'accepted' };
+		return earlier && nowMs - earlier.acceptedMs <= this.options.windowMs
+			? { kind: 'retaken', acceptedMs: earlier.acceptedMs }
+			: { kind: 'accepted' };
 	}
 
 	async start(eventId: string, nowMs: number): Promise<Start> {
-		return this.claimNow(eventId, nowMs) ? 'started' : 'duplicate';
+		if (!this.claimNow(eventId, nowMs)) return 'duplicate';
+		this.unsavedStarts++;
+		return 'started';
 	}
 
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
-		this.expirePending(nowMs);
 		const found: OverdueEvent[] = [];
 		for (const [eventId, entry] of this.pending) {
 			if (nowMs - entry.acceptedMs < startWithinMs) break; // in order of acceptance
@@ -157,13 +167,18 @@ export class MemoryDedupeStore implements EventLedger {
 					: { eventId, acceptedMs: entry.acceptedMs },
 			);
 		}
+		this.expirePending(nowMs);
 		return found;
 	}
 
-	/** Accepted ids older than the window are forgotten: a copy of one is accepted afresh. */
+	/**
+	 * Accepted ids older than the window, once named overdue, are forgotten: a copy of one is
+	 * accepted afresh. One not named yet stays until `overdue` names it.
+	 */
 	private expirePending(nowMs: number): void {
 		for (const [eventId, entry] of this.pending) {
 			if (nowMs - entry.acceptedMs <= this.options.windowMs) return;
+			if (!entry.named) return;
 			this.pending.delete(eventId);
 		}
 	}
@@ -187,6 +202,7 @@ export class MemoryDedupeStore implements EventLedger {
 	}
 
 	snapshot(): DedupeSnapshot {
+		this.unsavedStarts = 0;
 		if (this.holes) this.rewrite(this.base);
 		const snapshot: DedupeSnapshot = {
 			v: 1,

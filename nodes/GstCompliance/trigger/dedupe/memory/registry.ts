@@ -10,7 +10,10 @@ import { randomUUID } from 'crypto';
 import { CapacityWatch } from './capacity';
 import type { DedupeOptions, MemoryDedupeStore } from './memoryStore';
 
-/** A store no delivery or execution has used this long, with nothing pending, is dropped. */
+/**
+ * A store no delivery or execution has used this long is dropped, unless an accepted event waits
+ * in it or a start is not saved yet (it would be lost).
+ */
 export const IDLE_STORE_MS = 60 * 60_000;
 const SWEEP_EVERY_MS = 60_000;
 
@@ -28,8 +31,8 @@ export interface RegistryEntry {
 
 /**
  * One store per key (workflow, node and namespace). A store of a trigger n8n deactivated, or that
- * nothing used for IDLE_STORE_MS, is dropped when no accepted event waits in it: its ids are in the
- * static data it was read from, and the next delivery reads them again.
+ * nothing used for IDLE_STORE_MS, is dropped once everything it knows is in the static data (no
+ * accepted event waits in it, every start saved); the next delivery reads them again.
  */
 export class DedupeRegistry {
 	private readonly stores = new Map<string, RegistryEntry>();
@@ -80,11 +83,7 @@ export class DedupeRegistry {
 	 */
 	release(workflowId: string, nodeId: string): void {
 		for (const [key, entry] of this.stores)
-			if (
-				entry.workflowId === workflowId &&
-				entry.nodeId === nodeId &&
-				entry.store.pendingCount === 0
-			)
+			if (entry.workflowId === workflowId && entry.nodeId === nodeId && settled(entry))
 				this.stores.delete(key);
 	}
 
@@ -103,10 +102,13 @@ export class DedupeRegistry {
 		if (nowMs - this.sweptMs < SWEEP_EVERY_MS && nowMs >= this.sweptMs) return;
 		this.sweptMs = nowMs;
 		for (const [key, entry] of this.stores)
-			if (nowMs - entry.lastUsedMs > IDLE_STORE_MS && entry.store.pendingCount === 0)
-				this.stores.delete(key);
+			if (nowMs - entry.lastUsedMs > IDLE_STORE_MS && settled(entry)) this.stores.delete(key);
 	}
 }
+
+/** Everything the store knows is in the static data: nothing would be lost by dropping it. */
+const settled = (entry: RegistryEntry) =>
+	entry.store.pendingCount === 0 && entry.store.unsavedStarts === 0;
 
 export const dedupeRegistry = new DedupeRegistry();
 

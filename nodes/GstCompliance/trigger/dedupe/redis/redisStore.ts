@@ -10,7 +10,9 @@
  * - start: anything but `d` → `d` for the window (started); `d` → duplicate.
  * Before its acceptance, an id goes into one sorted set per trigger (`…:<scope>:accepted`, member
  * the id itself, score this process's time, a first look only): a command on another key, so a
- * failure there leaves nothing accepted. `overdue` takes the ids whose score is past the Start
+ * failure there leaves nothing accepted. A start or a duplicate takes the id out again, so the set
+ * holds the events on their way and the lost ones; it has no expiry, so an event lost is named
+ * however long after it the next look comes (Redis deletes the set once it is empty). `overdue` takes the ids whose score is past the Start
  * Deadline, asks each one's key (on Redis's clock) whether it is still accepted and not started,
  * and removes each from the set: the process whose removal counts names it. The deadline and the
  * window are Redis's (`TIME` inside the scripts, key expiry): the processes' clocks may disagree
@@ -77,12 +79,14 @@ return 'started'
 
 /**
  * KEYS[1] an event's key; ARGV: startWithinMs. Returns {state, acceptedMs}: 'overdue' (accepted
- * at least the bound ago, not started), 'waiting' (accepted less than the bound ago) or 'done'
- * (started, or forgotten).
+ * at least the bound ago, not started), 'waiting' (accepted less than the bound ago), 'done'
+ * (started) or 'gone' (its acceptance expired with the window before anyone looked: a start takes
+ * its id out of the set, so it never started).
  */
 const CHECK = `${NOW}
 local v = redis.call('GET', KEYS[1])
-local at = v and tonumber(string.match(v, '^a:(%d+)$'))
+if not v then return {'gone', 0} end
+local at = tonumber(string.match(v, '^a:(%d+)$'))
 if not at then return {'done', 0} end
 if now - at >= tonumber(ARGV[1]) then return {'overdue', at} end
 return {'waiting', at}
@@ -90,10 +94,7 @@ return {'waiting', at}
 
 export class RedisDedupeStore implements EventLedger {
 	constructor(
-		private readonly client: Pick<
-			RedisClient,
-			'eval' | 'zadd' | 'zrem' | 'pexpire' | 'zrangebyscore'
-		>,
+		private readonly client: Pick<RedisClient, 'eval' | 'zadd' | 'zrem' | 'zrangebyscore'>,
 		private readonly connection: RedisConnection,
 		private readonly options: RedisStoreOptions,
 	) {}
@@ -103,15 +104,17 @@ export class RedisDedupeStore implements EventLedger {
 		const setKey = acceptedKey(this.options.scope);
 		// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted.
 		await this.run(async () => await this.client.zadd(setKey, 'NX', nowMs, eventId));
-		await this.run(async () => await this.client.pexpire(setKey, Math.ceil(this.options.windowMs)));
 		const [kind, acceptedMs] = (await this.script(
 			ACCEPT,
 			eventKey(this.options.scope, eventId),
 			this.options.windowMs,
 			startWithinMs,
 		)) as [Acceptance['kind'], number, number];
+		// Tidying only (`overdue` drops a started id it finds): a retake's new time, a duplicate out.
 		if (kind === 'retaken')
 			await this.run(async () => await this.client.zadd(setKey, nowMs, eventId)).catch(() => 0);
+		if (kind === 'duplicate')
+			await this.run(async () => await this.client.zrem(setKey, eventId)).catch(() => 0);
 		if (kind === 'accepted' || kind === 'duplicate') return { kind };
 		return { kind, acceptedMs: Number(acceptedMs) };
 	}
@@ -132,19 +135,21 @@ export class RedisDedupeStore implements EventLedger {
 
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
 		const setKey = acceptedKey(this.options.scope);
-		const candidates = await this.run(
+		const found = await this.run(
 			async () =>
 				await this.client.zrangebyscore(
 					setKey,
 					'-inf',
 					nowMs - startWithinMs,
+					'WITHSCORES',
 					'LIMIT',
 					0,
 					OVERDUE_BATCH,
 				),
 		);
 		const overdue: OverdueEvent[] = [];
-		for (const eventId of candidates) {
+		for (let i = 0; i + 1 < found.length; i += 2) {
+			const [eventId, score] = [found[i], Number(found[i + 1])];
 			const [state, acceptedMs] = (await this.script(
 				CHECK,
 				eventKey(this.options.scope, eventId),
@@ -157,8 +162,8 @@ export class RedisDedupeStore implements EventLedger {
 			}
 			// One process names it: whoever removes it from the set.
 			const removed = await this.run(async () => await this.client.zrem(setKey, eventId));
-			if (removed === 1 && state === 'overdue')
-				overdue.push({ eventId, acceptedMs: Number(acceptedMs) });
+			if (removed !== 1 || state === 'done') continue;
+			overdue.push({ eventId, acceptedMs: state === 'gone' ? score : Number(acceptedMs) });
 		}
 		return overdue;
 	}

@@ -69,7 +69,7 @@ describe('adding the resource as the API returns it now', () => {
 		control.setEinvoiceStatus(invoice.id, 'cancelled');
 		const get = jest.spyOn(apiRequest, 'gstApiRequest');
 		const result = await send(einvoiceEvent(invoice.id, 'evt_refetch_1'));
-		expect(result.status).toBe(200);
+		expect(result.status).toBe(202);
 		expect(result.started).toHaveLength(1);
 		const [item] = result.started!;
 		expect(item.data).toMatchObject({ id: invoice.id, status: 'generated' });
@@ -135,7 +135,7 @@ describe('starting with refetched null and the reason when the GET cannot be mad
 		['einv_../x', 'E-invoice ID "einv_../x" is not a valid id: it contains a slash'],
 	])('webhook() with data.id %p → refetchError "%s…", no GET', async (resourceId, reason) => {
 		const result = await send(einvoiceEvent(resourceId, 'evt_bad_id'));
-		expect(result.status).toBe(200);
+		expect(result.status).toBe(202);
 		expect(result.started).toEqual([
 			expect.objectContaining({
 				refetched: null,
@@ -158,7 +158,7 @@ describe('starting with refetched null and the reason when the GET cannot be mad
 		async (written, shown, reason) => {
 			const body = `{"id":"evt_number_${written}","type":"ewaybill.generated","data":{"id":${written},"object":"ewaybill","status":"generated"}}`;
 			const result = await send(body);
-			expect(result.status).toBe(200);
+			expect(result.status).toBe(202);
 			expect(result.started).toEqual([
 				expect.objectContaining({
 					refetched: null,
@@ -177,7 +177,7 @@ describe('starting with refetched null and the reason when the GET fails', () =>
 			type: 'ewaybill.generated',
 			data: { id: 'ewb_1', object: 'ewaybill', status: 'generated' },
 		});
-		expect(result.status).toBe(200);
+		expect(result.status).toBe(202);
 		expect(result.started).toEqual([
 			expect.objectContaining({
 				id: 'evt_refetch_403',
@@ -202,7 +202,7 @@ describe('starting with refetched null and the reason when the GET fails', () =>
 	it('webhook() with the API host unreachable → "connection refused", after the bounded retries', async () => {
 		apiCredential = { ...apiCredential, sandboxApiUrl: await closedPortUrl() };
 		const result = await send(einvoiceEvent(newEinvoice().id, 'evt_refetch_down'));
-		expect(result.status).toBe(200);
+		expect(result.status).toBe(202);
 		expect(result.started).toEqual([
 			expect.objectContaining({
 				refetched: null,
@@ -228,7 +228,7 @@ describe('starting with refetched null and the reason when the GET fails', () =>
 		const result = await send(einvoiceEvent(newEinvoice().id, 'evt_refetch_slow'));
 		expect(budgets).toEqual([REFETCH_BUDGET_MS]);
 		expect(REFETCH_BUDGET_MS).toBe(60_000);
-		expect(result).toMatchObject({ status: 200, body: { received: true } });
+		expect(result).toMatchObject({ status: 202, body: { received: true } });
 		expect(result.started).toEqual([
 			expect.objectContaining({
 				refetched: null,

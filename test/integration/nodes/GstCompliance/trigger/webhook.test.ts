@@ -243,14 +243,14 @@ describe('the timestamp tolerance', () => {
 	useFixedClock();
 
 	it.each([
-		['300 s old', 200, -300],
-		['300 s ahead', 200, 300],
+		['300 s old', 202, -300],
+		['300 s ahead', 202, 300],
 		['301 s old', 401, -301],
 		['301 s ahead', 401, 301],
 	])('webhook() with no options, signed %s → %i', async (_name, status, offset) => {
 		const result = await deliver({ ...signed(event('evt_t'), NOW_S + offset), options: {} });
 		expect(result.status).toBe(status);
-		expect(result.started !== undefined).toBe(status === 200);
+		expect(result.started !== undefined).toBe(status === 202);
 	});
 
 	it('webhook() with toleranceSeconds 30 → signed 30 s old starts, 31 s old → 401', async () => {
@@ -274,7 +274,7 @@ describe('the body size limit (1 MiB)', () => {
 
 	it('webhook() with a signed envelope of exactly 1 MiB → 200, started', async () => {
 		const result = await deliver({ ...ofSize(MIB), options: {} });
-		expect(result.status).toBe(200);
+		expect(result.status).toBe(202);
 		expect(result.started).toHaveLength(1);
 	});
 
@@ -294,7 +294,7 @@ describe('a body n8n left unread (trigger version 2, a content type n8n does not
 
 	it("webhook() → read with n8n's readRawBody, verified and started", async () => {
 		const result = await deliver({ ...fresh(event('evt_unread')), unreadBody: true });
-		expect(result.status).toBe(200);
+		expect(result.status).toBe(202);
 		expect(result.started).toHaveLength(1);
 	});
 
@@ -634,7 +634,8 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		expect(next.started).toEqual([
 			expect.objectContaining({
 				id: 'evt_next',
-				dedupeNotice: expect.stringContaining('Event "evt_lost" was accepted at 2025-01-15T04:30'),
+				// The time is the store's: the stubbed clock's, or Redis's own.
+				dedupeNotice: expect.stringMatching(/^Event "evt_lost" was accepted at \d{4}-\d\d-\d\dT/),
 			}),
 		]);
 		expect(logs.warn.filter((m) => m.includes('"evt_lost" was accepted'))).toHaveLength(1);
@@ -892,14 +893,14 @@ describe('deliveries from the service emulator', () => {
 		expect([...starts.keys()].sort()).toEqual([...eventIds].sort());
 		expect([...starts.values()].every((n) => n === 1)).toBe(true);
 		expect(received.length).toBeGreaterThanOrEqual(2 * eventIds.length); // every attempt came twice
-		expect(received.filter((r) => r.result.status !== 200)).toEqual([]);
+		expect(received.filter((r) => r.result.status !== 200 && r.result.status !== 202)).toEqual([]);
 
 		// Shuffled: the order of first arrival is not the order of emission.
 		const firstArrival = [...new Set(received.map((r) => r.eventId))];
 		expect(firstArrival).not.toEqual(eventIds);
 	});
 
-	it('webhook() with the dashboard replay of a delivered event → duplicate, also after a restart', async () => {
+	it('webhook() with the dashboard replay of a delivered event → a duplicate with no execution, also after a restart', async () => {
 		const { subscriptionId, organizationId } = await subscribe();
 		emu.control.setDeliveryFaults({});
 		await emitEvents(organizationId);
@@ -914,7 +915,8 @@ describe('deliveries from the service emulator', () => {
 		await emu.control.advance(60_000);
 		for (const delivery of deliveries) {
 			const replayed = await emu.control.replay(delivery.id);
-			expect(replayed.lastStatusCode).toBe(200);
+			// 202 for the events whose start the store saves with the next accepted event.
+			expect([200, 202]).toContain(replayed.lastStatusCode);
 			expect(JSON.parse(replayed.lastResponseBody ?? '{}')).toEqual({
 				received: true,
 				duplicate: true,
@@ -943,7 +945,7 @@ describe('deliveries from the service emulator', () => {
 		await emu.control.settle();
 
 		expect(received.length).toBeGreaterThan(0);
-		expect(received.every((r) => r.result.status === 200 && r.result.started)).toBe(true);
+		expect(received.every((r) => r.result.status === 202 && r.result.started)).toBe(true);
 		expect(emu.control.deliveries({ subscriptionId }).every((d) => d.state === 'delivered')).toBe(
 			true,
 		);

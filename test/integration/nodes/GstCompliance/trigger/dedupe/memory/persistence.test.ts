@@ -58,7 +58,6 @@ const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, star
 const NO_EXECUTION = expect.objectContaining({
 	body: { received: true, duplicate: true },
 	started: undefined,
-	execution: undefined,
 });
 const LEGACY_KEY = `node:${TRIGGER_NAME}`;
 
@@ -110,6 +109,18 @@ describe('DedupeRegistry: memory of triggers no longer used', () => {
 		expect(registry.size).toBe(2);
 		expect(registry.get('wf:leased:production', SHIPPED, create).store).toBe(leased);
 		expect(registry.get('wf:idle:production', SHIPPED, create).store).not.toBe(idle);
+	});
+
+	it('get() once a store went unused for IDLE_STORE_MS → kept while a start is not saved yet, dropped once a snapshot saved it', async () => {
+		const registry = new DedupeRegistry();
+		const create = () => new MemoryDedupeStore(SHIPPED);
+		const store = registry.get('wf:started:production', SHIPPED, create, NOW_MS).store;
+		await store.start('evt_done', NOW_MS);
+		registry.get('wf:other:production', SHIPPED, create, NOW_MS + IDLE_STORE_MS + 1);
+		expect(registry.get('wf:started:production', SHIPPED, create).store).toBe(store);
+		store.snapshot();
+		registry.get('wf:other:production', SHIPPED, create, NOW_MS + 2 * IDLE_STORE_MS + 2);
+		expect(registry.get('wf:started:production', SHIPPED, create).store).not.toBe(store);
 	});
 
 	it('release(workflow, node) → that trigger’s stores dropped, a store with an accepted event waiting kept', async () => {

@@ -161,7 +161,8 @@ describe('accept, start and overdue', () => {
 		const ahead = processStore();
 		await ahead.accept('evt_ahead', T0 - 3_600_000, WITHIN);
 		expect(await ahead.overdue(T0, WITHIN)).toEqual([]);
-		expect(await ahead.overdue(T0, 1)).toEqual([
+		await sleep(5);
+		expect(await ahead.overdue(T0 + 10, 1)).toEqual([
 			{ eventId: 'evt_ahead', acceptedMs: expect.any(Number) },
 		]);
 	});
@@ -669,7 +670,7 @@ describe('the signing-secret cache', () => {
 		for (let i = 0; i < 10; i++) {
 			const request = signed(JSON.stringify(envelope({ id: `evt_c${i}` })), Math.floor(now / 1000));
 			const result = await deliver({ ...request, workflow, reads, credentialSet: 'shared' });
-			expect(result.status).toBe(200);
+			expect(result.status).toBe(202);
 		}
 		expect(reads.gstComplianceWebhookApi).toBe(1);
 		now += 5_001;
