@@ -120,21 +120,28 @@ describe('node lifecycle', () => {
 		await expect(hooks.delete.call(context)).resolves.toBe(true);
 	});
 
-	it('deactivation drops the trigger’s built-in store from memory; its ids stay in the static data', async () => {
+	it('deactivation keeps the trigger’s built-in store while a start is unsaved, drops it once all is in the static data', async () => {
 		const row = newWorkflow();
-		const first = await deliver({
-			...signed(JSON.stringify(envelope({ id: 'evt_kept' }))),
-			workflow: row,
-		});
-		expect(first.started).toHaveLength(1);
+		const deliverId = async (id: string) =>
+			await deliver({ ...signed(JSON.stringify(envelope({ id }))), workflow: row });
+		expect((await deliverId('evt_kept')).started).toHaveLength(1);
 		expect(dedupeRegistry.size).toBe(1);
+		// evt_kept's start is saved with the next acceptance: the store stays until then.
+		await node.webhookMethods.default.delete.call(hookContext('activate'));
+		expect(dedupeRegistry.size).toBe(1);
+		expect(await deliverId('evt_kept')).toMatchObject({
+			status: 200,
+			body: { received: true, duplicate: true },
+		});
+		const next = await deliverId('evt_next');
+		expect(next.started).toHaveLength(1);
+		// Saved: evt_kept's start with evt_next's acceptance; evt_next's start is in memory again.
+		dedupeRegistry.get('wf1:node-1:production', { windowMs: 60_000, capacity: 10 }, () => {
+			throw new Error('held');
+		}).store.snapshot();
 		await node.webhookMethods.default.delete.call(hookContext('activate'));
 		expect(dedupeRegistry.size).toBe(0);
-		const again = await deliver({
-			...signed(JSON.stringify(envelope({ id: 'evt_kept' }))),
-			workflow: row,
-		});
-		expect(again.body).toEqual({ received: true, duplicate: true });
+		expect((await deliverId('evt_kept')).body).toEqual({ received: true, duplicate: true });
 	});
 });
 
