@@ -68,7 +68,7 @@ export async function postEvents(
 				},
 				body: payload,
 			});
-			if (response.status !== 200)
+			if (response.status < 200 || response.status > 299)
 				throw new Error(
 					`${target.label} answered ${response.status}: ${response.text.slice(0, 200)}`,
 				);

@@ -29,12 +29,13 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 	const out: INodeExecutionData[] = [];
 	let ledger: TriggerLedger | undefined;
 	for (const [index, item] of items.entries()) {
-		const event = deliveredEvent(item.json);
+		const delivered = deliveredEvent(item.json);
 		// Not an item of this node's webhook (an execution queued by an earlier version): as is.
-		if (!event) {
+		if (!delivered) {
 			out.push(item);
 			continue;
 		}
+		const { event } = delivered;
 		// The item first: a step that fails before the start (the refetch's budget is its own) leaves
 		// the event unstarted, so retrying the execution from n8n's list starts it.
 		const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
@@ -58,7 +59,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 					: undefined,
 			});
 		}
-		const notes = [ledger.notice?.(), ...(await overdueNotes(context, ledger, options))];
+		const notes = [delivered.notice, ...(await overdueNotes(context, ledger, options))];
 		const notice = notes.filter(Boolean).join(' ');
 		out.push({
 			json: notice ? { ...output, dedupeNotice: notice } : output,

@@ -20,30 +20,38 @@ export const REFETCH_BUDGET_MS = 60_000;
 /** The field of the webhook's item that carries the accepted event to its execution. */
 export const DELIVERED_FIELD = 'gstComplianceDelivery';
 
-/** The webhook's item: the accepted envelope, for the execution's first step. */
-export function deliveredItem(event: EventEnvelope): IDataObject {
+/**
+ * The webhook's item: the accepted envelope, for the execution's first step, and what the
+ * accepting process has to tell the user about its store (`notice`: the execution may run on
+ * another process, a worker in queue mode).
+ */
+export function deliveredItem(event: EventEnvelope, notice?: string): IDataObject {
 	return {
 		[DELIVERED_FIELD]: {
 			id: event.id,
 			type: event.type,
 			createdAt: event.createdAt,
 			data: event.data as IDataObject,
+			...(notice ? { notice } : {}),
 		},
 	};
 }
 
-/** The envelope a webhook's item carries; undefined for any other item (pinned, or foreign). */
-export function deliveredEvent(item: IDataObject): EventEnvelope | undefined {
+/** What a webhook's item carries; undefined for any other item (pinned, or foreign). */
+export function deliveredEvent(
+	item: IDataObject,
+): { event: EventEnvelope; notice?: string } | undefined {
 	const carried = item[DELIVERED_FIELD] as Record<string, unknown> | undefined;
 	if (typeof carried !== 'object' || carried === null) return undefined;
-	const { id, type, createdAt, data } = carried;
+	const { id, type, createdAt, data, notice } = carried;
 	if (typeof id !== 'string' || typeof type !== 'string') return undefined;
-	return {
+	const event: EventEnvelope = {
 		id,
 		type,
 		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
 		data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {},
 	};
+	return typeof notice === 'string' ? { event, notice } : { event };
 }
 
 export async function buildOutput(

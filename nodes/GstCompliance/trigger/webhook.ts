@@ -152,7 +152,7 @@ async function accept(
 			);
 			break;
 	}
-	const item = deliveredItem(event);
+	const item = deliveredItem(event, ledger.notice?.());
 	if (mode === 'atOnce') return answerAtOnce(context.getResponseObject(), item);
 	return answerOnceExecutionExists(item, () => ledger.persist?.());
 }

@@ -37,6 +37,8 @@ import {
 	uuid,
 	waitFor,
 	waitForFinished,
+	burstBehindLimit,
+	crashWhileQueued,
 	type Session,
 } from '../../harness';
 import { triggerPanel } from '../../../nodes/GstCompliance/trigger/description';
@@ -45,6 +47,13 @@ jest.setTimeout(300_000);
 
 const VERSION: string = installer.N8N_VERSION || 'main';
 const MAJOR = Number(VERSION.split('.')[0]);
+const MINOR = Number(VERSION.split('.')[1]);
+/**
+ * n8n 2.0–2.33 never run a queued execution again after a restart: there the trigger lets n8n
+ * answer once the execution exists (README, Compatibility); elsewhere it answers 202 at once.
+ */
+const AT_ONCE = !(MAJOR === 2 && MINOR < 34);
+const ACCEPTED = AT_ONCE ? 202 : 200;
 
 let session: Session;
 
@@ -154,6 +163,7 @@ describe('the trigger', () => {
 	it('accepts a signed event, answers a duplicate as one, refuses a forged one', async () => {
 		const event = envelope('einvoice.generated', { id: 'einv_compat' });
 		expect((await deliver(url, event, session.signingSecret)).json()).toEqual({ received: true });
+		await waitForFinished(session.n8n, workflowId, 1, 60_000, 0);
 		expect((await deliver(url, event, session.signingSecret)).json()).toEqual({
 			received: true,
 			duplicate: true,
@@ -179,23 +189,41 @@ describe('the trigger', () => {
 				async () => await deliver(url, body, session.signingSecret, header),
 			),
 		);
-		expect(answers.filter((a) => a.status !== 200 && a.status !== 409)).toEqual([]);
-		expect(answers.filter((a) => a.status === 200 && !a.text.includes('duplicate'))).toHaveLength(
-			1,
+		expect(answers.filter((a) => a.status !== 200 && a.status !== 202)).toEqual([]);
+		expect(answers.filter((a) => !a.text.includes('duplicate'))).toHaveLength(1);
+		expect(await waitForFinished(session.n8n, workflowId, 2, 60_000, 500)).toBeGreaterThanOrEqual(
+			2,
 		);
-		expect(await waitForFinished(session.n8n, workflowId, 2, 60_000, 500)).toBe(2);
+		// Answered once the execution exists, a copy meanwhile gets an execution of its own that
+		// ends without items; at once, none does.
+		const items = await Promise.all(
+			(await session.n8n.executions(workflowId)).map(
+				async (e) => await session.n8n.nodeOutput(e.id, 'GST Compliance Trigger'),
+			),
+		);
+		expect(items.flat().filter((item) => item.id === event.id)).toHaveLength(1);
+		if (AT_ONCE) expect(await waitForFinished(session.n8n, workflowId, 2, 5_000, 500)).toBe(2);
 	});
 
 	it(
-		MAJOR >= 2
-			? 'answers once the execution exists: at the 200 the execution is there'
-			: 'n8n 1.x answers before the execution exists (README, Compatibility); the event still starts once and its redelivery is a duplicate',
+		AT_ONCE
+			? 'answers 202 at once (README, Compatibility); the event starts once and its copy is a duplicate'
+			: 'answers once the execution exists (n8n 2.0–2.33, README, Compatibility): at the 200 the execution is there',
 		async () => {
 			const before = (await session.n8n.executions(workflowId)).length;
 			const event = envelope('einvoice.generated', { id: `einv_order_${uuid()}` });
 			const res = await deliver(url, event, session.signingSecret);
-			expect(res.status).toBe(200);
-			if (MAJOR >= 2) expect((await session.n8n.executions(workflowId)).length).toBe(before + 1);
+			expect(res.status).toBe(ACCEPTED);
+			if (!AT_ONCE) expect((await session.n8n.executions(workflowId)).length).toBe(before + 1);
+			await waitFor(
+				async () =>
+					(await session.n8n.executions(workflowId)).filter((e) => e.status === 'success')
+						.length ===
+					before + 1,
+				'the execution to finish',
+				30_000,
+				200,
+			);
 			expect((await deliver(url, event, session.signingSecret)).json()).toEqual({
 				received: true,
 				duplicate: true,
@@ -369,3 +397,67 @@ interface Page {
 	setDefaultTimeout(ms: number): void;
 	url(): string;
 }
+
+/**
+ * The acknowledgement scenarios of the e2e spec (test/e2e/specs/concurrencyLimit.test.ts) on this
+ * version: at once, a burst never fails a delivery; answered once the execution exists (n8n
+ * 2.0–2.33), deliveries behind the limit time out and are retried, and each event still does its
+ * work once. A SIGKILL while deliveries wait loses none and doubles none either way: 1.x runs the
+ * queued executions again after the restart; 2.0–2.33 never do, and the service retries them.
+ */
+describe(`n8n ${VERSION}: acknowledging behind the concurrency limit`, () => {
+	const SERVICE_TIMEOUT_MS = 10_000;
+	const once = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, 1]));
+
+	it(
+		AT_ONCE
+			? 'a burst of 100 behind a limit of 5: no failed delivery, each event does its work once'
+			: 'a burst of 40 behind a limit of 5: the late answers time out and are retried, each event does its work once',
+		async () => {
+			const events = AT_ONCE ? 100 : 40;
+			const { emitted, service, work } = await burstBehindLimit(`compat-burst-${VERSION}`, {
+				limit: 5,
+				events,
+				withinMs: 4_000,
+				workSeconds: 2,
+				serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+				retryBaseMs: 2_000,
+			});
+			console.log(
+				`n8n ${VERSION}, burst of ${events}: ${service.failedAttempts} failed attempts of ${service.attempts}, longest run ${service.longestFailureRun}; ${work.executions} executions, ${work.empty} ended empty`,
+			);
+			expect({ notDelivered: service.notDelivered, active: service.active }).toEqual({
+				notDelivered: [],
+				active: true,
+			});
+			expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));
+			if (AT_ONCE) {
+				expect(service.failedAttempts).toBe(0);
+				expect({ executions: work.executions, empty: work.empty }).toEqual({
+					executions: events,
+					empty: 0,
+				});
+			}
+		},
+		900_000,
+	);
+
+	it('a SIGKILL while deliveries wait for the slot, then the service’s retries: each event does its work once, none lost', async () => {
+		const { emitted, service, work } = await crashWhileQueued(`compat-crash-${VERSION}`, {
+			events: 5,
+			holdSeconds: 60,
+			killAfterMs: 3_000,
+			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+			retryBaseMs: 5_000,
+		});
+		console.log(
+			`n8n ${VERSION}, crash while queued: ${service.failedAttempts} failed attempts; ${work.executions} executions`,
+		);
+		expect({ notDelivered: service.notDelivered, active: service.active }).toEqual({
+			notDelivered: [],
+			active: true,
+		});
+		expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));
+		if (AT_ONCE) expect(service.failedAttempts).toBe(0);
+	}, 600_000);
+});

@@ -69,7 +69,7 @@ it('a Previous Signing Secret "-" (saved although its Test failed): a delivery s
 		envelope('einvoice.generated', { id: 'einv_1' }),
 		SECRET,
 	);
-	expect(genuine.status).toBe(200);
+	expect(genuine.status).toBe(202);
 	const executions = await n8n.waitForExecutions(trigger.workflowId, 1);
 	expect(executions).toHaveLength(1);
 	expect(n8n.logs()).toContain('Previous Signing Secret is shorter than 16 characters');

@@ -193,7 +193,7 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 		...envelope('ewaybill.expired', { id: 'ewb_late', object: 'ewaybill', status: 'expired' }),
 		createdAt: new Date(Date.now() - 7200_000).toISOString(),
 	};
-	expect((await deliver(url, late, secret)).status).toBe(200);
+	expect((await deliver(url, late, secret)).status).toBe(202);
 	await n8n.waitForExecutions(id, 2);
 
 	const rows = readCsv(sheetFile);

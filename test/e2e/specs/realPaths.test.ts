@@ -70,7 +70,7 @@ describe('GST Compliance Trigger with Refetch Latest State', () => {
 	/** Delivers `evt` and returns the trigger's output item of the execution it started. */
 	async function deliverAndRead(evt: ReturnType<typeof envelope>, executionCount: number) {
 		const res = await deliver(url, evt, secret);
-		expect(res.status).toBe(200);
+		expect(res.status).toBe(202);
 		const executions = await n8n.waitForExecutions(workflowId, executionCount);
 		for (const execution of executions) {
 			const [item] = await n8n.nodeOutput(execution.id, TRIGGER);

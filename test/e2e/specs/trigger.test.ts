@@ -192,22 +192,23 @@ it('20 concurrent deliveries of one event id → exactly one execution', async (
 	const results = await Promise.all(
 		Array.from({ length: 20 }, () => deliver(url, body, secret, header)),
 	);
-	// One starts it; the others find it started (200, duplicate) or still being started (409, which
-	// the service retries).
+	// One is accepted (202); the others find it accepted and on its way (202, duplicate) or started
+	// (200, duplicate): every one is answered 2xx at once, none creates another execution.
 	const statuses = results.map((r) => r.status);
-	expect(statuses.filter((status) => status !== 200 && status !== 409)).toEqual([]);
-	expect(results.filter((r) => r.status === 200 && !r.text.includes('duplicate'))).toHaveLength(1);
+	expect(statuses.filter((status) => status !== 200 && status !== 202)).toEqual([]);
+	expect(results.filter((r) => !r.text.includes('duplicate'))).toHaveLength(1);
 	expected = [...expected, evt.id].sort();
 	await n8n.waitForExecutions(workflowId, expected.length);
 	await barrierAndCheck();
 	expect((await startedEventIds()).filter((id) => id === evt.id)).toHaveLength(1);
 });
 
-it('after an n8n restart, an old event redelivered → 200, no execution', async () => {
+it('after an n8n restart, an old event redelivered → 2xx duplicate, no execution', async () => {
 	await n8n.restart();
 	const old = lastDeliveryOf('einvoice.failed');
 	const replayed = await emu.control.replay(old.id);
 	expect(replayed.lastStatusCode).toBe(200);
+	expect(replayed.lastResponseBody).toContain('duplicate');
 	// Also a concurrent-duplicate id from before the restart, sent by hand.
 	const again = envelope('einvoice.generated', {
 		id: 'einv_concurrent',
@@ -216,7 +217,8 @@ it('after an n8n restart, an old event redelivered → 200, no execution', async
 	});
 	const concurrentId = expected.find((id) => id.startsWith('evt_e2e_'))!;
 	const res = await deliver(url, { ...again, id: concurrentId }, secret);
-	expect(res.status).toBe(200);
+	expect([200, 202]).toContain(res.status);
+	expect(res.json()).toMatchObject({ duplicate: true });
 	await barrierAndCheck();
 });
 

@@ -29,11 +29,11 @@ export async function deliverSigned(
 }
 
 /**
- * What the trigger answered: a duplicate is acknowledged with `{ duplicate: true }`; any other 200
- * is a new event (its body is not relied on: builds before d6fe6b1 let n8n answer with a default).
+ * What the trigger answered: a copy (of an event started, or accepted and on its way) is
+ * acknowledged with `{ duplicate: true }`; any other 2xx is a new event.
  */
 export function outcome(response: HttpResponse): 'accepted' | 'duplicate' | `HTTP ${number}` {
-	if (response.status !== 200) return `HTTP ${response.status}`;
+	if (response.status !== 200 && response.status !== 202) return `HTTP ${response.status}`;
 	try {
 		return (JSON.parse(response.text) as { duplicate?: boolean }).duplicate === true
 			? 'duplicate'

@@ -136,9 +136,11 @@ describe('node lifecycle', () => {
 		const next = await deliverId('evt_next');
 		expect(next.started).toHaveLength(1);
 		// Saved: evt_kept's start with evt_next's acceptance; evt_next's start is in memory again.
-		dedupeRegistry.get('wf1:node-1:production', { windowMs: 60_000, capacity: 10 }, () => {
-			throw new Error('held');
-		}).store.snapshot();
+		dedupeRegistry
+			.get('wf1:node-1:production', { windowMs: 60_000, capacity: 10 }, () => {
+				throw new Error('held');
+			})
+			.store.snapshot();
 		await node.webhookMethods.default.delete.call(hookContext('activate'));
 		expect(dedupeRegistry.size).toBe(0);
 		expect((await deliverId('evt_kept')).body).toEqual({ received: true, duplicate: true });
