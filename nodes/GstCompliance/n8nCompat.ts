@@ -40,9 +40,9 @@
  *    executions n8n runs again after a restart. The editor still listens for a test event on
  *    Execute step; pinned data replaces the node's output without calling it.
  * 7. n8n 1.x and 2.34+ run queued (`new`) executions again after a restart; 2.0–2.33 never do
- *    (n8n PR #35059). The version is read from n8n-core's package.json, which resolves to n8n's
- *    own copy (n8n puts its modules on NODE_PATH; the package does not ship n8n-core), and its
- *    major.minor is n8n's on 2.x.
+ *    (n8n PR #35059). The version is read from n8n's own package.json beside the `bin/n8n` that
+ *    started the process, else from the n8n-core it resolves (n8n puts its modules on NODE_PATH;
+ *    the package does not ship n8n-core, and its major.minor is n8n's on 2.x).
  */
 import type {
 	IDataObject,
@@ -87,18 +87,37 @@ export function answerOnceExecutionExists(
 
 let version: Promise<string | undefined> | undefined;
 
-/** n8n's version as its n8n-core tells it (7. above); undefined when it cannot be read. */
+/**
+ * The version in n8n's own package.json, beside the `n8n` binary that started this process
+ * (`<n8n>/bin/n8n`: `n8n start`, `n8n worker`, `n8n webhook`, the Docker image, npx).
+ */
+async function n8nPackageVersion(): Promise<unknown> {
+	const main = require.main?.filename ?? '';
+	const root = main.replace(/[\\/]bin[\\/]n8n(\.js)?$/, '');
+	if (root === main) throw new Error('not started by n8n’s bin/n8n');
+	return await import(`${root}/package.json`);
+}
+
+/**
+ * n8n's version (7. above): its own package.json, else the n8n-core it runs on (found through the
+ * module paths n8n adds; its major.minor is n8n's on 2.x); undefined when neither can be read.
+ */
 export async function n8nVersion(
-	load: () => Promise<unknown> = async () => await import('n8n-core/package.json'),
+	...loads: Array<() => Promise<unknown>>
 ): Promise<string | undefined> {
-	return await (version ??= load().then(
-		(pkg) => {
-			const read = (pkg as { version?: unknown; default?: { version?: unknown } }) ?? {};
-			const value = read.version ?? read.default?.version;
-			return typeof value === 'string' ? value : undefined;
-		},
-		() => undefined,
-	));
+	const tries = loads.length
+		? loads
+		: [n8nPackageVersion, async () => await import('n8n-core/package.json')];
+	return await (version ??= (async () => {
+		for (const load of tries) {
+			const read = (await load().catch(() => undefined)) as
+				| { version?: unknown; default?: { version?: unknown } }
+				| undefined;
+			const value = read?.version ?? read?.default?.version;
+			if (typeof value === 'string') return value;
+		}
+		return undefined;
+	})());
 }
 
 /** Forgets the version read (tests). */

@@ -47,6 +47,7 @@ it('a SIGKILL while deliveries wait for the slot: n8n runs them after the restar
 		killAfterMs: 3_000,
 		serviceTimeoutMs: SERVICE_TIMEOUT_MS,
 		retryBaseMs: 5_000,
+		recoversQueued: true,
 	});
 	// Answered at once, before the kill: the service retries nothing.
 	expect(service).toMatchObject({ failedAttempts: 0, notDelivered: [], active: true });
