@@ -449,6 +449,7 @@ describe(`n8n ${VERSION}: acknowledging behind the concurrency limit`, () => {
 			killAfterMs: 3_000,
 			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
 			retryBaseMs: 5_000,
+			recoversQueued: AT_ONCE,
 		});
 		console.log(
 			`n8n ${VERSION}, crash while queued: ${service.failedAttempts} failed attempts; ${work.executions} executions`,
