@@ -1,19 +1,19 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
  * Item 7: does a full dedupe memory slow the trigger down? Events/s through the trigger's delivery
- * path (verify, then the dedupe lifecycle: claim, renew, commit) with 100,000 ids already remembered ÷ the same
- * with an empty memory, for each store. The memory is filled directly (claims for the built-in
+ * path (verify, then the dedupe lifecycle: accept, start) with 100,000 ids already remembered ÷ the
+ * same with an empty memory, for each store. The memory is filled directly (starts for the built-in
  * store, SETs for Redis), not by sending 100,000 events.
  *
  * - Built-in store: after each new id n8n serialises the node's static data to save it; the bench
  *   does the same `JSON.stringify` per accepted event (the write to the database itself is left
  *   out: it is the same bytes either way, measured in item 4).
  * - Redis store: a redis-server of its own on a free port (Debian's redis-server, as the tests
- *   use); claim, renew and commit are three script round trips on loopback.
+ *   use); accept and start are two script round trips and three commands on loopback.
  */
 import Redis from 'ioredis';
 
-import type { ClaimStore } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
+import type { EventLedger } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
 import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { eventKey, RedisDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
@@ -40,33 +40,35 @@ function delivery(seq: number, t: number) {
 }
 
 /** Events/s of `events` new-id deliveries, one after another, each signed before the clock runs. */
-async function rate(store: ClaimStore, events: number, seq: { next: number }): Promise<number> {
+async function rate(store: EventLedger, events: number, seq: { next: number }): Promise<number> {
 	const nowMs = Date.now();
 	const t = Math.floor(nowMs / 1000);
 	const batch = Array.from({ length: events }, () => delivery(seq.next++, t));
 	const start = process.hrtime.bigint();
 	for (const { body, header } of batch) {
-		await deliverOnce(store, body, header, nowMs, WINDOW_MS);
+		await deliverOnce(store, body, header, nowMs);
 	}
 	const seconds = Number(process.hrtime.bigint() - start) / 1e9;
 	return events / seconds;
 }
 
-function memoryStore(filled: number): ClaimStore {
+function memoryStore(filled: number): EventLedger {
 	const store = new MemoryDedupeStore(OPTIONS);
 	const now = Date.now();
 	for (let i = 0; i < filled; i++)
 		store.claimNow(`evt_fill_${i}`, now - WINDOW_MS + 60_000 + Math.floor((i * DAY_MS) / filled));
 	const staticData: Record<string, unknown> = {};
+	// As memory/persistence.ts: the snapshot written into static data, and serialised as n8n does
+	// before saving it, once per accepted event.
 	return {
-		claim: async (...args) => await store.claim(...args),
-		renew: async (...args) => await store.renew(...args),
-		release: async (claim) => await store.release(claim),
-		commit: async (claim, nowMs) => {
-			await store.commit(claim, nowMs);
+		accept: async (eventId, nowMs, within) => {
+			const acceptance = store.acceptNow(eventId, nowMs, within);
 			staticData.dedupe = store.snapshot();
 			if (JSON.stringify(staticData).length === 0) throw new Error('unreachable');
+			return acceptance;
 		},
+		start: async (eventId, nowMs) => await store.start(eventId, nowMs),
+		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
 	};
 }
 
@@ -105,7 +107,7 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 	const redis = await startRedis('bench-redis');
 	const client = new Redis({ host: redis.host, port: redis.port, db: 0 });
 	const connection = { host: redis.host, port: redis.port, database: 0 };
-	const redisStore = (): ClaimStore =>
+	const redisStore = (): EventLedger =>
 		new RedisDedupeStore(client, connection, { scope: SCOPE, windowMs: WINDOW_MS });
 	const shared = { empty: [] as number[], full: [] as number[] };
 	try {
@@ -141,12 +143,12 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 			row(
 				'Built-in store',
 				memory,
-				'Built-in store: verify + claim, renew, commit + the snapshot written into static data and JSON-serialised per new id, as n8n does before saving it (the database write is left out). Filled with claims spread over the last day.',
+				'Built-in store: verify + accept, start + the snapshot written into static data and JSON-serialised per new id, as n8n does before saving it (the database write is left out). Filled with starts spread over the last day.',
 			),
 			row(
 				'Redis store',
 				shared,
-				'Redis store: verify + claim, renew, commit (one script each) against a local redis-server; filled with 100,000 keys of the same scope by pipelined SETs.',
+				'Redis store: verify + accept, start (one script each, and the accepted set) against a local redis-server; filled with 100,000 keys of the same scope by pipelined SETs.',
 			),
 		],
 	};
