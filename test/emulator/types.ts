@@ -142,6 +142,8 @@ export interface DeliveryRecord {
 	lastResponseBody: string | null;
 	lastError: string | null;
 	nextAttemptAt: number | null;
+	/** Real milliseconds the acknowledged attempt waited for its 2xx (null until then). */
+	acknowledgedAfterMs: number | null;
 }
 
 export interface Counters {

@@ -169,6 +169,7 @@ export class Webhooks {
 				lastResponseBody: null,
 				lastError: null,
 				nextAttemptAt: null,
+				acknowledgedAfterMs: null,
 				body,
 				deadline: this.clock.now() + DAY_MS,
 				cancel: null,
@@ -194,9 +195,11 @@ export class Webhooks {
 		delivery.nextAttemptAt = null;
 		const sub = this.sub(delivery.subscriptionId);
 		if (!sub.active && !manual) return this.deadLetter(delivery, 'subscription is deactivated');
+		const sentAt = performance.now();
 		const sends = [this.send(sub, delivery.body)];
 		if (Math.random() < (this.faults.duplicateRate ?? 0)) sends.push(this.send(sub, delivery.body));
 		const [outcome] = await Promise.all(sends);
+		const waitedMs = performance.now() - sentAt;
 		delivery.attempts++;
 		if ('error' in outcome) {
 			delivery.lastStatusCode = null;
@@ -209,6 +212,7 @@ export class Webhooks {
 		}
 		if (!('error' in outcome) && outcome.status >= 200 && outcome.status < 300) {
 			delivery.state = 'delivered';
+			delivery.acknowledgedAfterMs ??= waitedMs;
 			sub.consecutiveFailures = 0;
 			return;
 		}
@@ -293,6 +297,7 @@ function record(d: Delivery): DeliveryRecord {
 		lastResponseBody,
 		lastError,
 		nextAttemptAt,
+		acknowledgedAfterMs,
 	} = d;
 	return {
 		id,
@@ -305,6 +310,7 @@ function record(d: Delivery): DeliveryRecord {
 		lastResponseBody,
 		lastError,
 		nextAttemptAt,
+		acknowledgedAfterMs,
 	};
 }
 

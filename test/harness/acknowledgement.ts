@@ -162,13 +162,16 @@ export interface ServiceView {
 	active: boolean;
 }
 
-/** Waits until the service has delivered every event (bounded), then says what it saw. */
+/**
+ * Waits until the service has settled every delivery (delivered, or dead-lettered once the
+ * subscription is deactivated; bounded), then says what it saw.
+ */
 export async function serviceView(s: Scenario, timeoutMs: number): Promise<ServiceView> {
 	const { control } = s.session.emulator;
 	const deliveries = () => control.deliveries({ subscriptionId: s.subscriptionId });
 	await waitFor(
-		async () => deliveries().every((d) => d.state === 'delivered'),
-		'every delivery to be acknowledged',
+		async () => deliveries().every((d) => d.state !== 'pending'),
+		'every delivery to be acknowledged or dead-lettered',
 		timeoutMs,
 		500,
 	).catch(() => undefined); // the assertions on `notDelivered` say what was missing
@@ -265,6 +268,15 @@ export async function burstBehindLimit(
 		serviceTimeoutMs: number;
 		retryBaseMs: number;
 		triggerOptions?: Record<string, unknown>;
+		/** Sees the scenario before it stops (bench item 10 reads the emulator's deliveries). */
+		observe?: (
+			s: Scenario,
+			emitted: string[],
+			startedAt: number,
+			work: WorkCount,
+			service: ServiceView,
+			acknowledgedAt: number,
+		) => void;
 	},
 ): Promise<BurstResult> {
 	const s = await scenario(name, {
@@ -272,11 +284,14 @@ export async function burstBehindLimit(
 		...opts,
 	});
 	try {
+		const startedAt = Date.now();
 		const emitted = await emitEvents(s, opts.events, opts.withinMs);
 		const backlogMs = (opts.events / opts.limit) * opts.workSeconds * 1000;
 		const service = await serviceView(s, 4 * backlogMs + 120_000);
+		const acknowledgedAt = Date.now();
 		await settled(s, 4 * backlogMs + 60_000);
 		const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+		opts.observe?.(s, emitted, startedAt, work, service, acknowledgedAt);
 		return { emitted, service, work };
 	} finally {
 		await s.session.stop();

@@ -63,6 +63,7 @@ describe('emulator: webhook delivery', () => {
 				lastStatusCode: 200,
 				lastResponseBody: 'answer 200',
 				nextAttemptAt: null,
+				acknowledgedAfterMs: expect.any(Number),
 			}),
 		]);
 	});
@@ -204,8 +205,17 @@ describe('emulator: webhook delivery', () => {
 		expect(emu.control.deliveries({ subscriptionId: sub.id })[0].state).toBe('pending');
 		await emu.control.advance(3 * HOUR);
 		const [dead] = emu.control.deliveries({ subscriptionId: sub.id });
-		expect(dead).toMatchObject({ state: 'dead', lastStatusCode: 500, nextAttemptAt: null });
+		expect(dead).toMatchObject({
+			state: 'dead',
+			lastStatusCode: 500,
+			nextAttemptAt: null,
+			acknowledgedAfterMs: null,
+		});
 		expect(dead.attempts).toBe(receiver.received.length);
+		// Every attempt failed, one after another: the longest run of failures is all of them.
+		expect(emu.control.subscriptions().find((s) => s.id === sub.id)?.longestFailureRun).toBe(
+			dead.attempts,
+		);
 		expect(dead.attempts).toBeGreaterThan(20);
 		expect(dead.attempts).toBeLessThan(50);
 		const everyDead = emu.control.deliveries().filter((d) => d.state === 'dead');
