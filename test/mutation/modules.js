@@ -61,29 +61,38 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/delivery*'],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/dedupe/memoryStore.ts',
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/memoryStore.ts',
 		tests: [
-			'unit/nodes/GstCompliance/trigger/dedupe/memoryStore*',
-			'unit/nodes/GstCompliance/trigger/dedupe/capacity*',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/capacity*',
 		],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/dedupe/leases.ts',
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords.ts',
 		tests: [
-			'unit/nodes/GstCompliance/trigger/dedupe/leases',
-			'unit/nodes/GstCompliance/trigger/dedupe/memoryStore*',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*',
 		],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/dedupe/snapshotRecords.ts',
-		tests: [
-			'unit/nodes/GstCompliance/trigger/dedupe/snapshotRecords',
-			'unit/nodes/GstCompliance/trigger/dedupe/memoryStore*',
-		],
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/registry.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memory/registry'],
+	},
+	{
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/processMarkers.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memory/processMarkers'],
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/lifecycle.ts',
-		tests: ['integration/nodes/GstCompliance/trigger/dedupe/lifecycle*'],
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/lifecycle'],
+	},
+	{
+		file: 'nodes/GstCompliance/trigger/acknowledgement.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/acknowledgement'],
+	},
+	{
+		file: 'nodes/GstCompliance/trigger/storeErrors.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/storeErrors'],
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/failureLog.ts',
@@ -94,11 +103,7 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/options*'],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/dedupe/persistence.ts',
-		// The Redis branch (store choice) runs only through the trigger.
-		tests: [
-			'integration/nodes/GstCompliance/trigger/dedupe/persistence*',
-			'integration/nodes/GstCompliance/trigger/dedupe/redisStore*',
-		],
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/persistence.ts',
+		tests: ['integration/nodes/GstCompliance/trigger/dedupe/memory/persistence*'],
 	},
 ];

@@ -21,16 +21,8 @@ import {
 import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
 import { staticDataKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
 import { PROCESS_LIVE_MS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
-import {
-	DedupeRegistry,
-	dedupeRegistry,
-	IDLE_STORE_MS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import {
-	DEDUPE_CAPACITY,
-	releaseTrigger,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
-import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { DEDUPE_CAPACITY } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { normaliseOptions } from '../../../../../../../nodes/GstCompliance/trigger/options';
 import * as output from '../../../../../../../nodes/GstCompliance/trigger/output';
 import {
@@ -82,121 +74,6 @@ beforeEach(() => {
 	dedupeRegistry.clear();
 });
 afterEach(() => jest.restoreAllMocks());
-
-describe('DedupeRegistry', () => {
-	it('get(key) → one store and capacity watch per key, reconfigured on each use; clear() → new stores', () => {
-		const registry = new DedupeRegistry();
-		const create = jest.fn(() => new MemoryDedupeStore(SHIPPED));
-		const a = registry.get('wf:node:production', SHIPPED, create);
-		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
-		expect(a).toBe(b);
-		expect(a.store.capacity).toBe(5);
-		expect(create).toHaveBeenCalledTimes(1);
-		expect(registry.get('wf:node:test', SHIPPED, create).store).not.toBe(a.store);
-		registry.clear();
-		expect(registry.get('wf:node:production', SHIPPED, create).store).not.toBe(a.store);
-	});
-});
-
-describe('DedupeRegistry: memory of triggers no longer used', () => {
-	it('get() once a store went unused for IDLE_STORE_MS → it is dropped, unless an accepted event waits in it', async () => {
-		const registry = new DedupeRegistry();
-		const create = () => new MemoryDedupeStore(SHIPPED);
-		const idle = registry.get('wf:idle:production', SHIPPED, create, NOW_MS).store;
-		const leased = registry.get('wf:leased:production', SHIPPED, create, NOW_MS).store;
-		leased.acceptNow('evt_waiting', NOW_MS, HOUR);
-		registry.get('wf:other:production', SHIPPED, create, NOW_MS + IDLE_STORE_MS + 1);
-		expect(registry.size).toBe(2);
-		expect(registry.get('wf:leased:production', SHIPPED, create).store).toBe(leased);
-		expect(registry.get('wf:idle:production', SHIPPED, create).store).not.toBe(idle);
-	});
-
-	it('get() once a store went unused for IDLE_STORE_MS → kept while a start is not saved yet, dropped once a snapshot saved it', async () => {
-		const registry = new DedupeRegistry();
-		const create = () => new MemoryDedupeStore(SHIPPED);
-		const store = registry.get('wf:started:production', SHIPPED, create, NOW_MS).store;
-		await store.start('evt_done', NOW_MS);
-		registry.get('wf:other:production', SHIPPED, create, NOW_MS + IDLE_STORE_MS + 1);
-		expect(registry.get('wf:started:production', SHIPPED, create).store).toBe(store);
-		store.snapshot();
-		registry.get('wf:other:production', SHIPPED, create, NOW_MS + 2 * IDLE_STORE_MS + 2);
-		expect(registry.get('wf:started:production', SHIPPED, create).store).not.toBe(store);
-	});
-
-	it('release(workflow, node) → that trigger’s stores dropped, a store with an accepted event waiting kept', async () => {
-		const registry = new DedupeRegistry();
-		const create = () => new MemoryDedupeStore(SHIPPED);
-		registry.get('wf:a:production', SHIPPED, create, NOW_MS);
-		registry.get('wf:a:test', SHIPPED, create, NOW_MS);
-		const leased = registry.get('wf:b:production', SHIPPED, create, NOW_MS).store;
-		leased.acceptNow('evt_waiting', NOW_MS, HOUR);
-		registry.release('wf', 'a');
-		registry.release('wf', 'b');
-		expect(registry.size).toBe(1);
-	});
-});
-
-describe('DedupeRegistry: which stores a save writes, and which a deactivation drops', () => {
-	const create = () => new MemoryDedupeStore(SHIPPED);
-
-	it('production(workflow) → that workflow’s production stores only, not its test-URL ones or another workflow’s', () => {
-		const registry = new DedupeRegistry();
-		const a = registry.get('wf:a:production', SHIPPED, create).store;
-		const b = registry.get('wf:b:production', SHIPPED, create).store;
-		registry.get('wf:a:test', SHIPPED, create);
-		registry.get('other:a:production', SHIPPED, create);
-		expect(registry.production('wf').map((entry) => entry.store)).toEqual([a, b]);
-	});
-
-	it('release(workflow, node) → only that trigger’s stores go', () => {
-		const registry = new DedupeRegistry();
-		registry.get('wf:a:production', SHIPPED, create);
-		const keptB = registry.get('wf:b:production', SHIPPED, create).store;
-		const keptOther = registry.get('other:a:production', SHIPPED, create).store;
-		registry.release('wf', 'a');
-		expect(registry.size).toBe(2);
-		expect(registry.get('wf:b:production', SHIPPED, create).store).toBe(keptB);
-		expect(registry.get('other:a:production', SHIPPED, create).store).toBe(keptOther);
-	});
-
-	it('releaseTrigger(workflow, node) → that trigger’s built-in stores dropped and its Redis client released', () => {
-		dedupeRegistry.clear();
-		dedupeRegistry.get('wf:a:production', SHIPPED, create);
-		dedupeRegistry.get('wf:a:test', SHIPPED, create);
-		dedupeRegistry.get('wf:b:production', SHIPPED, create);
-		const release = jest.spyOn(redisClients, 'release');
-		releaseTrigger('wf', 'a');
-		expect(dedupeRegistry.size).toBe(1);
-		expect(release).toHaveBeenCalledWith('wf:a');
-		release.mockRestore();
-		dedupeRegistry.clear();
-	});
-
-	it('idle stores are looked for at most once a minute (a busy instance holds many)', () => {
-		const registry = new DedupeRegistry();
-		const store = registry.get('wf:a:production', SHIPPED, create, NOW_MS).store;
-		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR);
-		// a is idle from NOW + 1 h + 1 ms, but the last look was at NOW + 1 h.
-		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR + 59_999);
-		expect(registry.size).toBe(2);
-		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR + 60_000);
-		expect(registry.size).toBe(1);
-		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + HOUR + 60_000).store).not.toBe(
-			store,
-		);
-	});
-
-	it('the shipped times: a store unused for exactly an hour stays, a millisecond more and it goes', () => {
-		const registry = new DedupeRegistry();
-		const store = registry.get('wf:a:production', SHIPPED, create, NOW_MS).store;
-		registry.get('wf:b:production', SHIPPED, create, NOW_MS + HOUR);
-		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + HOUR).store).toBe(store);
-		registry.get('wf:b:production', SHIPPED, create, NOW_MS + 2 * HOUR + 1);
-		expect(registry.get('wf:a:production', SHIPPED, create, NOW_MS + 2 * HOUR + 1).store).not.toBe(
-			store,
-		);
-	});
-});
 
 describe('the shipped store policy', () => {
 	it('a store with DEDUPE_CAPACITY → keeps 125,000 ids; the 125,001st pushes out the oldest', () => {
