@@ -183,11 +183,20 @@ describe('overdue', () => {
 		expect(await store.overdue(at(61), WITHIN)).toEqual([{ eventId: 'evt_1', acceptedMs: at(31) }]);
 	});
 
-	it('overdue after the window → nothing: accepted ids older than the window are forgotten', async () => {
+	it('overdue first looked at after the window → the event still named, once, then forgotten', async () => {
 		const store = new MemoryDedupeStore(TEN_MINUTES);
 		await store.accept('evt_1', at(0), MINUTE);
-		expect(await store.overdue(at(11), MINUTE)).toEqual([]);
+		expect(await store.overdue(at(11), MINUTE)).toEqual([{ eventId: 'evt_1', acceptedMs: at(0) }]);
 		expect(store.pendingCount).toBe(0);
+		expect(await store.overdue(at(12), MINUTE)).toEqual([]);
+	});
+
+	it('accept of an id accepted longer ago than the window and never named → accepted afresh, not retaken', async () => {
+		const store = new MemoryDedupeStore(TEN_MINUTES);
+		await store.accept('evt_1', at(0), MINUTE);
+		await store.accept('evt_2', at(11), MINUTE); // another id: evt_1 stays until it is named
+		expect(store.pendingCount).toBe(2);
+		expect(await store.accept('evt_1', at(11), MINUTE)).toEqual({ kind: 'accepted' });
 	});
 });
 
