@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The two acknowledgement scenarios of docs/trigger.md, "n8n's concurrency limit", in a real n8n
  * with the service emulator as the sender (its delivery timeout, exponential backoff and

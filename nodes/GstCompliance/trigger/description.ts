@@ -75,29 +75,6 @@ export const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Dedupe Window (Hours)',
-				name: 'dedupeWindowHours',
-				type: 'number',
-				typeOptions: { minValue: WINDOW_HOURS.min, maxValue: WINDOW_HOURS.max },
-				default: 24, // WINDOW_HOURS.default: n8n's lint wants the literal
-				description:
-					'How long an event ID is remembered so a redelivery starts nothing; the timestamp tolerance is added. The service retries for 24 hours.',
-			},
-			{
-				displayName: 'Output Shape',
-				name: 'outputShape',
-				type: 'options',
-				default: 'envelope',
-				options: [
-					{
-						name: 'Full Envelope',
-						value: 'envelope',
-						description: 'ID, type, createdAt and data',
-					},
-					{ name: 'Data Only', value: 'data', description: 'The resource in the event' },
-				],
-			},
-			{
 				displayName: 'Acknowledge',
 				name: 'acknowledge',
 				type: 'options',
@@ -122,6 +99,29 @@ export const properties: INodeProperties[] = [
 						description:
 							'200 once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
 					},
+				],
+			},
+			{
+				displayName: 'Dedupe Window (Hours)',
+				name: 'dedupeWindowHours',
+				type: 'number',
+				typeOptions: { minValue: WINDOW_HOURS.min, maxValue: WINDOW_HOURS.max },
+				default: 24, // WINDOW_HOURS.default: n8n's lint wants the literal
+				description:
+					'How long an event ID is remembered so a redelivery starts nothing; the timestamp tolerance is added. The service retries for 24 hours.',
+			},
+			{
+				displayName: 'Output Shape',
+				name: 'outputShape',
+				type: 'options',
+				default: 'envelope',
+				options: [
+					{
+						name: 'Full Envelope',
+						value: 'envelope',
+						description: 'ID, type, createdAt and data',
+					},
+					{ name: 'Data Only', value: 'data', description: 'The resource in the event' },
 				],
 			},
 			{

@@ -1,4 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable no-console -- the acknowledgement scenarios print what the service saw on this version */
 /**
  * The compatibility project: the package's promises on one n8n of the claimed range other than the
  * newest (E2E_N8N_VERSION; test/harness/compat.js runs it on each). The packed tarball is installed

@@ -9,6 +9,7 @@ import {
 	N8n,
 	request,
 	signatureHeader,
+	sleep,
 	startN8n,
 	triggerNode,
 	triggerUrl,
@@ -79,7 +80,7 @@ describe('answered by the node at once (5.)', () => {
 		// Only the database survives a restart: the acceptance is there, so the copy starts nothing.
 		const again = await deliver(wf.url, event, secret);
 		expect(again.json()).toEqual({ received: true, duplicate: true });
-		await new Promise((resolve) => setTimeout(resolve, 2_000));
+		await sleep(2_000);
 		expect(await n8n.executions(wf.workflowId)).toHaveLength(1);
 	});
 });

@@ -119,8 +119,8 @@ export class RedisDedupeStore implements EventLedger {
 		return { kind, acceptedMs: Number(acceptedMs) };
 	}
 
-	/** `nowMs` is unused, as for `accept`. */
-	async start(eventId: string, _nowMs?: number): Promise<Start> {
+	/** Redis's clock decides the window (the lifecycle's `nowMs` is not needed). */
+	async start(eventId: string): Promise<Start> {
 		const result = await this.script(
 			START,
 			eventKey(this.options.scope, eventId),

@@ -1,4 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a fixed password of the test's own redis-server */
 /**
  * The lifecycle (accept at the webhook → n8n's execution → start as its first step) as a model-based
  * test over both real stores (the in-process store with its static-data snapshot, and Redis), with

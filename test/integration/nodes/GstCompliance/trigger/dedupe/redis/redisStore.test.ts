@@ -105,8 +105,8 @@ describe('accept, start and overdue', () => {
 		const a = processStore();
 		const b = processStore();
 		await a.accept('evt_1', T0, WITHIN);
-		expect(await b.start('evt_1', T0)).toBe('started');
-		expect(await a.start('evt_1', T0)).toBe('duplicate');
+		expect(await b.start('evt_1')).toBe('started');
+		expect(await a.start('evt_1')).toBe('duplicate');
 		expect(await b.accept('evt_1', T0, WITHIN)).toEqual({ kind: 'duplicate' });
 	});
 
@@ -121,7 +121,7 @@ describe('accept, start and overdue', () => {
 		expect(accepts.filter((r) => r.kind === 'accepted')).toHaveLength(1);
 		expect(accepts.filter((r) => r.kind === 'onItsWay')).toHaveLength(19);
 		const starts = await Promise.all(
-			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].start('evt_burst', T0)),
+			Array.from({ length: 20 }, async (_, i) => await stores[i % 4].start('evt_burst')),
 		);
 		expect(starts.filter((r) => r === 'started')).toHaveLength(1);
 	});
@@ -137,7 +137,7 @@ describe('accept, start and overdue', () => {
 	});
 
 	it('start of an id never accepted (its key expired, or accepted by an earlier version) → started', async () => {
-		expect(await processStore().start('evt_unknown', T0)).toBe('started');
+		expect(await processStore().start('evt_unknown')).toBe('started');
 	});
 
 	it('overdue → the ids accepted before the Start Deadline (by Redis’s clock) and never started, each named by one process only', async () => {
@@ -145,7 +145,7 @@ describe('accept, start and overdue', () => {
 		const b = processStore();
 		await a.accept('evt_waiting', T0, WITHIN);
 		await a.accept('evt_started', T0, WITHIN);
-		await a.start('evt_started', T0);
+		await a.start('evt_started');
 		await sleep(30);
 		const [fromA, fromB] = await Promise.all([
 			a.overdue(T0 + 1_000, 20),
@@ -199,7 +199,7 @@ describe('accept, start and overdue', () => {
 	it('keeps a started id for the window: inside it a duplicate, after it free, and Redis expires the key and the index', async () => {
 		const store = processStore(undefined, 1_000);
 		await store.accept('evt_window', T0, WITHIN);
-		await store.start('evt_window', T0);
+		await store.start('evt_window');
 		const ttl = await inspect.pttl(eventKey('wf1:node-1:production', 'evt_window'));
 		expect(ttl).toBeGreaterThan(0);
 		expect(ttl).toBeLessThanOrEqual(1_000);
@@ -217,7 +217,7 @@ describe('accept, start and overdue', () => {
 	it('takes decimal windows as whole milliseconds (Redis refuses PX 1.5)', async () => {
 		const store = processStore(undefined, 4.1 * 3_600_000 + 0.4);
 		await store.accept('evt_decimal', T0, WITHIN + 0.7);
-		await store.start('evt_decimal', T0 + 0.5);
+		await store.start('evt_decimal');
 		expect(await inspect.pttl(eventKey('wf1:node-1:production', 'evt_decimal'))).toBeGreaterThan(
 			4 * 3_600_000,
 		);
@@ -234,9 +234,9 @@ describe('accept, start and overdue', () => {
 		expect(await store.accept('evt_old_d', T0, WITHIN)).toEqual({ kind: 'duplicate' });
 		expect((await store.accept('evt_timed_p', T0, WITHIN)).kind).toBe('onItsWay');
 		expect(await store.accept('evt_timed_d', T0, WITHIN)).toEqual({ kind: 'duplicate' });
-		expect(await store.start('evt_timed_d', T0)).toBe('duplicate');
+		expect(await store.start('evt_timed_d')).toBe('duplicate');
 		// An execution an earlier version created while its lease ran starts once.
-		expect(await store.start('evt_timed_p', T0)).toBe('started');
+		expect(await store.start('evt_timed_p')).toBe('started');
 	});
 
 	it('gives distinct ids distinct keys, lone surrogates included', () => {
@@ -253,7 +253,7 @@ describe('accept, start and overdue', () => {
 	it('keeps workflows, nodes and the test namespace apart', async () => {
 		const production = processStore('wf1:node-1:production');
 		await production.accept('evt_ns', T0, WITHIN);
-		await production.start('evt_ns', T0);
+		await production.start('evt_ns');
 		for (const scope of ['wf1:node-1:test', 'wf2:node-1:production', 'wf1:node-2:production'])
 			expect((await processStore(scope).accept('evt_ns', T0, WITHIN)).kind).toBe('accepted');
 	});
@@ -261,7 +261,7 @@ describe('accept, start and overdue', () => {
 	it('stores one fixed-size key per started id (no id in clear) with no cap', async () => {
 		const store = processStore();
 		const ids = Array.from({ length: 2_000 }, (_, i) => `evt_${'x'.repeat(i % 300)}_${i}`);
-		for (const id of ids) expect(await store.start(id, T0)).toBe('started');
+		for (const id of ids) expect(await store.start(id)).toBe('started');
 		const keys = await inspect.keys('*');
 		expect(keys).toHaveLength(ids.length);
 		expect(new Set(keys.map((k) => k.length)).size).toBe(1);
@@ -285,10 +285,10 @@ describe("times by Redis's clock, whatever each process's clock says", () => {
 	it('a start by one process is a duplicate for the other, whichever clock is ahead', async () => {
 		const behind = processStore(undefined, 30_000);
 		const ahead = processStore(undefined, 30_000);
-		await behind.start('evt_skew_d1', T0);
+		await behind.start('evt_skew_d1');
 		expect(await ahead.accept('evt_skew_d1', T0 + SKEW, WITHIN)).toEqual({ kind: 'duplicate' });
-		await ahead.start('evt_skew_d2', T0 + SKEW);
-		expect(await behind.start('evt_skew_d2', T0)).toBe('duplicate');
+		await ahead.start('evt_skew_d2');
+		expect(await behind.start('evt_skew_d2')).toBe('duplicate');
 	});
 });
 
@@ -396,7 +396,7 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 				scope: 'wf-evict:node-1:production',
 				windowMs: 3_600_000,
 			});
-			await store.start('evt_evicted', T0);
+			await store.start('evt_evicted');
 			expect((await store.accept('evt_evicted', T0, WITHIN)).kind).toBe('duplicate');
 			// Redis's LRU clock ticks once a second: the id must be older than everything after it.
 			await sleep(1_100);
@@ -760,7 +760,7 @@ describe('on a Redis Cluster', () => {
 		const ids = Array.from({ length: 60 }, (_, i) => `evt_cluster_${i}`);
 		for (const id of ids) {
 			await store.accept(id, T0, WITHIN);
-			await store.start(id, T0);
+			await store.start(id);
 		}
 		for (const id of ids)
 			expect(await store.accept(id, T0 + 1, WITHIN)).toEqual({ kind: 'duplicate' });
@@ -769,7 +769,7 @@ describe('on a Redis Cluster', () => {
 		expect(perNode.reduce((a, b) => a + b, 0)).toBe(ids.length);
 
 		const results = await Promise.all(
-			Array.from({ length: 20 }, async () => await store.start('evt_cluster_burst', T0)),
+			Array.from({ length: 20 }, async () => await store.start('evt_cluster_burst')),
 		);
 		expect(results.filter((r) => r === 'started')).toHaveLength(1);
 		expect(results.filter((r) => r === 'duplicate')).toHaveLength(19);
