@@ -349,6 +349,38 @@ describe('an execution that fails before its event starts', () => {
 });
 
 describe('what an execution does to static data', () => {
+	/** Another node's execution saves its counter while this delivery's execution waits for a slot. */
+	const counterSavedMeanwhile = (row: WorkflowRow) => async () => {
+		row.staticData = {
+			...row.staticData,
+			global: { ...(row.staticData.global as IDataObject), counter: 42 },
+		};
+	};
+
+	it('webhook() answered at once → its save comes before the queue wait: a counter another node saves meanwhile stays 42', async () => {
+		const row = newWorkflow('wf-counter-at-once');
+		row.staticData = { global: { counter: 41 } };
+		await deliver({
+			...event('evt_counter'),
+			workflow: row,
+			beforeAnswer: counterSavedMeanwhile(row),
+		});
+		expect((row.staticData.global as IDataObject).counter).toBe(42);
+		expect(saved(row)?.p).toEqual([['evt_counter', NOW_MS]]);
+	});
+
+	it('webhook() answered once the execution exists (n8n 2.0–2.33) → n8n saves the copy it loaded before the wait: the counter goes back to 41 (documented)', async () => {
+		const row = newWorkflow('wf-counter-after');
+		row.staticData = { global: { counter: 41 } };
+		await deliver({
+			...event('evt_counter'),
+			workflow: row,
+			options: { acknowledge: 'afterExecutionCreated' },
+			beforeAnswer: counterSavedMeanwhile(row),
+		});
+		expect((row.staticData.global as IDataObject).counter).toBe(41);
+	});
+
 	it('execute() → reads, never writes: n8n would save the copy it loaded before its queue wait over newer data', async () => {
 		// The harness's execution throws if its static data changed (n8n saves it at the end).
 		const row = newWorkflow('wf-execution-reads');
