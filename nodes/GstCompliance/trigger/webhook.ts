@@ -154,7 +154,7 @@ async function accept(
 	}
 	const item = deliveredItem(event, ledger.notice?.());
 	if (mode === 'atOnce') return answerAtOnce(context.getResponseObject(), item);
-	return answerOnceExecutionExists(item, () => ledger.persist?.());
+	return answerOnceExecutionExists(item, () => ledger.answered?.(event.id));
 }
 
 /** The webhook context as the trigger reads it (context.ts). */

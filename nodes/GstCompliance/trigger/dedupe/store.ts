@@ -24,10 +24,10 @@ export interface TriggerLedger extends EventLedger {
 	/** A note for the started item when the built-in store should give way to Redis. */
 	notice?(): string | undefined;
 	/**
-	 * Writes the built-in store into the static data of this request again, for an n8n that saves
-	 * it only after reading the answer (n8nCompat.ts).
+	 * n8n reads the answer once the execution exists (n8nCompat.ts, 2.): the built-in store marks
+	 * the event started and writes itself into this request's static data, which n8n saves then.
 	 */
-	persist?(): void;
+	answered?(eventId: string): void;
 }
 
 /**

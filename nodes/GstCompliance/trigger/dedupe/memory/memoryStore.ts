@@ -125,6 +125,8 @@ export class MemoryDedupeStore implements EventLedger {
 	 * with unsaved starts must stay in memory until the next one.
 	 */
 	unsavedStarts = 0;
+	/** Ids marked started when n8n read their answer, whose execution has not started yet. */
+	private readonly startedAtAnswer = new Set<string>();
 
 	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
 		return this.acceptNow(eventId, nowMs, startWithinMs);
@@ -150,9 +152,21 @@ export class MemoryDedupeStore implements EventLedger {
 	}
 
 	async start(eventId: string, nowMs: number): Promise<Start> {
+		if (this.startedAtAnswer.delete(eventId)) return 'started';
 		if (!this.claimNow(eventId, nowMs)) return 'duplicate';
 		this.unsavedStarts++;
 		return 'started';
+	}
+
+	/**
+	 * Marks the event started as n8n reads its answer, once its execution exists (n8n 2.0–2.33), so
+	 * the save n8n makes right then carries it; that execution's own start then goes on, any
+	 * other's is a duplicate. False when it was started already.
+	 */
+	startAtAnswer(eventId: string, nowMs: number): boolean {
+		if (!this.claimNow(eventId, nowMs)) return false;
+		this.startedAtAnswer.add(eventId);
+		return true;
 	}
 
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {

@@ -8,6 +8,8 @@
  *   per accepted event, a few milliseconds after the load. Starts (the execution's first step)
  *   change the store in memory only and reach the static data with the next acceptance: an
  *   execution saves the copy n8n loaded before its queue wait, so it never writes static data.
+ *   Where n8n answers once the execution exists (2.0–2.33), the write is made when n8n reads the
+ *   answer instead (`answered`), and marks the event started then, in the same save.
  * - The snapshot is read on first use only, so the in-process store stays the source of truth
  *   afterwards (n8n saves static data without a lock, and the last writer wins). Ids persisted
  *   by version 0.1.0 under the node's name are read once and moved.
@@ -50,8 +52,8 @@ export interface MemoryLedger {
 	start: MemoryDedupeStore['start'];
 	overdue: MemoryDedupeStore['overdue'];
 	notice(): string | undefined;
-	/** Writes the store into the static data again (n8n saves it when it was written). */
-	persist(nowMs?: number): void;
+	/** n8n reads the answer, once the execution exists (n8nCompat.ts, 2.): saved with that read. */
+	answered(eventId: string, nowMs?: number): void;
 }
 
 export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLedger {
@@ -64,7 +66,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			start: async (eventId, nowMs) => await store.start(eventId, nowMs),
 			overdue: async (nowMs, within) => await store.overdue(nowMs, within),
 			notice: () => undefined,
-			persist: () => undefined,
+			answered: () => undefined,
 		};
 	}
 
@@ -110,7 +112,10 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		start: async (eventId, nowMs) => await store.start(eventId, nowMs),
 		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
 		notice: () => [entry.otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
-		persist,
+		answered: (eventId, nowMs = Date.now()) => {
+			store.startAtAnswer(eventId, nowMs);
+			persist(nowMs);
+		},
 	};
 }
 

@@ -679,12 +679,32 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 				...store.request(),
 				...extra,
 			});
-		const first = await send({ execution: 'later' });
+		let copy: DeliveryResult | undefined;
+		// The copy arrives while the first waits for n8n to read its answer (a concurrency slot).
+		const first = await send({
+			execution: 'later',
+			beforeAnswer: async () => (copy = await send({ execution: 'later' })),
+		});
 		expect(first).toMatchObject({ status: 200, body: { received: true } });
-		const copy = await send({ execution: 'later' });
 		expect(copy).toMatchObject({ status: 200, body: { received: true } });
-		expect((await copy.execution!()).items).toHaveLength(1);
-		expect((await first.execution!()).items).toEqual([]);
+		const runs = [await first.execution!(), await copy!.execution!()];
+		expect(runs.map((run) => run.items.length).sort()).toEqual([0, 1]);
+		expect(await send()).toEqual(DUPLICATE);
+	});
+
+	it('webhook() with Acknowledge "Once the Execution Exists", answered, then a restart → a copy is a duplicate and creates no execution', async () => {
+		const workflow = ownWorkflow();
+		const options = { acknowledge: 'afterExecutionCreated' };
+		const send = async (extra: Partial<DeliveryRequest> = {}) =>
+			await deliver({
+				...fresh(event('evt_deferred_restart')),
+				workflow,
+				options,
+				...store.request(),
+				...extra,
+			});
+		expect((await send()).started).toHaveLength(1);
+		dedupeRegistry.clear();
 		expect(await send()).toEqual(DUPLICATE);
 	});
 

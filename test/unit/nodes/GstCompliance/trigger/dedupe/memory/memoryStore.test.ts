@@ -147,6 +147,28 @@ describe('start', () => {
 	});
 });
 
+describe('started as n8n reads the answer (n8n 2.0–2.33)', () => {
+	it('startAtAnswer → true, saved in the snapshot at once; that execution’s start → started, any other → duplicate', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		await store.accept('evt_1', T0, WITHIN);
+		expect(store.startAtAnswer('evt_1', T0)).toBe(true);
+		expect(store.unsavedStarts).toBe(0);
+		expect(await reload(store, DAY_OPTIONS).accept('evt_1', T0, WITHIN)).toEqual({
+			kind: 'duplicate',
+		});
+		expect(await store.start('evt_1', T0)).toBe('started');
+		expect(await store.start('evt_1', T0)).toBe('duplicate');
+	});
+
+	it('startAtAnswer of an id started already (a copy’s answer) → false: its execution’s start is a duplicate', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		expect(store.startAtAnswer('evt_1', T0)).toBe(true);
+		expect(store.startAtAnswer('evt_1', T0)).toBe(false);
+		expect(await store.start('evt_1', T0)).toBe('started');
+		expect(await store.start('evt_1', T0)).toBe('duplicate');
+	});
+});
+
 describe('overdue', () => {
 	it('overdue → the ids accepted at least the Start Deadline ago and not started, oldest first, each named once', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
