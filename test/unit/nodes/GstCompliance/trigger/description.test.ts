@@ -51,7 +51,7 @@ describe('GST Compliance Trigger in the editor', () => {
 	it('once published, says when to attach a Redis credential (several n8n processes receiving webhooks)', () => {
 		const [, helpActive] = both(panel.executionsHelp);
 		for (const text of [helpActive, description.activationMessage as string]) {
-			expect(text).toMatch(/queue mode with webhook processes, or multi-main/);
+			expect(text).toMatch(/queue mode, where executions start on workers, or multi-main/);
 			expect(text).toMatch(/GST Compliance Dedupe Redis/);
 		}
 	});
