@@ -359,6 +359,27 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 }
 
 /**
+ * The trigger's first step on items of the test's choosing (an execution queued by an earlier
+ * version, pinned or foreign items), with a webhook credential selected.
+ */
+export async function firstStepWith(
+	items: IDataObject[],
+	row: WorkflowRow = newWorkflow(),
+): Promise<ExecutionRun> {
+	const node = triggerNode(row, {});
+	const credentialsHelper = new TestCredentialsHelper({
+		gstComplianceWebhookApi: { signingSecret: SECRET } as ICredentialDataDecryptedObject,
+	});
+	return await runFirstStep(
+		row,
+		node,
+		'webhook',
+		items.map((json) => ({ json })),
+		credentialsHelper,
+	);
+}
+
+/**
  * The execution's first step: n8n-core's ExecuteContext over a Workflow with the static data n8n
  * loads from the row for the execution (saved only if changed, at its end: returned as
  * `staticDataChanged`), the webhook's items as the node's input.

@@ -1,0 +1,96 @@
+/**
+ * The trigger's first step in its execution (trigger/execution.ts), run by n8n-core's ExecuteContext
+ * (helpers/deliverToTrigger.ts): the item built and the event started once, the reason said when an
+ * execution ends empty, overdue events named on the item at most every 10 s, items that are not
+ * the webhook's passed through, and a store that cannot be reached failing the execution with what
+ * to do.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
+import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { DELIVERED_FIELD } from '../../../../../nodes/GstCompliance/trigger/output';
+import {
+	deliver,
+	envelope,
+	firstStepWith,
+	newWorkflow,
+	NOW_MS,
+	signed,
+	type DeliveryRequest,
+} from '../../../helpers/deliverToTrigger';
+
+const MINUTE = 60_000;
+let now = NOW_MS;
+beforeEach(() => {
+	now = NOW_MS;
+	jest.spyOn(Date, 'now').mockImplementation(() => now);
+	dedupeRegistry.clear();
+});
+afterEach(() => jest.restoreAllMocks());
+
+const fresh = (id: string): DeliveryRequest =>
+	signed(JSON.stringify(envelope({ id })), Math.floor(now / 1000));
+
+describe('starting the event', () => {
+	it('execute() of the webhook’s item → the envelope alone (the carried field gone), paired with its input', async () => {
+		const result = await deliver({ ...fresh('evt_1'), execution: 'later' });
+		const run = await result.execution!();
+		expect(run).toEqual({ items: [envelope({ id: 'evt_1' })], hints: [] });
+		expect(run.items[0]).not.toHaveProperty(DELIVERED_FIELD);
+	});
+
+	it('execute() run twice for one event → the second ends without items and says why, in a hint and at info level', async () => {
+		const infos: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'info')
+			.mockImplementation((message: unknown) => void infos.push(String(message)));
+		const result = await deliver({ ...fresh('evt_twice'), execution: 'later' });
+		await result.execution!();
+		const again = await result.execution!();
+		expect(again.items).toEqual([]);
+		expect(again.hints).toEqual([expect.stringContaining('"evt_twice" was already started')]);
+		expect(infos).toEqual([expect.stringContaining('"evt_twice" was already started')]);
+	});
+});
+
+describe('items that are not the webhook’s', () => {
+	it('execute() of an item without the carried event (an execution an earlier version queued) → passed through as it is', async () => {
+		const old = envelope({ id: 'evt_old_version' });
+		expect(await firstStepWith([old])).toEqual({ items: [old], hints: [] });
+	});
+
+	it('execute() of a carried field that is not an event (no id or type) → passed through', async () => {
+		const item = { [DELIVERED_FIELD]: { id: 42, type: 'einvoice.generated' } };
+		expect((await firstStepWith([item])).items).toEqual([item]);
+	});
+});
+
+describe('naming events accepted and never started', () => {
+	it('the next started item after the Start Deadline names the lost event once; a look is made at most every 10 s', async () => {
+		const warnings: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((message: unknown) => void warnings.push(String(message)));
+		const workflow = newWorkflow('wf-overdue-look');
+		await deliver({ ...fresh('evt_lost'), workflow, execution: 'later' });
+		now += 30 * MINUTE;
+		const first = await deliver({ ...fresh('evt_a'), workflow });
+		expect(first.started?.[0].dedupeNotice).toContain('"evt_lost" was accepted');
+		await deliver({ ...fresh('evt_lost_2'), workflow, execution: 'later' });
+		// A look 2 s before evt_lost_2's deadline: nothing to name yet.
+		now += 30 * MINUTE - 2_000;
+		expect((await deliver({ ...fresh('evt_b'), workflow })).started?.[0]).not.toHaveProperty(
+			'dedupeNotice',
+		);
+		// Overdue 3 s later, but within 10 s of that look: not looked for again yet.
+		now += 5_000;
+		expect((await deliver({ ...fresh('evt_c'), workflow })).started?.[0]).not.toHaveProperty(
+			'dedupeNotice',
+		);
+		now += 5_000;
+		const later = await deliver({ ...fresh('evt_d'), workflow });
+		expect(later.started?.[0].dedupeNotice).toContain('"evt_lost_2" was accepted');
+		expect(warnings.filter((w) => w.includes('was accepted at'))).toHaveLength(2);
+	});
+});
