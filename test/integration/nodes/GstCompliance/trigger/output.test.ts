@@ -6,10 +6,11 @@
  * emulator's API host. A GET that fails, is refused or never answers starts the workflow anyway,
  * with `refetched: null` and the reason. The item without refetch is in webhook.test.ts.
  */
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import { REFETCH_BUDGET_MS } from '../../../../../nodes/GstCompliance/trigger/output';
+import * as output from '../../../../../nodes/GstCompliance/trigger/output';
+const { REFETCH_BUDGET_MS } = output;
 import * as apiRequest from '../../../../../nodes/GstCompliance/transport/apiRequest';
 import type { ClientInfo } from '../../../../emulator';
 import { deliver, newWorkflow, signed } from '../../../helpers/deliverToTrigger';
@@ -235,5 +236,33 @@ describe('starting with refetched null and the reason when the GET fails', () =>
 				refetchError: 'The API did not answer within 60 s',
 			}),
 		]);
+	});
+});
+
+describe('the item the webhook hands its execution', () => {
+	const event = {
+		id: 'evt_1',
+		type: 'einvoice.generated',
+		createdAt: '2025-01-15T04:29:59Z',
+		data: { id: 'einv_1' },
+	};
+
+	it('deliveredItem → deliveredEvent gives the envelope back, and the accepting process’s notice when there is one', () => {
+		const through = (item: object) => JSON.parse(JSON.stringify(item)) as IDataObject;
+		expect(output.deliveredEvent(through(output.deliveredItem(event)))).toEqual({ event });
+		expect(output.deliveredEvent(through(output.deliveredItem(event, 'attach Redis')))).toEqual({
+			event,
+			notice: 'attach Redis',
+		});
+	});
+
+	it('deliveredEvent of an item the webhook did not make (no field, no id, no type) → undefined; a missing createdAt or data → undefined and {}', () => {
+		expect(output.deliveredEvent({ id: 'evt_1' })).toBeUndefined();
+		expect(output.deliveredEvent({ [output.DELIVERED_FIELD]: 'x' })).toBeUndefined();
+		expect(output.deliveredEvent({ [output.DELIVERED_FIELD]: { type: 't' } })).toBeUndefined();
+		expect(output.deliveredEvent({ [output.DELIVERED_FIELD]: { id: 'e' } })).toBeUndefined();
+		expect(output.deliveredEvent({ [output.DELIVERED_FIELD]: { id: 'e', type: 't' } })).toEqual({
+			event: { id: 'e', type: 't', createdAt: undefined, data: {} },
+		});
 	});
 });
