@@ -47,7 +47,15 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
 	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
 	const parsedHeader = parseSignatureHeader(signatureHeader);
-	if (!parsedHeader) return respond(this, 401, { error: SIGNATURE_ERROR });
+	if (!parsedHeader) {
+		sayRefused(
+			loggedTrigger(asTrigger(this)),
+			401,
+			'header',
+			'it has no readable Service-Signature header (missing, or not "t=<seconds>,v1=<hex>"), so it is not from the service: check what else posts to this URL',
+		);
+		return respond(this, 401, { error: SIGNATURE_ERROR });
+	}
 
 	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
 	if (options.notes.length > 0) logOnce(loggedTrigger(asTrigger(this)), options.notes);

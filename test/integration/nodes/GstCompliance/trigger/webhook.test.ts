@@ -1087,6 +1087,26 @@ describe('saying in the n8n log why deliveries are refused (before the service g
 		expect(JSON.stringify(logs)).not.toContain(SECRET);
 	});
 
+	it('webhook() without a readable Service-Signature header × 3 → one warning at once saying so and what sends such requests; no credential read', async () => {
+		const logs = captureLogs();
+		const workflow = ownWorkflow();
+		for (const headers of [
+			{},
+			{ 'service-signature': 'garbage' },
+			{ 'service-signature': 't=1' },
+		]) {
+			const reads: Record<string, number> = {};
+			const result = await deliver({ body: body(), headers, workflow, reads });
+			expect(result.status).toBe(401);
+			expect(reads).toEqual({});
+		}
+		expect(refusals(logs.warn)).toEqual([
+			expect.stringMatching(
+				/a delivery was refused \(401\): it has no readable Service-Signature header.*not from the service/,
+			),
+		]);
+	});
+
 	it('webhook() with a timestamp outside the tolerance → a warning naming the clock and the Timestamp Tolerance option', async () => {
 		const logs = captureLogs();
 		const result = await deliver({ ...signed(body(), NOW_S - 3_600), workflow: ownWorkflow() });
