@@ -104,6 +104,9 @@ module.exports = [
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/memory/persistence.ts',
-		tests: ['integration/nodes/GstCompliance/trigger/dedupe/memory/persistence*'],
+		tests: [
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/persistence',
+			'integration/nodes/GstCompliance/trigger/dedupe/memory/persistence*',
+		],
 	},
 ];

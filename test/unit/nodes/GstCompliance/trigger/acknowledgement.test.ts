@@ -11,11 +11,12 @@ describe('the acknowledgement by n8n version (Automatic)', () => {
 		['2.41.1', 'atOnce'],
 		['3.0.0', 'atOnce'],
 		['2.34.0-rc.1', 'atOnce'],
+		['02.8.4', 'afterExecutionCreated'],
 	])('acknowledgeMode(auto, %s) → %s', (version, mode) => {
 		expect(acknowledgeMode('auto', version)).toBe(mode);
 	});
 
-	it.each([[undefined], [''], ['next'], ['2'], ['2.x.1']])(
+	it.each([[undefined], [''], ['next'], ['2'], ['2.x.1'], ['v2.8.4'], ['n8n 2.8.4']])(
 		'acknowledgeMode(auto, %p: no version read) → atOnce, as on every current n8n',
 		(version) => {
 			expect(acknowledgeMode('auto', version)).toBe('atOnce');

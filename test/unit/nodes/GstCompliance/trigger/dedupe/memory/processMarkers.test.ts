@@ -30,6 +30,16 @@ describe('markers of the processes that saved a trigger’s ids', () => {
 		});
 	});
 
+	it.each([
+		['null', null],
+		['a string', 'ab'],
+		['a number', 42],
+	])('markThisProcess over markers that are %s → only this process’s', (_name, loaded) => {
+		const global: IDataObject = { k: loaded as unknown as IDataObject };
+		markThisProcess(global, 'k', SELF, NOW);
+		expect(global.k).toEqual({ self: [NOW - 60_000, NOW] });
+	});
+
 	it('markThisProcess of a process that has not started → started now', () => {
 		const global: IDataObject = {};
 		markThisProcess(global, 'k', { id: 'p' }, NOW);
@@ -46,11 +56,26 @@ describe('markers of the processes that saved a trigger’s ids', () => {
 	it.each([
 		['its own marker', { self: [NOW - 60_000, NOW] }],
 		['one saved before this process started', { other: [NOW - 7_200_000, NOW - 60_001] }],
-		['one silent for PROCESS_LIVE_MS', { other: [NOW - 1, NOW - PROCESS_LIVE_MS] }],
-		['malformed ones', { a: 'x', b: [1], c: ['a', 'b'] }],
+		['one a string', { a: 'x' }],
+		['one of one number', { b: [NOW] }],
+		['one of strings', { c: ['a', 'b'] }],
+		['one whose start is not a number', { d: [Number.NaN, NOW - 1] }],
+		['one whose last save is not a number', { e: [NOW - 1, 'now'] }],
+		['one of three numbers', { f: [NOW - 1, NOW - 1, NOW - 1] }],
+		['one that only looks like an array', { g: { 0: NOW - 1, 1: NOW - 1, length: 2 } }],
 		['no markers', undefined],
 		['null', null],
 	])('otherLiveProcess with %s → undefined', (_name, markers) => {
 		expect(otherLiveProcess(markers, SELF, NOW)).toBeUndefined();
+	});
+
+	it('otherLiveProcess with a marker silent for exactly PROCESS_LIVE_MS → undefined; a millisecond less → the note', () => {
+		const longAgo = { id: 'self', startedMs: NOW - 3 * PROCESS_LIVE_MS };
+		expect(
+			otherLiveProcess({ other: [NOW - 1, NOW - PROCESS_LIVE_MS] }, longAgo, NOW),
+		).toBeUndefined();
+		expect(otherLiveProcess({ other: [NOW - 1, NOW - PROCESS_LIVE_MS + 1] }, longAgo, NOW)).toMatch(
+			/^Another n8n process/,
+		);
 	});
 });

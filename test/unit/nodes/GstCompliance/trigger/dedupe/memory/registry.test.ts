@@ -116,3 +116,36 @@ describe('DedupeRegistry: which stores a save writes, and which a deactivation d
 		);
 	});
 });
+
+describe('this process, as its marker names it', () => {
+	it('process → an id of 8 hex characters, started at the first get and not moved by later ones; clear() → a new one', () => {
+		const registry = new DedupeRegistry();
+		expect(registry.process.id).toMatch(/^[0-9a-f]{8}$/);
+		expect(registry.process.startedMs).toBeUndefined();
+		const create = () => new MemoryDedupeStore(SHIPPED);
+		const entry = registry.get('wf:a:production', SHIPPED, create, NOW_MS);
+		registry.get('wf:a:production', SHIPPED, create, NOW_MS + 5_000);
+		expect(registry.process.startedMs).toBe(NOW_MS);
+		expect(entry.otherProcessWarnedMs).toBe(-Infinity);
+		const before = registry.process.id;
+		registry.clear();
+		expect(registry.process.id).not.toBe(before);
+	});
+});
+
+describe('the idle sweep after the clock steps back', () => {
+	it('get() at a time before the last sweep → looks again at once: a store idle by then is dropped', async () => {
+		const registry = new DedupeRegistry();
+		const create = () => new MemoryDedupeStore(SHIPPED);
+		const old = registry.get('wf:old:production', SHIPPED, create, NOW_MS).store;
+		old.acceptNow('evt_waiting', NOW_MS, HOUR);
+		// Swept 5 h on: kept, an event waits in it.
+		registry.get('wf:other:production', SHIPPED, create, NOW_MS + 5 * HOUR);
+		expect(registry.size).toBe(2);
+		await old.start('evt_waiting', NOW_MS);
+		old.snapshot();
+		// The clock steps back to 4 h on: the store has been idle for 4 h, and is dropped.
+		registry.get('wf:other:production', SHIPPED, create, NOW_MS + 4 * HOUR);
+		expect(registry.size).toBe(1);
+	});
+});

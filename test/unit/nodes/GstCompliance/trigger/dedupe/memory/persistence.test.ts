@@ -1,0 +1,144 @@
+/**
+ * The built-in store as a trigger uses it (memory/persistence.ts), on plain static-data objects:
+ * what a webhook's acceptance writes, what an execution never writes, the Test URL's own memory,
+ * the move of an earlier version's snapshot, and the warning about another process. n8n's own
+ * static-data handling around it is in test/integration/…/dedupe/memory/persistence.test.ts.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	memoryLedger,
+	staticDataKey,
+	type MemorySite,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
+import { processesKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+
+const NOW = Date.UTC(2026, 10, 26, 9, 0, 0);
+const WITHIN = 30 * 60_000;
+const OPTIONS = { windowMs: 24 * 3_600_000, capacity: 1_000 };
+
+/** A site over plain static data; `deletes` counts deletions from the node's static data. */
+function site(
+	overrides: Partial<MemorySite> = {},
+	data: { global?: IDataObject; node?: IDataObject } = {},
+) {
+	const global = data.global ?? {};
+	let deletes = 0;
+	const node = new Proxy(data.node ?? {}, {
+		deleteProperty(target, key) {
+			deletes++;
+			return Reflect.deleteProperty(target, key);
+		},
+	});
+	const warnings: string[] = [];
+	const s: MemorySite = {
+		workflowId: 'wf',
+		nodeId: 'n1',
+		test: false,
+		writable: true,
+		staticData: (type) => (type === 'global' ? global : node),
+		warn: (message) => warnings.push(message),
+		...overrides,
+	};
+	return { site: s, global, node, warnings, deletes: () => deletes };
+}
+
+beforeEach(() => dedupeRegistry.clear());
+
+describe('what an acceptance writes', () => {
+	it('accept of a new id → the snapshot (the id pending) and this process’s marker in the global static data', async () => {
+		const { site: s, global } = site();
+		expect(await memoryLedger(s, OPTIONS).accept('evt_1', NOW, WITHIN)).toEqual({
+			kind: 'accepted',
+		});
+		expect(global[staticDataKey('n1')]).toMatchObject({ p: [['evt_1', NOW]] });
+		expect(Object.keys(global[processesKey(staticDataKey('n1'))] as IDataObject)).toHaveLength(1);
+	});
+
+	it('accept retaking an id past the Start Deadline → written again with its new time', async () => {
+		const { site: s, global } = site();
+		const ledger = memoryLedger(s, OPTIONS);
+		await ledger.accept('evt_1', NOW, WITHIN);
+		expect((await ledger.accept('evt_1', NOW + WITHIN, WITHIN)).kind).toBe('retaken');
+		expect(global[staticDataKey('n1')]).toMatchObject({ p: [['evt_1', NOW + WITHIN]] });
+	});
+
+	it('accept of a copy (on its way, or started) → nothing written', async () => {
+		const { site: s, global } = site();
+		const ledger = memoryLedger(s, OPTIONS);
+		await ledger.accept('evt_1', NOW, WITHIN);
+		delete global[staticDataKey('n1')];
+		expect((await ledger.accept('evt_1', NOW + 1, WITHIN)).kind).toBe('onItsWay');
+		await ledger.start('evt_1', NOW + 2);
+		expect((await ledger.accept('evt_1', NOW + 3, WITHIN)).kind).toBe('duplicate');
+		expect(global).not.toHaveProperty(staticDataKey('n1'));
+	});
+
+	it('no earlier version’s snapshot → nothing deleted from the node’s static data', async () => {
+		const { site: s, deletes } = site();
+		await memoryLedger(s, OPTIONS).accept('evt_1', NOW, WITHIN);
+		expect(deletes()).toBe(0);
+	});
+
+	it('an earlier version’s snapshot in the node’s static data → moved to the global key, its ids remembered', async () => {
+		const legacy = new MemoryDedupeStore(OPTIONS);
+		await legacy.start('evt_old', NOW);
+		const moved = site({}, { node: { dedupe: legacy.snapshot() as unknown as IDataObject } });
+		const ledger = memoryLedger(moved.site, OPTIONS);
+		expect(await ledger.accept('evt_old', NOW, WITHIN)).toEqual({ kind: 'duplicate' });
+		await ledger.accept('evt_new', NOW, WITHIN);
+		expect(moved.node).not.toHaveProperty('dedupe');
+		expect(moved.deletes()).toBe(1);
+		expect((moved.global[staticDataKey('n1')] as IDataObject).d).toBe(legacy.snapshot().d);
+	});
+});
+
+describe('what an execution writes: nothing', () => {
+	it('an execution’s start and answer → its static data untouched', async () => {
+		const { site: s, global } = site({ writable: false });
+		const ledger = memoryLedger(s, OPTIONS);
+		expect(await ledger.start('evt_1', NOW)).toBe('started');
+		ledger.answered('evt_2', NOW);
+		expect(global).toEqual({});
+	});
+
+	it('an execution’s accept with another process’s marker → no warning (only a webhook warns)', async () => {
+		const global = { [processesKey(staticDataKey('n1'))]: { other: [NOW - 1, NOW] } };
+		const { site: s, warnings } = site({ writable: false }, { global });
+		dedupeRegistry.process.startedMs = NOW - 60_000;
+		await memoryLedger(s, OPTIONS).accept('evt_1', NOW, WITHIN);
+		expect(warnings).toEqual([]);
+	});
+});
+
+describe('the Test URL’s own memory', () => {
+	it('a test site → starts and duplicates in its own store, apart from production, nothing written', async () => {
+		const test = site({ test: true });
+		const ledger = memoryLedger(test.site, OPTIONS);
+		expect(await ledger.accept('evt_1', NOW, WITHIN)).toEqual({ kind: 'accepted' });
+		expect(await ledger.start('evt_1', NOW)).toBe('started');
+		expect(await ledger.start('evt_1', NOW)).toBe('duplicate');
+		expect(test.global).toEqual({});
+		const production = site();
+		expect(await memoryLedger(production.site, OPTIONS).accept('evt_1', NOW, WITHIN)).toEqual({
+			kind: 'accepted',
+		});
+	});
+});
+
+describe('another process receiving the same trigger’s deliveries', () => {
+	it('accepts a second apart with another live process → one warning naming the key, the note on both items', async () => {
+		const global = { [processesKey(staticDataKey('n1'))]: { other: [NOW - 1, NOW] } };
+		const { site: s, warnings } = site({}, { global });
+		dedupeRegistry.process.startedMs = NOW - 60_000;
+		const ledger = memoryLedger(s, OPTIONS);
+		await ledger.accept('evt_1', NOW, WITHIN);
+		expect(ledger.notice()).toMatch(/^Another n8n process/);
+		(global[processesKey(staticDataKey('n1'))] as IDataObject).other = [NOW - 1, NOW + 1_000];
+		await ledger.accept('evt_2', NOW + 1_000, WITHIN);
+		expect(ledger.notice()).toMatch(/^Another n8n process/);
+		expect(warnings).toEqual([expect.stringMatching(/\(wf:n1:production\)$/)]);
+	});
+});
