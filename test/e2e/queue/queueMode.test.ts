@@ -579,11 +579,15 @@ describe('several webhook processes and no Redis credential', () => {
 	it('the built-in store notices another process receiving the same trigger: the started item and the log name the Redis credential', async () => {
 		const trigger = await activeTrigger('queue: built-in store on two processes', undefined);
 		const events = [5_000_001, 5_000_002, 5_000_003].map((n) => einvoiceEvent(n));
-		// Process 1, then process 2, then process 1 again: the third sees the second's saves.
-		for (const [i, event] of events.entries())
+		// Process 1, then process 2, then process 1 again: the third sees the second's saves. The
+		// answer goes out before n8n's save of the request's static data lands, so each delivery
+		// waits for its execution first, as deliveries spread over time do.
+		for (const [i, event] of events.entries()) {
 			expect(outcome(await deliverSigned(trigger.url(i % 2), event, signingSecret))).toBe(
 				'accepted',
 			);
+			await waitForFinished(main, trigger.workflowId, i + 1, 60_000, 0);
+		}
 		await waitForFinished(main, trigger.workflowId, 3, 60_000, 500);
 		const notices = new Map<string, unknown>();
 		for (const execution of await main.executions(trigger.workflowId)) {
