@@ -20,6 +20,8 @@ import {
 	type Scenario,
 	type ServiceView,
 	type WorkCount,
+	webhookNode,
+	workNode,
 } from '../../test/harness';
 import type { Row } from '../result';
 import { percentile } from '../stats';
@@ -88,7 +90,7 @@ async function ours(events: number): Promise<Outcome> {
 }
 
 /** n8n's Webhook node (Respond: Immediately) → the same work, the emulator delivering to it. */
-async function webhookNode(events: number): Promise<Outcome> {
+async function webhookNodeSide(events: number): Promise<Outcome> {
 	const session = await startSession(
 		{ retryBaseMs: RETRY_BASE_MS, deliveryTimeoutMs: SERVICE_TIMEOUT_MS },
 		{ name: 'bench-burst-webhook', env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(LIMIT) } },
@@ -96,15 +98,7 @@ async function webhookNode(events: number): Promise<Outcome> {
 	try {
 		const { n8n, emulator, client } = session;
 		const path = `burst-${uuid().slice(0, 8)}`;
-		const webhook = {
-			id: uuid(),
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: uuid(),
-			parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-		};
+		const webhook = webhookNode(path, 'Webhook', 'onReceived');
 		// The event, as the trigger's item is: the body's envelope.
 		const item = {
 			id: uuid(),
@@ -114,14 +108,7 @@ async function webhookNode(events: number): Promise<Outcome> {
 			position: [220, 0],
 			parameters: { mode: 'raw', jsonOutput: '={{ $json.body }}', options: {} },
 		};
-		const work = {
-			id: uuid(),
-			name: `Work for ${WORK_S} s`,
-			type: 'n8n-nodes-base.wait',
-			typeVersion: 1.1,
-			position: [440, 0],
-			parameters: { resume: 'timeInterval', amount: WORK_S, unit: 'seconds' },
-		};
+		const work = workNode(`Work for ${WORK_S} s`, WORK_S, [440, 0]);
 		const wf = await n8n.createWorkflow({
 			name: `bench burst webhook ${path}`,
 			nodes: [webhook, item, work],
@@ -157,7 +144,7 @@ async function webhookNode(events: number): Promise<Outcome> {
 export async function concurrencyRows(quick: boolean): Promise<Row[]> {
 	const events = quick ? 200 : 1_000;
 	const trigger = await ours(events);
-	const webhook = await webhookNode(events);
+	const webhook = await webhookNodeSide(events);
 	const what = `Limit ${LIMIT}, a burst of ${events} events over ${EMIT_WITHIN_MS / 1000} s, ${WORK_S} s of work each`;
 	const side = (
 		label: string,

@@ -7,7 +7,7 @@
  * attempts, and per event how many executions did its work (the node after the trigger ran).
  */
 import { EVENT_TYPES } from '../emulator';
-import { chain, CRED, triggerNode, uuid } from './gst';
+import { chain, CRED, triggerNode, uuid, webhookNode } from './gst';
 import { sleep, waitFor } from './http';
 import type { N8n } from './n8n';
 import { killHard, startSession, type Session } from './session';
@@ -72,6 +72,18 @@ export async function countWork(
 	return { executions: executions.length, workRuns, empty, unsuccessful };
 }
 
+/** A Wait node of `seconds` (under 65 s it holds its concurrency slot), the work after a start node. */
+export function workNode(name: string, seconds: number, position: [number, number] = [220, 0]) {
+	return {
+		id: uuid(),
+		name,
+		type: 'n8n-nodes-base.wait',
+		typeVersion: 1.1,
+		position,
+		parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' },
+	};
+}
+
 export interface Scenario {
 	session: Session;
 	n8n: N8n;
@@ -113,14 +125,7 @@ export async function scenario(
 	const trigger = triggerNode({ events: ['*'], webhookCredential, webhookId });
 	if (opts.triggerOptions)
 		(trigger.parameters as Record<string, unknown>).options = opts.triggerOptions;
-	const work = {
-		id: uuid(),
-		name: `Work for ${opts.workSeconds} s`,
-		type: 'n8n-nodes-base.wait',
-		typeVersion: 1.1,
-		position: [220, 0],
-		parameters: { resume: 'timeInterval', amount: opts.workSeconds, unit: 'seconds' },
-	};
+	const work = workNode(`Work for ${opts.workSeconds} s`, opts.workSeconds);
 	const wf = await n8n.createWorkflow({
 		name: `${name} ${uuid().slice(0, 8)}`,
 		nodes: [trigger, work],
@@ -220,23 +225,8 @@ export async function settled(
  */
 export async function slotHolder(n8n: N8n, seconds: number): Promise<string> {
 	const path = `hold-${uuid().slice(0, 8)}`;
-	const webhook = {
-		id: uuid(),
-		name: 'Hold',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: uuid(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived' },
-	};
-	const wait = {
-		id: uuid(),
-		name: 'Hold the slot',
-		type: 'n8n-nodes-base.wait',
-		typeVersion: 1.1,
-		position: [220, 0],
-		parameters: { resume: 'timeInterval', amount: seconds, unit: 'seconds' },
-	};
+	const webhook = webhookNode(path, 'Hold', 'onReceived');
+	const wait = workNode('Hold the slot', seconds);
 	const wf = await n8n.createWorkflow({
 		name: `slot holder ${path}`,
 		nodes: [webhook, wait],

@@ -130,7 +130,15 @@ export function httpRequestNode(opts: {
 }
 
 /** A built-in Webhook node that answers with the last node's output (to run action workflows). */
-export function webhookNode(pathName: string, name = 'Webhook'): Record<string, any> {
+/**
+ * n8n's Webhook node on `pathName`: answering with the last node's items, or (`onReceived`, the
+ * editor's "Respond: Immediately") at once.
+ */
+export function webhookNode(
+	pathName: string,
+	name = 'Webhook',
+	respond: 'lastNode' | 'onReceived' = 'lastNode',
+): Record<string, any> {
 	return {
 		id: nodeId(),
 		name,
@@ -141,8 +149,8 @@ export function webhookNode(pathName: string, name = 'Webhook'): Record<string, 
 		parameters: {
 			httpMethod: 'POST',
 			path: pathName,
-			responseMode: 'lastNode',
-			responseData: 'allEntries',
+			responseMode: respond,
+			...(respond === 'lastNode' ? { responseData: 'allEntries' } : {}),
 			options: {},
 		},
 	};
