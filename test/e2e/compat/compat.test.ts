@@ -180,31 +180,46 @@ describe('the trigger', () => {
 		expect(await waitForFinished(session.n8n, workflowId, 1, 60_000, 500)).toBe(1);
 	});
 
-	it('20 concurrent copies of one event start one execution', async () => {
-		const event = envelope('einvoice.generated', { id: 'einv_burst' });
-		const body = JSON.stringify(event);
-		const header = signatureHeader(session.signingSecret, body);
-		const answers = await Promise.all(
-			Array.from(
-				{ length: 20 },
-				async () => await deliver(url, body, session.signingSecret, header),
-			),
-		);
-		expect(answers.filter((a) => a.status !== 200 && a.status !== 202)).toEqual([]);
-		expect(answers.filter((a) => !a.text.includes('duplicate'))).toHaveLength(1);
-		expect(await waitForFinished(session.n8n, workflowId, 2, 60_000, 500)).toBeGreaterThanOrEqual(
-			2,
-		);
-		// Answered once the execution exists, a copy meanwhile gets an execution of its own that
-		// ends without items; at once, none does.
-		const items = await Promise.all(
-			(await session.n8n.executions(workflowId)).map(
-				async (e) => await session.n8n.nodeOutput(e.id, 'GST Compliance Trigger'),
-			),
-		);
-		expect(items.flat().filter((item) => item.id === event.id)).toHaveLength(1);
-		if (AT_ONCE) expect(await waitForFinished(session.n8n, workflowId, 2, 5_000, 500)).toBe(2);
-	});
+	it(
+		AT_ONCE
+			? '20 concurrent copies of one event create one execution'
+			: '20 concurrent copies of one event, answered once their executions exist: the event starts once, the other executions end empty',
+		async () => {
+			const event = envelope('einvoice.generated', { id: 'einv_burst' });
+			const body = JSON.stringify(event);
+			const header = signatureHeader(session.signingSecret, body);
+			const answers = await Promise.all(
+				Array.from(
+					{ length: 20 },
+					async () => await deliver(url, body, session.signingSecret, header),
+				),
+			);
+			expect(answers.filter((a) => a.status !== 200 && a.status !== 202)).toEqual([]);
+			// At once, one is accepted and the others are copies on their way. Answered once the
+			// execution exists, a copy of an event not yet answered gets an execution of its own (the
+			// first may be lost at a restart on 2.0–2.33), which ends without items.
+			if (AT_ONCE) expect(answers.filter((a) => !a.text.includes('duplicate'))).toHaveLength(1);
+			expect(await waitForFinished(session.n8n, workflowId, 2, 60_000, 500)).toBeGreaterThanOrEqual(
+				2,
+			);
+			await waitFor(
+				async () =>
+					(await session.n8n.executions(workflowId)).every(
+						(e) => !['new', 'running', 'waiting'].includes(e.status),
+					),
+				'the executions to finish',
+				60_000,
+				500,
+			);
+			const items = await Promise.all(
+				(await session.n8n.executions(workflowId)).map(
+					async (e) => await session.n8n.nodeOutput(e.id, 'GST Compliance Trigger'),
+				),
+			);
+			expect(items.flat().filter((item) => item.id === event.id)).toHaveLength(1);
+			if (AT_ONCE) expect(await waitForFinished(session.n8n, workflowId, 2, 5_000, 500)).toBe(2);
+		},
+	);
 
 	it(
 		AT_ONCE
