@@ -44,6 +44,8 @@ interface Outcome {
 	twice: number;
 	never: number;
 	executions: number;
+	/** Per event: its execution row's time minus its 2xx's (ms; negative: the row came first). */
+	rowAfterAckMs: number[];
 }
 
 function outcomeOf(
@@ -60,6 +62,10 @@ function outcomeOf(
 		.filter((ms): ms is number => ms !== null);
 	const lastAck = acknowledgedAt - startedAt;
 	const runs = emitted.map((id) => work.workRuns.get(id) ?? 0);
+	const rowAfterAckMs = deliveries.flatMap((d) => {
+		const row = work.createdAt.get(d.eventId);
+		return row !== undefined && d.acknowledgedAt !== null ? [row - d.acknowledgedAt] : [];
+	});
 	return {
 		events: emitted.length,
 		attempts: service.attempts,
@@ -71,6 +77,7 @@ function outcomeOf(
 		twice: runs.filter((n) => n > 1).length,
 		never: runs.filter((n) => n === 0).length,
 		executions: work.executions,
+		rowAfterAckMs,
 	};
 }
 
@@ -206,6 +213,18 @@ export async function concurrencyRows(quick: boolean): Promise<Row[]> {
 			'executions',
 			`${events}`,
 			(n) => n === events,
+		),
+		side(
+			"from the 2xx to n8n's execution row, p50 (negative: the row first)",
+			(o) => percentile(o.rowAfterAckMs, 50),
+			'ms',
+			'— (the window an acknowledged event can be lost in)',
+		),
+		side(
+			"from the 2xx to n8n's execution row, max",
+			(o) => Math.max(...o.rowAfterAckMs),
+			'ms',
+			'—',
 		),
 	];
 }

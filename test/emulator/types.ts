@@ -144,6 +144,8 @@ export interface DeliveryRecord {
 	nextAttemptAt: number | null;
 	/** Real milliseconds the acknowledged attempt waited for its 2xx (null until then). */
 	acknowledgedAfterMs: number | null;
+	/** When (real clock, epoch ms) the 2xx arrived (null until then). */
+	acknowledgedAt: number | null;
 }
 
 export interface Counters {

@@ -170,6 +170,7 @@ export class Webhooks {
 				lastError: null,
 				nextAttemptAt: null,
 				acknowledgedAfterMs: null,
+				acknowledgedAt: null,
 				body,
 				deadline: this.clock.now() + DAY_MS,
 				cancel: null,
@@ -213,6 +214,7 @@ export class Webhooks {
 		if (!('error' in outcome) && outcome.status >= 200 && outcome.status < 300) {
 			delivery.state = 'delivered';
 			delivery.acknowledgedAfterMs ??= waitedMs;
+			delivery.acknowledgedAt ??= Date.now();
 			sub.consecutiveFailures = 0;
 			return;
 		}
@@ -298,6 +300,7 @@ function record(d: Delivery): DeliveryRecord {
 		lastError,
 		nextAttemptAt,
 		acknowledgedAfterMs,
+		acknowledgedAt,
 	} = d;
 	return {
 		id,
@@ -311,6 +314,7 @@ function record(d: Delivery): DeliveryRecord {
 		lastError,
 		nextAttemptAt,
 		acknowledgedAfterMs,
+		acknowledgedAt,
 	};
 }
 

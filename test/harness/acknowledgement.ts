@@ -17,14 +17,14 @@ import { triggerUrlOf } from './workflows';
 export async function allExecutions(
 	n8n: N8n,
 	workflowId: string,
-): Promise<Array<{ id: string; status: string }>> {
-	const all: Array<{ id: string; status: string }> = [];
+): Promise<Array<{ id: string; status: string; createdAt?: string }>> {
+	const all: Array<{ id: string; status: string; createdAt?: string }> = [];
 	const statuses = ['success', 'error', 'crashed', 'canceled', 'running', 'new', 'waiting'];
 	let page = '';
 	for (let guard = 0; guard < 1_000; guard++) {
 		const filter = encodeURIComponent(JSON.stringify({ workflowId, status: statuses }));
 		const data = await n8n.rest('GET', `/executions?filter=${filter}&limit=100${page}`);
-		const results = data.results as Array<{ id: string; status: string }>;
+		const results = data.results as Array<{ id: string; status: string; createdAt?: string }>;
 		all.push(...results);
 		if (results.length < 100) break;
 		page = data.nextCursor
@@ -43,6 +43,8 @@ export interface WorkCount {
 	empty: number;
 	/** Executions not finished successfully, by status. */
 	unsuccessful: string[];
+	/** event id → when n8n wrote its first execution's row (epoch ms). */
+	createdAt: Map<string, number>;
 }
 
 /** Counts, per event, the executions whose work node ran. */
@@ -56,7 +58,8 @@ export async function countWork(
 	const workRuns = new Map<string, number>();
 	let empty = 0;
 	const unsuccessful: string[] = [];
-	for (const { id, status } of executions) {
+	const createdAt = new Map<string, number>();
+	for (const { id, status, createdAt: created } of executions) {
 		if (status !== 'success') unsuccessful.push(`${id}: ${status}`);
 		const detail = await n8n.execution(id);
 		const runData = detail.data?.resultData?.runData ?? {};
@@ -66,10 +69,13 @@ export async function countWork(
 			empty++;
 			continue;
 		}
+		const at = Date.parse(created ?? '');
+		if (Number.isFinite(at) && !(at >= (createdAt.get(eventId) ?? Infinity)))
+			createdAt.set(eventId, at);
 		const worked = (runData[workName]?.length ?? 0) > 0 ? 1 : 0;
 		workRuns.set(eventId, (workRuns.get(eventId) ?? 0) + worked);
 	}
-	return { executions: executions.length, workRuns, empty, unsuccessful };
+	return { executions: executions.length, workRuns, empty, unsuccessful, createdAt };
 }
 
 /** A Wait node of `seconds` (under 65 s it holds its concurrency slot), the work after a start node. */

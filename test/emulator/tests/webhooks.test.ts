@@ -64,6 +64,7 @@ describe('emulator: webhook delivery', () => {
 				lastResponseBody: 'answer 200',
 				nextAttemptAt: null,
 				acknowledgedAfterMs: expect.any(Number),
+				acknowledgedAt: expect.any(Number),
 			}),
 		]);
 	});
