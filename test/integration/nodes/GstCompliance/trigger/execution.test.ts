@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The trigger's first step in its execution (trigger/execution.ts), run by n8n-core's ExecuteContext
  * (helpers/deliverToTrigger.ts): the item built and the event started once, the reason said when an
