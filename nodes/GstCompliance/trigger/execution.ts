@@ -11,11 +11,19 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { dedupeSite, triggerOf, type TriggerContext } from './context';
-import { duplicateStartMessage, overdueMessage } from './dedupe/lifecycle';
+import { settings } from '../settings';
+import { duplicateStartMessage, overdueMessage, type Start } from './dedupe/lifecycle';
+import { DedupeUnavailableError } from './dedupe/redis/redisConnection';
 import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
 import { normaliseOptions, type RawTriggerOptions } from './options';
 import { buildOutput, deliveredEvent } from './output';
 import { storeRefusal } from './storeErrors';
+
+/**
+ * Waits between attempts at the start while the store does not answer (a Redis restart or
+ * failover takes seconds): about 30 s in all, then the execution fails holding its event.
+ */
+export const START_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
 
 /** Overdue events are looked for at most this often per trigger and process (a Redis read). */
 const OVERDUE_LOOK_EVERY_MS = 10_000;
@@ -44,7 +52,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 				windowMs: options.dedupeWindowMs,
 				capacity: DEDUPE_CAPACITY,
 			});
-			if ((await ledger.start(event.id, Date.now())) === 'duplicate') {
+			if ((await startRetried(ledger, event.id)) === 'duplicate') {
 				const message = duplicateStartMessage(event.id);
 				this.logger.info(`GST Compliance Trigger: ${message}`);
 				this.addExecutionHints({ message, location: 'outputPane' });
@@ -67,6 +75,19 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		});
 	}
 	return [out];
+}
+
+/** The start, tried again while the store is unreachable; its last failure is thrown. */
+async function startRetried(ledger: TriggerLedger, eventId: string): Promise<Start> {
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return await ledger.start(eventId, Date.now());
+		} catch (error) {
+			if (!(error instanceof DedupeUnavailableError) || attempt >= START_RETRY_DELAYS_MS.length)
+				throw error;
+			await settings.sleep(START_RETRY_DELAYS_MS[attempt]);
+		}
+	}
 }
 
 /**

@@ -13,6 +13,7 @@ import { createHash } from 'crypto';
 import Redis, { Cluster } from 'ioredis';
 
 import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { settings } from '../../../../../../../nodes/GstCompliance/settings';
 import {
 	connectionFromCredential,
 	type RedisConnection,
@@ -549,18 +550,40 @@ describe('the trigger with a Redis credential', () => {
 		expect(production.started).toHaveLength(1);
 	});
 
-	it('Redis down when the execution starts: the execution fails holding its event, and its retry starts it once', async () => {
+	it('Redis down for a moment when the execution starts: the start is tried again and the event starts once', async () => {
+		const sleeps = jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
+		const first = await deliver({
+			...signed(body('evt_blip_start')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
+		const outage = new DedupeUnavailableError(
+			`${redis.host}:${redis.port}`,
+			'Connection is closed.',
+		);
+		jest
+			.spyOn(RedisDedupeStore.prototype, 'start')
+			.mockRejectedValueOnce(outage)
+			.mockRejectedValueOnce(outage);
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(sleeps.mock.calls.map(([ms]) => ms)).toEqual([1_000, 2_000]);
+	});
+
+	it('Redis down when the execution starts, for longer than its retries: the execution fails holding its event, and its retry starts it once', async () => {
+		jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
 		const first = await deliver({
 			...signed(body('evt_retry_start')),
 			redis: redisCredential(),
 			execution: 'later',
 		});
-		jest
-			.spyOn(RedisDedupeStore.prototype, 'start')
-			.mockRejectedValueOnce(
-				new DedupeUnavailableError(`${redis.host}:${redis.port}`, 'Connection is closed.'),
-			);
+		const outage = new DedupeUnavailableError(
+			`${redis.host}:${redis.port}`,
+			'Connection is closed.',
+		);
+		const start = jest.spyOn(RedisDedupeStore.prototype, 'start').mockRejectedValue(outage);
 		await expect(first.execution!()).rejects.toThrow(/Connection is closed/);
+		expect(start).toHaveBeenCalledTimes(6);
+		start.mockRestore();
 		expect((await first.execution!()).items).toHaveLength(1);
 		expect(await inspect.get(key('evt_retry_start'))).toBe('d');
 	});
