@@ -52,7 +52,9 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 				windowMs: options.dedupeWindowMs,
 				capacity: DEDUPE_CAPACITY,
 			});
-			if ((await startRetried(ledger, event.id)) === 'duplicate') {
+			const start = await startRetried(ledger, event.id);
+			if ('failure' in start) throw start.failure;
+			if (start.started === 'duplicate') {
 				const message = duplicateStartMessage(event.id);
 				this.logger.info(`GST Compliance Trigger: ${message}`);
 				this.addExecutionHints({ message, location: 'outputPane' });
@@ -77,16 +79,20 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 	return [out];
 }
 
-/** The start, tried again while the store is unreachable; its last failure is thrown. */
-async function startRetried(ledger: TriggerLedger, eventId: string): Promise<Start> {
+/** The start, tried again while the store is unreachable; else its failure. */
+async function startRetried(
+	ledger: TriggerLedger,
+	eventId: string,
+): Promise<{ started: Start } | { failure: unknown }> {
 	for (let attempt = 0; ; attempt++) {
-		try {
-			return await ledger.start(eventId, Date.now());
-		} catch (error) {
-			if (!(error instanceof DedupeUnavailableError) || attempt >= START_RETRY_DELAYS_MS.length)
-				throw error;
-			await settings.sleep(START_RETRY_DELAYS_MS[attempt]);
-		}
+		const result = await ledger.start(eventId, Date.now()).then(
+			(started) => ({ started }),
+			(failure: unknown) => ({ failure }),
+		);
+		if ('started' in result) return result;
+		const retriable = result.failure instanceof DedupeUnavailableError;
+		if (!retriable || attempt >= START_RETRY_DELAYS_MS.length) return result;
+		await settings.sleep(START_RETRY_DELAYS_MS[attempt]);
 	}
 }
 
