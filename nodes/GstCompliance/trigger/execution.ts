@@ -48,11 +48,13 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		// the event unstarted, so retrying the execution from n8n's list starts it.
 		const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
 		try {
-			ledger ??= await openLedger(dedupeSite(context, false), {
-				windowMs: options.dedupeWindowMs,
-				capacity: DEDUPE_CAPACITY,
+			const start = await startRetried(async () => {
+				ledger ??= await openLedger(dedupeSite(context, false), {
+					windowMs: options.dedupeWindowMs,
+					capacity: DEDUPE_CAPACITY,
+				});
+				return await ledger.start(event.id, Date.now());
 			});
-			const start = await startRetried(ledger, event.id);
 			if ('failure' in start) throw start.failure;
 			if (start.started === 'duplicate') {
 				const message = duplicateStartMessage(event.id);
@@ -69,7 +71,10 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 					: undefined,
 			});
 		}
-		const notes = [delivered.notice, ...(await overdueNotes(context, ledger, options))];
+		const notes = [
+			delivered.notice,
+			...(ledger ? await overdueNotes(context, ledger, options) : []),
+		];
 		const notice = notes.filter(Boolean).join(' ');
 		out.push({
 			json: notice ? { ...output, dedupeNotice: notice } : output,
@@ -79,13 +84,12 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 	return [out];
 }
 
-/** The start, tried again while the store is unreachable; else its failure. */
+/** The start (opening the store too), tried again while the store is unreachable; else its failure. */
 async function startRetried(
-	ledger: TriggerLedger,
-	eventId: string,
+	start: () => Promise<Start>,
 ): Promise<{ started: Start } | { failure: unknown }> {
 	for (let attempt = 0; ; attempt++) {
-		const result = await ledger.start(eventId, Date.now()).then(
+		const result = await start().then(
 			(started) => ({ started }),
 			(failure: unknown) => ({ failure }),
 		);
