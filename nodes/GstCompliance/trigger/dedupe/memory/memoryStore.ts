@@ -4,15 +4,14 @@
  *
  * Started ids are kept as a compact digest (66 bits of its SHA-256, eventDigest.ts) with the
  * minute they started, expire after the window and are evicted oldest first beyond a cap.
- * Accepted ids wait in `pending` by their own id (so an overdue one can be named) with the time
- * they were accepted, until their execution starts; they are few (the executions n8n has not run
- * yet), bounded by the same cap and forgotten after the window. Every check and mark happens with
+ * Accepted ids wait in acceptedEvents.ts until their execution starts. Every check and mark happens with
  * no `await` between them, so within one process concurrent deliveries or executions of one id
  * cannot both win. `snapshot()` gives a small JSON value of both for workflow static data and
  * `fromSnapshot()` rebuilds the store from it after a restart.
  */
 import { eventDigest } from '../eventDigest';
 import type { Acceptance, EventLedger, OverdueEvent, Start } from '../lifecycle';
+import { AcceptedEvents } from './acceptedEvents';
 import {
 	decodeOffset,
 	DIGEST_CHARS,
@@ -23,7 +22,6 @@ import {
 	pendingFromSnapshot,
 	RECORD_CHARS,
 	type DedupeSnapshot,
-	type PendingRecord,
 } from './snapshotRecords';
 
 export interface DedupeOptions {
@@ -38,19 +36,9 @@ export function digestEventId(eventId: string): string {
 	return eventDigest(eventId).slice(0, DIGEST_CHARS);
 }
 
-/**
- * An accepted event waiting for its execution; `named` once said overdue; `restored` when read
- * from a snapshot (a start since that snapshot's save would not be in it).
- */
-interface Pending {
-	acceptedMs: number;
-	named: boolean;
-	restored?: boolean;
-}
-
 export class MemoryDedupeStore implements EventLedger {
-	/** event id → when it was accepted; Map order is order of acceptance (a retake moves it last). */
-	private readonly pending = new Map<string, Pending>();
+	/** Accepted events whose execution has not started (acceptedEvents.ts). */
+	private readonly pending = new AcceptedEvents();
 	/** digest → minute started; Map order is order of arrival, like the persisted records. */
 	private readonly seen = new Map<string, number>();
 	/**
@@ -90,8 +78,7 @@ export class MemoryDedupeStore implements EventLedger {
 	static fromSnapshot(snapshot: unknown, options: DedupeOptions): MemoryDedupeStore {
 		const store = new MemoryDedupeStore(options);
 		if (!isSnapshot(snapshot)) return store;
-		for (const [eventId, acceptedMs] of pendingFromSnapshot(snapshot))
-			store.pending.set(eventId, { acceptedMs, named: false, restored: true });
+		store.pending.restore(pendingFromSnapshot(snapshot));
 		store.base = snapshot.base;
 		for (let at = 0; at + RECORD_CHARS <= snapshot.d.length; at += RECORD_CHARS) {
 			const digest = snapshot.d.slice(at, at + DIGEST_CHARS);
@@ -135,20 +122,12 @@ export class MemoryDedupeStore implements EventLedger {
 	/** Synchronous core of `accept`: the acceptance is in `snapshot()` when this returns. */
 	acceptNow(eventId: string, nowMs: number, startWithinMs: number): Acceptance {
 		this.expire(Math.floor(nowMs / MINUTE_MS));
-		this.expirePending(nowMs);
+		const earlier = this.pending.acceptedAt(eventId, nowMs, this.options.windowMs);
 		if (this.seen.has(digestEventId(eventId))) return { kind: 'duplicate' };
-		const earlier = this.pending.get(eventId);
-		if (earlier && nowMs - earlier.acceptedMs > this.options.windowMs) this.pending.delete(eventId);
-		else if (earlier && nowMs - earlier.acceptedMs < startWithinMs)
-			return { kind: 'onItsWay', acceptedMs: earlier.acceptedMs };
-		// A retaken id moves to the end: the map stays in order of acceptance.
-		this.pending.delete(eventId);
-		while (this.pending.size >= this.options.capacity && this.pending.size > 0)
-			this.pending.delete(this.pending.keys().next().value as string);
-		this.pending.set(eventId, { acceptedMs: nowMs, named: false });
-		return earlier && nowMs - earlier.acceptedMs <= this.options.windowMs
-			? { kind: 'retaken', acceptedMs: earlier.acceptedMs }
-			: { kind: 'accepted' };
+		if (earlier !== undefined && nowMs - earlier < startWithinMs)
+			return { kind: 'onItsWay', acceptedMs: earlier };
+		this.pending.add(eventId, nowMs, this.options.capacity);
+		return earlier !== undefined ? { kind: 'retaken', acceptedMs: earlier } : { kind: 'accepted' };
 	}
 
 	async start(eventId: string, nowMs: number): Promise<Start> {
@@ -170,31 +149,7 @@ export class MemoryDedupeStore implements EventLedger {
 	}
 
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
-		const found: OverdueEvent[] = [];
-		for (const [eventId, entry] of this.pending) {
-			if (nowMs - entry.acceptedMs < startWithinMs) break; // in order of acceptance
-			if (entry.named) continue;
-			entry.named = true;
-			found.push(
-				entry.restored
-					? { eventId, acceptedMs: entry.acceptedMs, uncertain: true }
-					: { eventId, acceptedMs: entry.acceptedMs },
-			);
-		}
-		this.expirePending(nowMs);
-		return found;
-	}
-
-	/**
-	 * Accepted ids older than the window, once named overdue, are forgotten: a copy of one is
-	 * accepted afresh. One not named yet stays until `overdue` names it.
-	 */
-	private expirePending(nowMs: number): void {
-		for (const [eventId, entry] of this.pending) {
-			if (nowMs - entry.acceptedMs <= this.options.windowMs) return;
-			if (!entry.named) return;
-			this.pending.delete(eventId);
-		}
+		return this.pending.overdue(nowMs, startWithinMs, this.options.windowMs);
 	}
 
 	/**
@@ -223,8 +178,7 @@ export class MemoryDedupeStore implements EventLedger {
 			base: this.base,
 			d: this.persisted.slice(this.persistedSkip * RECORD_CHARS) + this.tail,
 		};
-		if (this.pending.size > 0)
-			snapshot.p = [...this.pending].map(([id, entry]): PendingRecord => [id, entry.acceptedMs]);
+		if (this.pending.size > 0) snapshot.p = this.pending.records();
 		return snapshot;
 	}
 
