@@ -15,7 +15,11 @@ import Redis from 'ioredis';
 
 import type { EventLedger } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
 import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import { eventKey, RedisDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import {
+	eventKey,
+	fixedClient,
+	RedisDedupeStore,
+} from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';
 import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';
@@ -108,7 +112,7 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 	const client = new Redis({ host: redis.host, port: redis.port, db: 0 });
 	const connection = { host: redis.host, port: redis.port, database: 0 };
 	const redisStore = (): EventLedger =>
-		new RedisDedupeStore(client, connection, { scope: SCOPE, windowMs: WINDOW_MS });
+		new RedisDedupeStore(fixedClient(client), connection, { scope: SCOPE, windowMs: WINDOW_MS });
 	const shared = { empty: [] as number[], full: [] as number[] };
 	try {
 		await rate(redisStore(), 500, seq); // warm-up

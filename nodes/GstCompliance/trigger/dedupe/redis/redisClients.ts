@@ -16,7 +16,11 @@ import { describeConnection, redactConnectionSecrets, type RedisConnection } fro
 import { evictionProblem } from './redisEviction';
 
 interface Entry {
+	/** The settings it connects with, as the pool's key. */
+	key: string;
 	client: RedisClient;
+	/** Work running on it now (use): it is not closed until that ends. */
+	inFlight: number;
 	/**
 	 * Where connection errors and the eviction warning go: the warn log of the latest delivery
 	 * that asked for the client (the pool has no logger of its own).
@@ -28,13 +32,17 @@ interface Entry {
 	/** One wait for readiness shared by every delivery that arrives while connecting. */
 	waiting?: Promise<void>;
 	lastUsedMs: number;
-	/** The triggers (workflow and node) that used it; when n8n deactivates the last, it closes. */
+	/**
+	 * The triggers (workflow and node) that used it; when n8n deactivates the last, it closes, once
+	 * no work runs on it.
+	 */
 	users: Set<string>;
 }
 
 /**
- * A client whose settings no delivery has asked for this long (e.g. before a password change, or
- * of a deactivated workflow) stops reconnecting, and the next delivery of any settings closes it.
+ * A client that nothing has used this long and that runs no work (e.g. one of settings before a
+ * password change, or of a deactivated workflow) stops reconnecting, and the next delivery of any
+ * settings closes it.
  */
 const IDLE_CLOSE_MS = 10 * 60_000;
 /** Reconnects at most every 2 s: deliveries in between fail fast. */
@@ -49,15 +57,58 @@ export class RedisClients {
 	constructor(private readonly load: () => Promise<RedisModule> = loadRedisModule) {}
 
 	/**
-	 * The client for these settings, connected. Throws DedupeUnavailableError when Redis does not
-	 * answer within the connect timeout.
+	 * Runs `work` on the client for these settings, connected; the client is not closed while it
+	 * runs, by any path (the trigger released, the idle sweep, the reconnect strategy). Throws
+	 * DedupeUnavailableError when Redis does not answer within the connect timeout. `user` names the
+	 * trigger (`<workflow id>:<node id>`) among the client's users; `onError` is where its connection
+	 * errors and warnings go from now on.
 	 */
-	async get(connection: RedisConnection, onError: (message: string) => void = () => {}, user = '') {
+	async use<T>(
+		connection: RedisConnection,
+		work: (client: RedisClient) => Promise<T>,
+		onError: (message: string) => void = () => {},
+		user = '',
+	): Promise<T> {
+		const module = await this.loadOnce();
+		const entry = this.entryFor(connection, module, onError, user);
+		entry.inFlight++;
+		try {
+			if (entry.client.status !== 'ready') {
+				entry.waiting ??= ready(entry, connection).finally(() => (entry.waiting = undefined));
+				await entry.waiting;
+			}
+			if (!entry.evictionChecked) {
+				entry.evictionChecked = true;
+				// Off the delivery's path; said to whichever delivery's logger is the latest by then.
+				void evictionProblem(entry.client, connection).then((problem) => {
+					if (problem) entry.onError(problem.message);
+				});
+			}
+			return await work(entry.client);
+		} finally {
+			entry.inFlight--;
+			entry.lastUsedMs = Date.now();
+			// Released while this ran: closed now that nothing runs on it.
+			if (entry.inFlight === 0 && entry.users.size === 0) this.closeEntry(entry);
+		}
+	}
+
+	/** The client for these settings, connected (for a caller that holds no work on it). */
+	async get(connection: RedisConnection, onError?: (message: string) => void, user = '') {
+		return await this.use(connection, async (client) => client, onError, user);
+	}
+
+	/** The pool's entry for these settings, created (not connected) when there is none. */
+	private entryFor(
+		connection: RedisConnection,
+		module: RedisModule,
+		onError: (message: string) => void,
+		user: string,
+	): Entry {
 		// The settings as the key: a changed password or node list gets a client of its own.
 		const key = JSON.stringify(connection);
 		const nowMs = Date.now();
 		this.closeIdle(nowMs);
-		const module = await this.loadOnce();
 		let entry = this.clients.get(key);
 		if (entry?.client.status === 'end') {
 			// It gave up reconnecting while idle: connect afresh.
@@ -65,9 +116,15 @@ export class RedisClients {
 			entry = undefined;
 		}
 		if (!entry) {
-			const created = { lastUsedMs: nowMs, onError, users: new Set<string>() } as Entry;
+			const created = {
+				key,
+				lastUsedMs: nowMs,
+				onError,
+				users: new Set<string>(),
+				inFlight: 0,
+			} as Entry;
 			created.client = createClient(module, connection, (times) =>
-				Date.now() - created.lastUsedMs > IDLE_CLOSE_MS
+				created.inFlight === 0 && Date.now() - created.lastUsedMs > IDLE_CLOSE_MS
 					? null
 					: Math.min(100 * times, MAX_RECONNECT_DELAY_MS),
 			);
@@ -84,20 +141,7 @@ export class RedisClients {
 		entry.lastUsedMs = nowMs;
 		entry.onError = onError;
 		entry.users.add(user);
-		if (entry.client.status !== 'ready') {
-			const current = entry;
-			current.waiting ??= ready(current, connection).finally(() => (current.waiting = undefined));
-			await current.waiting;
-		}
-		if (!entry.evictionChecked) {
-			entry.evictionChecked = true;
-			// Off the delivery's path; said to whichever delivery's logger is the latest by then.
-			const checked = entry;
-			void evictionProblem(checked.client, connection).then((problem) => {
-				if (problem) checked.onError(problem.message);
-			});
-		}
-		return entry.client;
+		return entry;
 	}
 
 	/** ioredis, loaded once; a failed load is tried again by the next delivery. */
@@ -114,12 +158,10 @@ export class RedisClients {
 	 * closes now, rather than when a later delivery finds it idle.
 	 */
 	release(user: string): void {
-		for (const [key, entry] of this.clients) {
+		for (const entry of this.clients.values()) {
 			entry.users.delete(user);
-			if (entry.users.size === 0) {
-				this.clients.delete(key);
-				entry.client.disconnect();
-			}
+			// One with work running closes when the work ends (use).
+			if (entry.users.size === 0 && entry.inFlight === 0) this.closeEntry(entry);
 		}
 	}
 
@@ -131,11 +173,14 @@ export class RedisClients {
 	}
 
 	private closeIdle(nowMs: number): void {
-		for (const [key, entry] of this.clients)
-			if (nowMs - entry.lastUsedMs > IDLE_CLOSE_MS) {
-				this.clients.delete(key);
-				entry.client.disconnect();
-			}
+		for (const entry of this.clients.values())
+			if (entry.inFlight === 0 && nowMs - entry.lastUsedMs > IDLE_CLOSE_MS) this.closeEntry(entry);
+	}
+
+	/** Takes the entry out of the pool and disconnects it, unless a newer one took its place. */
+	private closeEntry(entry: Entry): void {
+		if (this.clients.get(entry.key) === entry) this.clients.delete(entry.key);
+		entry.client.disconnect();
 	}
 }
 

@@ -56,15 +56,17 @@ export async function redisDedupeStore(
 	store: { scope: string; windowMs: number; user: string; warn: (message: string) => void },
 ): Promise<RedisDedupeStore> {
 	const connection = connectionFromCredential(credential);
-	const client = await redisClients.get(
+	const warn = (message: string) =>
+		store.warn(
+			`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
+		);
+	// Connected now, so a Redis that does not answer fails the open; each step holds the client.
+	await redisClients.get(connection, warn, store.user);
+	return new RedisDedupeStore(
+		async (step) => await redisClients.use(connection, step, warn, store.user),
 		connection,
-		(message) =>
-			store.warn(
-				`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
-			),
-		store.user,
+		{ scope: store.scope, windowMs: store.windowMs },
 	);
-	return new RedisDedupeStore(client, connection, { scope: store.scope, windowMs: store.windowMs });
 }
 
 /**

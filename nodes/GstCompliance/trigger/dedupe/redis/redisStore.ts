@@ -92,9 +92,24 @@ if now - at >= tonumber(ARGV[1]) then return {'overdue', at} end
 return {'waiting', at}
 `;
 
+/** The commands the store runs. */
+export type StoreClient = Pick<RedisClient, 'eval' | 'zadd' | 'zrem' | 'zrangebyscore'>;
+
+/**
+ * Runs one step of the store on a client that stays open until the step ends (the process's
+ * shared clients, redisClients.ts `use`).
+ */
+export type ClientSource = <T>(step: (client: StoreClient) => Promise<T>) => Promise<T>;
+
+/** A source that is always this client (a client the caller owns). */
+export const fixedClient =
+	(client: StoreClient): ClientSource =>
+	async (step) =>
+		await step(client);
+
 export class RedisDedupeStore implements EventLedger {
 	constructor(
-		private readonly client: Pick<RedisClient, 'eval' | 'zadd' | 'zrem' | 'zrangebyscore'>,
+		private readonly source: ClientSource,
 		private readonly connection: RedisConnection,
 		private readonly options: RedisStoreOptions,
 	) {}
@@ -102,79 +117,93 @@ export class RedisDedupeStore implements EventLedger {
 	/** `nowMs` scores the id in the accepted set only; Redis's clock decides the rest. */
 	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
 		const setKey = acceptedKey(this.options.scope);
-		// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted.
-		await this.run(async () => await this.client.zadd(setKey, 'NX', nowMs, eventId));
-		const [kind, acceptedMs] = (await this.script(
-			ACCEPT,
-			eventKey(this.options.scope, eventId),
-			this.options.windowMs,
-			startWithinMs,
-		)) as [Acceptance['kind'], number, number];
-		// Tidying only (`overdue` drops a started id it finds): a retake's new time, a duplicate out.
-		if (kind === 'retaken')
-			await this.run(async () => await this.client.zadd(setKey, nowMs, eventId)).catch(() => 0);
-		if (kind === 'duplicate')
-			await this.run(async () => await this.client.zrem(setKey, eventId)).catch(() => 0);
-		if (kind === 'accepted' || kind === 'duplicate') return { kind };
-		return { kind, acceptedMs: Number(acceptedMs) };
+		return await this.step(async (run) => {
+			// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted.
+			await run(async (client) => await client.zadd(setKey, 'NX', nowMs, eventId));
+			const [kind, acceptedMs] = (await run(
+				script(ACCEPT, eventKey(this.options.scope, eventId), this.options.windowMs, startWithinMs),
+			)) as [Acceptance['kind'], number, number];
+			// Tidying only (`overdue` drops a started id it finds): a retake's new time, a duplicate out.
+			if (kind === 'retaken')
+				await run(async (client) => await client.zadd(setKey, nowMs, eventId)).catch(() => 0);
+			if (kind === 'duplicate')
+				await run(async (client) => await client.zrem(setKey, eventId)).catch(() => 0);
+			if (kind === 'accepted' || kind === 'duplicate') return { kind };
+			return { kind, acceptedMs: Number(acceptedMs) };
+		});
 	}
 
 	/** Redis's clock decides the window (the lifecycle's `nowMs` is not needed). */
 	async start(eventId: string): Promise<Start> {
-		const result = await this.script(
-			START,
-			eventKey(this.options.scope, eventId),
-			this.options.windowMs,
-		);
-		// Tidying only: `overdue` drops a started id it finds.
-		await this.run(
-			async () => await this.client.zrem(acceptedKey(this.options.scope), eventId),
-		).catch(() => 0);
-		return result === 'duplicate' ? 'duplicate' : 'started';
+		return await this.step(async (run) => {
+			const result = await run(
+				script(START, eventKey(this.options.scope, eventId), this.options.windowMs),
+			);
+			// Tidying only: `overdue` drops a started id it finds.
+			await run(
+				async (client) => await client.zrem(acceptedKey(this.options.scope), eventId),
+			).catch(() => 0);
+			return result === 'duplicate' ? 'duplicate' : 'started';
+		});
 	}
 
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
 		const setKey = acceptedKey(this.options.scope);
-		const found = await this.run(
+		return await this.step(async (run) => {
+			const found = await run(
+				async (client) =>
+					await client.zrangebyscore(
+						setKey,
+						'-inf',
+						nowMs - startWithinMs,
+						'WITHSCORES',
+						'LIMIT',
+						0,
+						OVERDUE_BATCH,
+					),
+			);
+			const overdue: OverdueEvent[] = [];
+			for (let i = 0; i + 1 < found.length; i += 2) {
+				const [eventId, score] = [found[i], Number(found[i + 1])];
+				const [state, acceptedMs] = (await run(
+					script(CHECK, eventKey(this.options.scope, eventId), startWithinMs),
+				)) as [string, number];
+				if (state === 'waiting') {
+					// Retaken, or this process's clock ahead: looked at again once its deadline passes.
+					await run(async (client) => await client.zadd(setKey, 'XX', nowMs, eventId));
+					continue;
+				}
+				// One process names it: whoever removes it from the set.
+				const removed = await run(async (client) => await client.zrem(setKey, eventId));
+				if (removed !== 1 || state === 'done') continue;
+				overdue.push({ eventId, acceptedMs: state === 'gone' ? score : Number(acceptedMs) });
+			}
+			return overdue;
+		});
+	}
+
+	/**
+	 * One step of the store on one client, held open until the step ends; each command's failure
+	 * is a DedupeUnavailableError naming hosts and ports.
+	 */
+	private async step<T>(work: (run: Run) => Promise<T>): Promise<T> {
+		return await command(
+			this.connection,
 			async () =>
-				await this.client.zrangebyscore(
-					setKey,
-					'-inf',
-					nowMs - startWithinMs,
-					'WITHSCORES',
-					'LIMIT',
-					0,
-					OVERDUE_BATCH,
+				await this.source(
+					async (client) =>
+						await work(
+							async (call) => await command(this.connection, async () => await call(client)),
+						),
 				),
 		);
-		const overdue: OverdueEvent[] = [];
-		for (let i = 0; i + 1 < found.length; i += 2) {
-			const [eventId, score] = [found[i], Number(found[i + 1])];
-			const [state, acceptedMs] = (await this.script(
-				CHECK,
-				eventKey(this.options.scope, eventId),
-				startWithinMs,
-			)) as [string, number];
-			if (state === 'waiting') {
-				// Retaken, or this process's clock ahead: looked at again once its deadline passes.
-				await this.run(async () => await this.client.zadd(setKey, 'XX', nowMs, eventId));
-				continue;
-			}
-			// One process names it: whoever removes it from the set.
-			const removed = await this.run(async () => await this.client.zrem(setKey, eventId));
-			if (removed !== 1 || state === 'done') continue;
-			overdue.push({ eventId, acceptedMs: state === 'gone' ? score : Number(acceptedMs) });
-		}
-		return overdue;
 	}
+}
 
-	private async script(script: string, key: string, ...args: Array<string | number>) {
-		// Redis takes whole milliseconds only (`PX 1.5` is an error).
-		const whole = args.map((arg) => (typeof arg === 'number' ? Math.max(1, Math.ceil(arg)) : arg));
-		return await this.run(async () => await this.client.eval(script, 1, key, ...whole));
-	}
+type Run = <T>(call: (client: StoreClient) => Promise<T>) => Promise<T>;
 
-	private async run<T>(call: () => Promise<T>): Promise<T> {
-		return await command(this.connection, call);
-	}
+/** A script call on one key; numbers as whole milliseconds (Redis refuses `PX 1.5`). */
+function script(source: string, key: string, ...args: Array<string | number>) {
+	const whole = args.map((arg) => (typeof arg === 'number' ? Math.max(1, Math.ceil(arg)) : arg));
+	return async (client: StoreClient) => await client.eval(source, 1, key, ...whole);
 }

@@ -22,6 +22,7 @@ import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/tr
 import { type RedisConnection } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import {
 	KEY_PREFIX,
+	fixedClient,
 	RedisDedupeStore,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
@@ -474,7 +475,10 @@ describe('model: each event does its work once, and nothing acknowledged is lost
 				zrem: fail(client.zrem.bind(client) as Redis['zrem']),
 				zrangebyscore: fail(client.zrangebyscore.bind(client) as Redis['zrangebyscore']),
 			} as unknown as Redis;
-			const store = new RedisDedupeStore(flaky, connection, { scope: name, windowMs: WINDOW_MS });
+			const store = new RedisDedupeStore(fixedClient(flaky), connection, {
+				scope: name,
+				windowMs: WINDOW_MS,
+			});
 			return {
 				ledger: () => store,
 				restart: () => {},

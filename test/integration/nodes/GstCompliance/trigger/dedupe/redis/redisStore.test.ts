@@ -19,11 +19,11 @@ import {
 	type RedisConnection,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
 	acceptedKey,
 	eventKey,
+	fixedClient,
 	RedisDedupeStore,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { freePort, sleep, waitFor } from '../../../../../../harness/http';
@@ -76,7 +76,7 @@ function processStore(scope = 'wf1:node-1:production', windowMs = 60_000) {
 		enableOfflineQueue: true,
 	});
 	direct.push(client);
-	return new RedisDedupeStore(client, connection, { scope, windowMs });
+	return new RedisDedupeStore(fixedClient(client), connection, { scope, windowMs });
 }
 
 const T0 = NOW_MS;
@@ -181,7 +181,7 @@ describe('accept, start and overdue', () => {
 				return await client.zadd(...args);
 			}) as Redis['zadd'],
 		});
-		const store = new RedisDedupeStore(flaky, connection, {
+		const store = new RedisDedupeStore(fixedClient(flaky), connection, {
 			scope: 'wf1:node-1:production',
 			windowMs: 60_000,
 		});
@@ -393,7 +393,7 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 	it('why: under volatile-lru, filling the server past its limit evicts a started id, and a redelivery of it is accepted again', async () => {
 		const client = new Redis({ ...evictingCredential(), db: 3 });
 		try {
-			const store = new RedisDedupeStore(client, evictingCredential(), {
+			const store = new RedisDedupeStore(fixedClient(client), evictingCredential(), {
 				scope: 'wf-evict:node-1:production',
 				windowMs: 3_600_000,
 			});
@@ -526,15 +526,6 @@ describe('the trigger with a Redis credential', () => {
 			body: { received: true, duplicate: true },
 			started: undefined,
 		});
-	});
-
-	it('deactivating the trigger (releaseTrigger) closes the client it used, which no other trigger uses', async () => {
-		const get = jest.spyOn(redisClients, 'get');
-		await deliver({ ...signed(body('evt_released')), redis: redisCredential() });
-		const client = (await get.mock.results[0].value) as { status: string };
-		expect(client.status).toBe('ready');
-		releaseTrigger('wf1', 'node-1');
-		await waitFor(async () => client.status === 'end', 'the client closed', 5_000, 20);
 	});
 
 	it('keeps Test-URL deliveries apart from production ones: each has its own keys', async () => {
@@ -776,7 +767,7 @@ describe('on a Redis Cluster', () => {
 	it('accepts, starts and answers duplicates for ids on every node; 20 concurrent starts of one id: one started', async () => {
 		const connection = connectionFromCredential(credential());
 		const client = await redisClients.get(connection);
-		const store = new RedisDedupeStore(client, connection, {
+		const store = new RedisDedupeStore(fixedClient(client), connection, {
 			scope: 'wf-cluster:node-1:production',
 			windowMs: 60_000,
 		});

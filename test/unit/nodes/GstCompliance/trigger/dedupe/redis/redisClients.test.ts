@@ -60,4 +60,25 @@ describe('RedisClients: one client per settings, shared by the deliveries', () =
 		clients.release('wf2:b');
 		expect(shared.disconnects).toBe(1);
 	});
+
+	it('work running longer than the idle time → the reconnect strategy keeps trying, the sweep and release leave the client; it closes when the work ends', async () => {
+		const clients = new RedisClients(async () => fakeModule);
+		let finish = () => {};
+		const work = clients.use(
+			SETTINGS,
+			async (client) => await new Promise<unknown>((resolve) => (finish = () => resolve(client))),
+			() => {},
+			'wf1:a',
+		);
+		await Promise.resolve().then(async () => await Promise.resolve());
+		const [client] = FakeRedis.made;
+		nowMs += 10 * 60_000 + 1;
+		expect(client.options.retryStrategy!(101)).toBe(2_000);
+		await clients.get({ ...SETTINGS, host: 'other' }); // sweeps the idle clients
+		clients.release('wf1:a');
+		expect(client.disconnects).toBe(0);
+		finish();
+		expect(await work).toBe(client);
+		expect(client.disconnects).toBe(1);
+	});
 });

@@ -1,0 +1,91 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/**
+ * The process's shared Redis clients against a real redis-server (started here; missing, the suite
+ * fails with the command that installs it): a client is closed only when no delivery or execution
+ * has a command on it, whichever path closes it (the trigger deactivated by a publish, the idle
+ * sweep). Redis holds the commands with CLIENT PAUSE, as a slow or busy Redis does.
+ */
+import Redis from 'ioredis';
+
+import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
+import { eventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { sleep, waitFor } from '../../../../../../harness/http';
+import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
+import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'redis-clients-Pa55word';
+let redis: RunningRedis;
+let inspect: Redis;
+
+beforeAll(async () => {
+	redis = await startRedis('clients-redis', { password: PASSWORD });
+	inspect = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
+});
+
+afterAll(async () => {
+	await redisClients.close();
+	inspect?.disconnect();
+	await redis?.dispose();
+});
+
+let now = NOW_MS;
+beforeEach(async () => {
+	now = NOW_MS;
+	jest.spyOn(Date, 'now').mockImplementation(() => now);
+	await inspect.flushall();
+	await redisClients.close();
+});
+afterEach(() => jest.restoreAllMocks());
+
+const credential = (database = 3) => ({
+	host: redis.host,
+	port: redis.port,
+	database,
+	password: PASSWORD,
+});
+const body = (id: string) => JSON.stringify(envelope({ id }));
+
+/** Redis holds every write for `ms` (a busy or slow Redis), from now. */
+async function holdWrites(ms: number): Promise<void> {
+	await inspect.call('CLIENT', 'PAUSE', String(ms), 'WRITE');
+}
+
+describe('a client with a command in flight is never closed', () => {
+	it('the trigger deactivated (a publish) while its delivery waits on Redis → the delivery is accepted; the client closes after it', async () => {
+		await deliver({ ...signed(body('evt_warm')), redis: credential() });
+		await holdWrites(600);
+		const delivery = deliver({
+			...signed(body('evt_held')),
+			redis: credential(),
+			execution: 'later',
+		});
+		await sleep(150);
+		releaseTrigger('wf1', 'node-1');
+		expect(await delivery).toMatchObject({ status: 202, body: { received: true } });
+		expect(await inspect.get(eventKey('wf1:node-1:production', 'evt_held'))).toMatch(/^a:\d+$/);
+		await waitFor(
+			async () => !String(await inspect.client('LIST')).includes('name=n8n-gst-compliance-dedupe'),
+			'the released client to close',
+			5_000,
+			20,
+		);
+	});
+
+	it('the idle sweep (another delivery 11 minutes later by the clock) while a delivery waits on Redis → that delivery is accepted', async () => {
+		await deliver({ ...signed(body('evt_warm')), redis: credential(3) });
+		await holdWrites(600);
+		const delivery = deliver({ ...signed(body('evt_held')), redis: credential(3) });
+		await sleep(150);
+		now += 11 * 60_000;
+		// Other settings: their first use sweeps the pool.
+		const other = deliver({
+			...signed(body('evt_other'), Math.floor(now / 1000)),
+			redis: credential(4),
+		});
+		expect(await delivery).toMatchObject({ status: 202, body: { received: true } });
+		expect(await other).toMatchObject({ status: 202 });
+	});
+});
