@@ -1,6 +1,6 @@
 /**
  * The n8n behaviours the package depends on beyond n8n-workflow's types, in one place. Each is
- * pinned by a test that fails when n8n changes it: 1, 2, 5, 6 and 7 by
+ * pinned by a test that fails when n8n changes it: 1, 2, 5, 6, 7 and 8 by
  * test/e2e/specs/n8nCompat.test.ts on the e2e n8n (and the compatibility project on each version
  * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
  * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
@@ -43,6 +43,11 @@
  *    (n8n PR #35059). The version is read from n8n's own package.json beside the `bin/n8n` that
  *    started the process, else from the n8n-core it resolves (n8n puts its modules on NODE_PATH;
  *    the package does not ship n8n-core, and its major.minor is n8n's on 2.x).
+ * 8. n8n-core's webhook and execute contexts keep the workflow they run in as `workflow`, whose
+ *    `nodes` are the workflow's nodes by name (the published version's, for a production
+ *    webhook). n8n-workflow's types offer no list of a workflow's nodes; the built-in dedupe store
+ *    reads their ids to drop the saved ids of trigger nodes that are gone. Where the property is
+ *    missing, nothing is dropped.
  */
 import type {
 	IDataObject,
@@ -123,6 +128,14 @@ export async function n8nVersion(
 /** Forgets the version read (tests). */
 export function forgetN8nVersion(): void {
 	version = undefined;
+}
+
+/** The ids of the nodes of the workflow `context` runs in (8. above); undefined if unknown. */
+export function workflowNodeIds(context: object): string[] | undefined {
+	const nodes = (context as { workflow?: { nodes?: unknown } }).workflow?.nodes;
+	if (typeof nodes !== 'object' || nodes === null) return undefined;
+	const ids = Object.values(nodes).map((node) => (node as { id?: unknown } | null)?.id);
+	return ids.every((id) => typeof id === 'string') ? (ids as string[]) : undefined;
 }
 
 /** The exact bytes of a webhook request, read by n8n's `readRawBody` if n8n has not yet (3. above). */

@@ -13,6 +13,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../credentialNames';
+import { workflowNodeIds } from '../n8nCompat';
 import { cachedCredentials } from './credentialCache';
 import type { DedupeSite } from './dedupe/store';
 import type { LoggedTrigger } from './triggerLog';
@@ -62,6 +63,7 @@ export function dedupeSite(context: TriggerContext, writable: boolean): DedupeSi
 		test: isTest(context),
 		writable,
 		staticData: (type) => context.getWorkflowStaticData(type),
+		nodeIds: () => workflowNodeIds(context),
 		redisCredential: hasRedis
 			? async () => await readCredential(context, CREDENTIAL.redis)
 			: undefined,

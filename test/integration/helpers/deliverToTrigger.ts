@@ -47,6 +47,11 @@ export interface WorkflowRow {
 	nodeName?: string;
 	/** The staticData column: loaded before each delivery, replaced when n8n saves it. */
 	staticData: IDataObject;
+	/**
+	 * The workflow's other GST trigger nodes (a delivery's `node` names one of them); the row's own
+	 * trigger is always in the workflow. Remove one to delete it from the workflow.
+	 */
+	triggers?: Array<{ id: string; name: string }>;
 }
 
 export interface DeliveryRequest {
@@ -223,6 +228,18 @@ function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>):
 	};
 }
 
+/** The workflow's nodes: the one delivered to, the row's own trigger and its other triggers. */
+function workflowNodes(row: WorkflowRow, node: INode): INode[] {
+	const own = { id: row.nodeId, name: row.nodeName ?? TRIGGER_NAME };
+	const others = [own, ...(row.triggers ?? [])].filter(
+		(other) => other.id !== node.id && other.name !== node.name,
+	);
+	return [
+		node,
+		...others.map((other) => ({ ...node, ...other, webhookId: `${other.id}-webhook` })),
+	];
+}
+
 const nodeType = nodeTypes.getByNameAndVersion(NODE_TYPE.trigger, 1);
 const description = nodeType.description.webhooks![0] as IWebhookDescription;
 
@@ -281,7 +298,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		new Workflow({
 			id: row.id,
 			name: 'Unit test workflow',
-			nodes: [node],
+			nodes: workflowNodes(row, node),
 			connections: {},
 			active: true,
 			nodeTypes,
@@ -395,7 +412,7 @@ async function runFirstStep(
 	const workflow = new Workflow({
 		id: row.id,
 		name: 'Unit test workflow',
-		nodes: [node],
+		nodes: workflowNodes(row, node),
 		connections: {},
 		active: true,
 		nodeTypes,

@@ -43,6 +43,8 @@ export interface DedupeSite {
 	test: boolean;
 	/** The workflow's static data (n8n's `getWorkflowStaticData`), read by the built-in store only. */
 	staticData(type: 'global' | 'node'): IDataObject;
+	/** The ids of the workflow's nodes, where n8n shows them (n8nCompat.ts, 8.). */
+	nodeIds?(): string[] | undefined;
 	/** A webhook's static data, which n8n saves after the answer; an execution's is read only. */
 	writable: boolean;
 	/** The attached GST Compliance Dedupe Redis credential's data; absent without one. */

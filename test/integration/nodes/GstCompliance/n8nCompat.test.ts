@@ -12,6 +12,7 @@ import {
 	answerOnceExecutionExists,
 	requestBytes,
 	sendAuthenticated,
+	workflowNodeIds,
 } from '../../../../nodes/GstCompliance/n8nCompat';
 import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
 import { executeContext } from '../../helpers/executeNode';
@@ -26,6 +27,21 @@ describe('answerOnceExecutionExists', () => {
 		expect(onExecutionCreated).not.toHaveBeenCalled();
 		expect(response.webhookResponse).toEqual({ received: true });
 		expect(onExecutionCreated).toHaveBeenCalledTimes(1);
+	});
+});
+
+describe("workflowNodeIds, on n8n-core's contexts", () => {
+	it("an execute context → the ids of the workflow's nodes", () => {
+		const { context } = executeContext({ parameters: {} });
+		expect(workflowNodeIds(context)).toEqual(['node-1']);
+	});
+
+	it('a context without the workflow, or a node without an id (a workflow of an early n8n) → unknown', () => {
+		expect(workflowNodeIds({})).toBeUndefined();
+		expect(
+			workflowNodeIds({ workflow: { nodes: { A: { id: 'a' }, B: { name: 'B' } } } }),
+		).toBeUndefined();
+		expect(workflowNodeIds({ workflow: { nodes: null } })).toBeUndefined();
 	});
 });
 

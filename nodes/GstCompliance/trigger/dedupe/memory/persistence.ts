@@ -43,6 +43,8 @@ export interface MemorySite {
 	 * an execution's, read only.
 	 */
 	staticData(type: 'global' | 'node'): IDataObject;
+	/** The ids of the workflow's nodes; undefined when n8n does not show them. */
+	nodeIds?(): string[] | undefined;
 	writable: boolean;
 	warn(message: string): void;
 }
@@ -82,7 +84,9 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 	const persist = (nowMs = Date.now()) => {
 		if (!site.writable) return;
 		const global = site.staticData('global');
-		saveAll(global, workflowId);
+		const present = site.nodeIds?.();
+		saveAll(global, workflowId, present);
+		if (present) dropGone(global, present);
 		markThisProcess(global, processesKey(idsKey), dedupeRegistry.process, nowMs);
 		// A save that overlapped the move may have brought the legacy snapshot back.
 		const nodeData = site.staticData('node');
@@ -124,9 +128,22 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
  * n8n saves the whole static data it loaded for this request (unlocked, last writer wins), so a
  * key left as loaded would overwrite what another trigger's request saved meanwhile.
  */
-function saveAll(global: IDataObject, workflowId: string): void {
+function saveAll(global: IDataObject, workflowId: string, present?: string[]): void {
 	for (const entry of dedupeRegistry.production(workflowId))
-		global[staticDataKey(entry.nodeId)] = entry.store.snapshot() as unknown as IDataObject;
+		if (!present || present.includes(entry.nodeId))
+			global[staticDataKey(entry.nodeId)] = entry.store.snapshot() as unknown as IDataObject;
+}
+
+/**
+ * Drops the ids and process markers of trigger nodes no longer in the workflow (deleted, or
+ * replaced by a new node): nothing reads them again, and n8n would load and save them with every
+ * delivery. A renamed node keeps its id, and so its ids.
+ */
+function dropGone(global: IDataObject, present: string[]): void {
+	for (const key of Object.keys(global)) {
+		const nodeId = /^dedupe:(.+?)(:processes)?$/.exec(key)?.[1];
+		if (nodeId !== undefined && !present.includes(nodeId)) delete global[key];
+	}
 }
 
 /** Moves the snapshot of an earlier version to its new key; both changes land in one save. */

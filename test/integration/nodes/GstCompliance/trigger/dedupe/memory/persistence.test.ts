@@ -120,13 +120,47 @@ describe('saving the ids in the workflow’s static data', () => {
 	});
 });
 
+describe('static data of trigger nodes no longer in the workflow', () => {
+	const globalOf = (row: WorkflowRow) => row.staticData.global as IDataObject;
+
+	it('webhook() after a trigger node was deleted or replaced → its ids and process markers leave with the next save; the rest stays', async () => {
+		const row = newWorkflow('wf-removed-node');
+		const old = new MemoryDedupeStore(SHIPPED);
+		old.claimNow('evt_old', NOW_MS);
+		row.staticData = {
+			global: {
+				[staticDataKey('node-gone')]: old.snapshot(),
+				[`${staticDataKey('node-gone')}:processes`]: { abcd1234: [NOW_MS, NOW_MS] },
+				counter: 41,
+			},
+		};
+		expect((await deliver({ ...event('evt_new'), workflow: row })).started).toHaveLength(1);
+		expect(Object.keys(globalOf(row)).sort()).toEqual([
+			'counter',
+			staticDataKey('node-1'),
+			`${staticDataKey('node-1')}:processes`,
+		]);
+	});
+
+	it('webhook() after a second trigger was deleted, whose store this process still holds → it is not written back', async () => {
+		const B = { id: 'node-b', name: 'E-way bills in' };
+		const row = { ...newWorkflow('wf-removed-second'), triggers: [B] };
+		await deliver({ ...event('evt_b'), workflow: row, node: B });
+		expect(globalOf(row)[staticDataKey('node-b')]).toBeDefined();
+		row.triggers = [];
+		await deliver({ ...event('evt_1'), workflow: row });
+		expect(globalOf(row)[staticDataKey('node-b')]).toBeUndefined();
+		expect(globalOf(row)[staticDataKey('node-1')]).toBeDefined();
+	});
+});
+
 describe('several GST triggers in one workflow (n8n saves the whole static data, last writer wins)', () => {
 	const A = { id: 'node-a', name: 'E-invoices in' };
 	const B = { id: 'node-b', name: 'E-way bills in' };
 	const started = (result: { started: unknown }) => (result.started ? 1 : 0);
 
 	it('webhook() to A and B overlapping (each saves the copy it loaded) × 20, a restart, every event again → each started once', async () => {
-		const row = newWorkflow('wf-two-triggers');
+		const row = { ...newWorkflow('wf-two-triggers'), triggers: [A, B] };
 		let starts = 0;
 		for (let i = 0; i < 20; i++) {
 			// B's request loads the row, then A's whole request runs and saves, then B saves its copy.
@@ -146,7 +180,11 @@ describe('several GST triggers in one workflow (n8n saves the whole static data,
 	it('webhook() to B overlapping the save that moves A’s legacy ids → the move stands after a restart', async () => {
 		const legacy = new MemoryDedupeStore(SHIPPED);
 		legacy.claimNow('evt_legacy_a', NOW_MS - HOUR);
-		const row = { ...newWorkflow('wf-two-legacy'), staticData: {} as IDataObject };
+		const row = {
+			...newWorkflow('wf-two-legacy'),
+			staticData: {} as IDataObject,
+			triggers: [A, B],
+		};
 		row.staticData[`node:${A.name}`] = { dedupe: legacy.snapshot() as unknown as IDataObject };
 		await deliver({
 			...event('evt_b_1'),
