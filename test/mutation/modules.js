@@ -95,6 +95,11 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/storeErrors'],
 	},
 	{
+		file: 'nodes/GstCompliance/trigger/dedupe/redis/redisFailure.ts',
+		// Each cause is read through the advice it gets.
+		tests: ['unit/nodes/GstCompliance/trigger/storeErrors'],
+	},
+	{
 		file: 'nodes/GstCompliance/trigger/failureLog.ts',
 		tests: ['unit/nodes/GstCompliance/trigger/failureLog'],
 	},

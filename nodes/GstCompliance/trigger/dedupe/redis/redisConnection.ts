@@ -12,6 +12,7 @@
  */
 import type { Cluster, ClusterNode, Redis, RedisOptions } from 'ioredis';
 
+import { redisFailure, type RedisFailure } from './redisFailure';
 import { describeConnection, redactConnectionSecrets, type RedisConnection } from './redisSettings';
 
 /** What the store needs of a client: one Lua script on one key (works the same on a cluster). */
@@ -19,12 +20,16 @@ export type RedisClient = Redis | Cluster;
 
 /** Redis could not be reached or refused the command. The message names hosts and ports only. */
 export class DedupeUnavailableError extends Error {
+	/** Why, for the advice (redisFailure.ts). */
+	readonly failure: RedisFailure;
+
 	constructor(
 		readonly where: string,
 		reason: string,
 	) {
 		super(`Redis dedupe store at ${where} unavailable: ${reason}`);
 		this.name = 'DedupeUnavailableError';
+		this.failure = redisFailure(reason);
 	}
 }
 
@@ -84,6 +89,9 @@ function serverOptions(connection: RedisConnection): RedisOptions {
 		connectTimeout: CONNECT_TIMEOUT_MS,
 		commandTimeout: COMMAND_TIMEOUT_MS,
 		connectionName: 'n8n-gst-compliance-dedupe',
+		// After a failover the old master answers READONLY: reconnecting resolves Host again, which
+		// a provider's primary endpoint points at the new master. The failed command is not resent.
+		reconnectOnError: (error: Error) => redisFailure(error.message) === 'readOnly',
 	};
 }
 

@@ -6,22 +6,68 @@ import { RedisCredentialError } from '../../../../../nodes/GstCompliance/trigger
 import { storeRefusal } from '../../../../../nodes/GstCompliance/trigger/storeErrors';
 
 describe('what a store error means for a delivery', () => {
-	it('storeRefusal(Redis unreachable) → 503 "retry later", the rate-limit key "dedupe", what to check', () => {
+	it('storeRefusal(Redis unreachable) → 503 "retry later", the rate-limit key "dedupe:unreachable", what to check', () => {
 		const refusal = storeRefusal(new DedupeUnavailableError('redis:6379', 'connect ECONNREFUSED'));
 		expect(refusal).toEqual({
 			status: 503,
-			reason: 'dedupe',
+			reason: 'dedupe:unreachable',
 			answer: 'Dedupe store unavailable, retry later',
 			why: expect.stringMatching(
-				/redis:6379.*Check that Redis runs.*Host, Port, User and Password; the service retries the delivery$/,
+				/redis:6379.*Check that Redis runs and that this n8n process reaches it \(Host, Port, SSL\); the service retries the delivery$/,
 			),
 		});
 	});
 
+	// Each cause: its own words, its own advice, its own rate-limit key (so a second cause within
+	// the minute is said too); none but a refused login points at the password.
+	const causes = [
+		{
+			kind: 'full',
+			reason: "OOM command not allowed when used memory > 'maxmemory'.",
+			says: /Redis is out of memory.*maxmemory/,
+		},
+		{
+			kind: 'auth',
+			reason: 'WRONGPASS invalid username-password pair or user is disabled.',
+			says: /refused the credential.*User and Password/,
+		},
+		{ kind: 'auth', reason: 'NOAUTH Authentication required.', says: /User and Password/ },
+		{
+			kind: 'auth',
+			reason: "NOPERM User gst has no permissions to run the 'eval' command",
+			says: /permission.*ACL/,
+		},
+		{
+			kind: 'readOnly',
+			reason: "READONLY You can't write against a read only replica.",
+			says: /read-only replica.*failover.*current master/,
+		},
+		{ kind: 'timeout', reason: 'Command timed out', says: /did not answer in time.*latency/ },
+		{ kind: 'timeout', reason: 'no answer within 2000 ms', says: /did not answer in time/ },
+		{
+			kind: 'unreachable',
+			reason: 'connect ECONNREFUSED 10.0.0.1:6379',
+			says: /Check that Redis runs/,
+		},
+		{ kind: 'unreachable', reason: 'getaddrinfo ENOTFOUND cache', says: /Check that Redis runs/ },
+		{ kind: 'unreachable', reason: 'Connection is closed.', says: /Check that Redis runs/ },
+		{ kind: 'other', reason: 'ERR unknown command', says: /Redis's log/ },
+	] as const;
+	it.each(causes)(
+		'storeRefusal(Redis says "$reason") → the key dedupe:$kind and its own advice',
+		({ kind, reason, says }) => {
+			const refusal = storeRefusal(new DedupeUnavailableError('redis:6379', reason));
+			expect(refusal).toMatchObject({ status: 503, reason: `dedupe:${kind}` });
+			expect(refusal?.why).toMatch(says);
+			expect(refusal?.why).toContain(reason);
+			if (kind !== 'auth') expect(refusal?.why).not.toMatch(/Password/);
+		},
+	);
+
 	it('storeRefusal(no ioredis in this n8n) → 503, and to remove the credential or run an n8n that ships it', () => {
 		expect(storeRefusal(new RedisClientMissingError('not found'))).toMatchObject({
 			status: 503,
-			reason: 'dedupe',
+			reason: 'dedupe:noClient',
 			why: expect.stringMatching(/Remove the Redis credential from the trigger/),
 		});
 	});
