@@ -1,6 +1,8 @@
 /**
  * The process-wide pool of Redis clients, one per connection settings, shared by every delivery
- * that uses them; each warns once at its first connect when Redis may evict (redisEviction.ts).
+ * and execution that uses them. Each reads the eviction policy at every (re)connection, when a
+ * cluster adds a node and every few minutes in use, and warns once per change when Redis may
+ * evict (redisEviction.ts).
  */
 import { sleep } from 'n8n-workflow';
 
@@ -26,8 +28,14 @@ interface Entry {
 	 * that asked for the client (the pool has no logger of its own).
 	 */
 	onError: (message: string) => void;
-	/** The eviction policy was read (once per client, at its first connect). */
-	evictionChecked?: boolean;
+	/**
+	 * The eviction policy is to be read again: at each (re)connection, when a cluster adds a node,
+	 * and POLICY_LOOK_EVERY_MS after the last look (a CONFIG SET on a connected server).
+	 */
+	policyStale: boolean;
+	policyLookedMs: number;
+	/** The problem last said (undefined while the policy is fine): each change is said once. */
+	policySaid?: string;
 	lastError?: string;
 	/** One wait for readiness shared by every delivery that arrives while connecting. */
 	waiting?: Promise<void>;
@@ -45,6 +53,8 @@ interface Entry {
  * settings closes it.
  */
 const IDLE_CLOSE_MS = 10 * 60_000;
+/** The eviction policy is read again at most this long after the last look, while in use. */
+const POLICY_LOOK_EVERY_MS = 5 * 60_000;
 /** Reconnects at most every 2 s: deliveries in between fail fast. */
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
@@ -77,13 +87,7 @@ export class RedisClients {
 				entry.waiting ??= ready(entry, connection).finally(() => (entry.waiting = undefined));
 				await entry.waiting;
 			}
-			if (!entry.evictionChecked) {
-				entry.evictionChecked = true;
-				// Off the delivery's path; said to whichever delivery's logger is the latest by then.
-				void evictionProblem(entry.client, connection).then((problem) => {
-					if (problem) entry.onError(problem.message);
-				});
-			}
+			lookAtPolicy(entry, connection);
 			return await work(entry.client);
 		} finally {
 			entry.inFlight--;
@@ -122,6 +126,8 @@ export class RedisClients {
 				onError,
 				users: new Set<string>(),
 				inFlight: 0,
+				policyStale: true,
+				policyLookedMs: nowMs,
 			} as Entry;
 			created.client = createClient(module, connection, (times) =>
 				created.inFlight === 0 && Date.now() - created.lastUsedMs > IDLE_CLOSE_MS
@@ -134,7 +140,13 @@ export class RedisClients {
 				if (message !== created.lastError) created.onError(message);
 				created.lastError = message;
 			});
-			created.client.on('ready', () => (created.lastError = undefined));
+			created.client.on('ready', () => {
+				created.lastError = undefined;
+				// Another server may answer now (a restart, a failover, a replaced host).
+				created.policyStale = true;
+			});
+			// A cluster's new master holds slots of its own, under a policy of its own.
+			created.client.on('+node', () => (created.policyStale = true));
 			entry = created;
 			this.clients.set(key, entry);
 		}
@@ -182,6 +194,22 @@ export class RedisClients {
 		if (this.clients.get(entry.key) === entry) this.clients.delete(entry.key);
 		entry.client.disconnect();
 	}
+}
+
+/**
+ * Reads the eviction policy when it is due, off the delivery's path; a problem is said to the
+ * latest delivery's logger once per change (said again after it was fixed and came back).
+ */
+function lookAtPolicy(entry: Entry, connection: RedisConnection): void {
+	const nowMs = Date.now();
+	const due = nowMs - entry.policyLookedMs >= POLICY_LOOK_EVERY_MS || nowMs < entry.policyLookedMs;
+	if (!entry.policyStale && !due) return;
+	entry.policyStale = false;
+	entry.policyLookedMs = nowMs;
+	void evictionProblem(entry.client, connection).then((problem) => {
+		if (problem && problem.message !== entry.policySaid) entry.onError(problem.message);
+		entry.policySaid = problem?.message;
+	});
 }
 
 /**

@@ -3,8 +3,8 @@
  * (`volatile-*`, a common managed-Redis default, or `allkeys-*`) deletes them first when it runs out
  * of memory: ids are forgotten and a redelivery starts its workflow again, with nothing in any log.
  * Only `noeviction` keeps them (a full Redis then refuses the write: the delivery is answered 503
- * and retried). The Test button refuses any other policy, and each client warns once at its first
- * connect (redisClients.ts).
+ * and retried). The Test button refuses any other policy, and the shared clients warn when it
+ * changes to one (redisClients.ts).
  */
 import type { Cluster, Redis } from 'ioredis';
 
@@ -29,7 +29,7 @@ export interface EvictionProblem {
 /**
  * Reads `maxmemory-policy` from `INFO memory` (INFO rather than CONFIG GET: managed Redis forbids
  * CONFIG more often). On a cluster every master is read, since each holds its own slots; replicas
- * are not (one promoted later is read again only by a new client). Never throws: a refused or
+ * are not (one promoted later is read at the reconnection that follows). Never throws: a refused or
  * renamed INFO is an `unknown` problem, not a failure.
  */
 export async function evictionProblem(

@@ -89,3 +89,56 @@ describe('a client with a command in flight is never closed', () => {
 		expect(await other).toMatchObject({ status: 202 });
 	});
 });
+
+describe('the eviction policy is read again: at every reconnection and every 5 minutes of use, warned once per change', () => {
+	let warnings: string[] = [];
+	const onWarn = (message: string) => void warnings.push(message);
+	beforeEach(() => (warnings = []));
+	afterEach(async () => await inspect.config('SET', 'maxmemory-policy', 'noeviction'));
+
+	/** A delivery's use of the shared client, then the check that runs beside it. */
+	async function use(): Promise<void> {
+		await redisClients.get(
+			{ host: redis.host, port: redis.port, database: 3, password: PASSWORD },
+			onWarn,
+			'wf1:node-1',
+		);
+		await sleep(100);
+	}
+	const dropConnections = async () =>
+		await inspect.client('KILL', 'SKIPME', 'yes', 'TYPE', 'normal');
+
+	it('the policy changed, then the connection dropped (a restart, a failover) → the reconnection warns once; a change back and again → warned again', async () => {
+		await use();
+		expect(warnings).toEqual([]);
+		await inspect.config('SET', 'maxmemory-policy', 'allkeys-lru');
+		await dropConnections();
+		await sleep(300); // the client reconnects by itself
+		await use();
+		await use();
+		expect(warnings).toEqual([expect.stringContaining('maxmemory-policy is allkeys-lru')]);
+		await inspect.config('SET', 'maxmemory-policy', 'noeviction');
+		await dropConnections();
+		await sleep(300);
+		await use();
+		await inspect.config('SET', 'maxmemory-policy', 'volatile-ttl');
+		await dropConnections();
+		await sleep(300);
+		await use();
+		expect(warnings).toEqual([
+			expect.stringContaining('maxmemory-policy is allkeys-lru'),
+			expect.stringContaining('maxmemory-policy is volatile-ttl'),
+		]);
+	});
+
+	it('CONFIG SET maxmemory-policy on a connected server → warned by the first delivery 5 minutes after the last look', async () => {
+		await use();
+		await inspect.config('SET', 'maxmemory-policy', 'volatile-lru');
+		now += 3 * 60_000;
+		await use();
+		expect(warnings).toEqual([]);
+		now += 2 * 60_000 + 1;
+		await use();
+		expect(warnings).toEqual([expect.stringContaining('maxmemory-policy is volatile-lru')]);
+	});
+});

@@ -129,4 +129,23 @@ describe('the eviction policy: only noeviction keeps every remembered id', () =>
 		expect(warnings[0]).toMatch(/^could not read maxmemory-policy \(NOPERM/);
 		expect(warnings[0]).not.toContain('Pa55word');
 	});
+
+	it('a cluster adds a master that evicts → the next delivery warns once, naming it', async () => {
+		FakeCluster.masters = [{ port: 7000, policy: 'noeviction' }];
+		const clients = new RedisClients(async () => clusterModule);
+		const warnings: string[] = [];
+		const cluster = (await clients.get(CLUSTER, (m) => warnings.push(m))) as unknown as FakeCluster;
+		await settle();
+		expect(warnings).toEqual([]);
+		const added = new FakeRedis({});
+		Object.assign(added, { options: { host: '10.0.0.4', port: 7003 } });
+		added.info = jest.fn(async () => '# Memory\r\nmaxmemory_policy:allkeys-lru\r\n');
+		cluster.masters.push(added);
+		cluster.emit('+node', added);
+		for (let i = 0; i < 2; i++) {
+			await clients.get(CLUSTER, (m) => warnings.push(m));
+			await settle();
+		}
+		expect(warnings).toEqual([expect.stringContaining('allkeys-lru on 10.0.0.4:7003')]);
+	});
 });
