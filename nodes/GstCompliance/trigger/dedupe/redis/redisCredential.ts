@@ -65,7 +65,7 @@ export async function redisDedupeStore(
 	return new RedisDedupeStore(
 		async (step) => await redisClients.use(connection, step, warn, store.user),
 		connection,
-		{ scope: store.scope, windowMs: store.windowMs },
+		{ scope: store.scope, windowMs: store.windowMs, warn },
 	);
 }
 

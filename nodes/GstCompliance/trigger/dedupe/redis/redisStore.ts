@@ -21,6 +21,7 @@
 import type { Acceptance, EventLedger, OverdueEvent, Start } from '../lifecycle';
 import { eventDigest } from '../eventDigest';
 import { command, type RedisClient } from './redisConnection';
+import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
 import { type RedisConnection } from './redisSettings';
 
 export const KEY_PREFIX = 'n8n-gst-compliance:dedupe:v1';
@@ -31,6 +32,8 @@ export interface RedisStoreOptions {
 	/** `<workflow id>:<node id>:<production|test>`, as the single-process store keys its memory. */
 	scope: string;
 	windowMs: number;
+	/** Where a start no replica acknowledged in time is said. */
+	warn?: (message: string) => void;
 }
 
 /** 132 bits of SHA-256, base64url: ids of any length make keys of one size. */
@@ -92,8 +95,8 @@ if now - at >= tonumber(ARGV[1]) then return {'overdue', at} end
 return {'waiting', at}
 `;
 
-/** The commands the store runs. */
-export type StoreClient = Pick<RedisClient, 'eval' | 'zadd' | 'zrem' | 'zrangebyscore'>;
+/** The client the store runs its commands on. */
+export type StoreClient = RedisClient;
 
 /**
  * Runs one step of the store on a client that stays open until the step ends (the process's
@@ -133,12 +136,21 @@ export class RedisDedupeStore implements EventLedger {
 		});
 	}
 
-	/** Redis's clock decides the window (the lifecycle's `nowMs` is not needed). */
+	/**
+	 * Redis's clock decides the window (the lifecycle's `nowMs` is not needed). Where the server has
+	 * replicas, a start returns once one of them has it (replicaWait.ts), or after the bound.
+	 */
 	async start(eventId: string): Promise<Start> {
+		const key = eventKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
-			const result = await run(
-				script(START, eventKey(this.options.scope, eventId), this.options.windowMs),
-			);
+			const result = await run(script(START, key, this.options.windowMs));
+			if (result !== 'duplicate') {
+				const replication = await run(async (client) => await waitForReplica(client, key));
+				if (replication === 'timedOut')
+					this.options.warn?.(
+						`the start of event ${JSON.stringify(eventId)} was not acknowledged by a replica within ${REPLICA_WAIT_MS} ms: it is on the master alone, and a failover before the replica catches up would forget it (a redelivery would start the event again). Check the replicas' lag (INFO replication)`,
+					);
+			}
 			// Tidying only: `overdue` drops a started id it finds.
 			await run(
 				async (client) => await client.zrem(acceptedKey(this.options.scope), eventId),

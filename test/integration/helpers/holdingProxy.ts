@@ -1,0 +1,56 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * A TCP proxy between a Redis replica and its master that can hold what the master sends: the
+ * replication stream a replica has not received yet, as a slow or partitioned link leaves it.
+ * `cut()` drops the link and whatever it held, as the master's death before a failover does.
+ */
+import net from 'net';
+
+export interface HoldingProxy {
+	port: number;
+	/** Holds the master's bytes from now on, until `release()`. */
+	hold(): void;
+	/** Sends what was held, and everything after it at once. */
+	release(): void;
+	/** Closes every connection and the listener; held bytes are lost. */
+	cut(): Promise<void>;
+}
+
+export async function holdingProxy(target: { host: string; port: number }): Promise<HoldingProxy> {
+	let holding = false;
+	const links: Array<{ client: net.Socket; upstream: net.Socket; held: Buffer[] }> = [];
+	const server = net.createServer((client) => {
+		const upstream = net.connect(target.port, target.host);
+		const link = { client, upstream, held: [] as Buffer[] };
+		links.push(link);
+		client.on('data', (chunk: Buffer) => upstream.write(chunk));
+		upstream.on('data', (chunk: Buffer) => {
+			if (holding) link.held.push(chunk);
+			else client.write(chunk);
+		});
+		for (const socket of [client, upstream]) {
+			socket.on('error', () => undefined);
+			socket.on('close', () => {
+				client.destroy();
+				upstream.destroy();
+			});
+		}
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		port: (server.address() as net.AddressInfo).port,
+		hold: () => (holding = true),
+		release: () => {
+			holding = false;
+			for (const link of links) for (const chunk of link.held.splice(0)) link.client.write(chunk);
+		},
+		cut: async () => {
+			for (const link of links) {
+				link.held = [];
+				link.upstream.destroy();
+				link.client.destroy();
+			}
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
