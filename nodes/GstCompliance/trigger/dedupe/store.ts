@@ -9,7 +9,6 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import type { EventLedger } from './lifecycle';
 import type { DedupeOptions } from './memory/memoryStore';
 import { memoryLedger } from './memory/persistence';
-import { dedupeRegistry } from './memory/registry';
 import { redisClients } from './redis/redisClients';
 import { redisDedupeStore } from './redis/redisCredential';
 
@@ -69,10 +68,10 @@ export async function openLedger(site: DedupeSite, options: DedupeOptions): Prom
 }
 
 /**
- * Forgets what this process holds for a trigger n8n deactivated: its built-in store (its ids are
- * in the static data) and the Redis client no other trigger uses.
+ * Lets go of what this process holds for a trigger n8n deactivated: the Redis client no other
+ * trigger uses, once no work runs on it. The built-in store stays (registry.ts): a publish
+ * deactivates and activates the trigger, and the static data may hold an older copy of its ids.
  */
 export function releaseTrigger(workflowId: string, nodeId: string): void {
-	dedupeRegistry.release(workflowId, nodeId);
 	redisClients.release(`${workflowId}:${nodeId}`);
 }

@@ -89,6 +89,10 @@ export class MemoryDedupeStore implements EventLedger {
 		return store;
 	}
 
+	get windowMs(): number {
+		return this.options.windowMs;
+	}
+
 	/** The window and cap can change when the node's options are edited. */
 	configure(options: DedupeOptions): void {
 		this.options = options;

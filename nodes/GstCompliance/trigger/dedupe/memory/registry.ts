@@ -11,8 +11,10 @@ import { CapacityWatch } from './capacity';
 import type { DedupeOptions, MemoryDedupeStore } from './memoryStore';
 
 /**
- * A store no delivery or execution has used this long is dropped, unless an accepted event waits
- * in it or a start is not saved yet (it would be lost).
+ * A store no delivery or execution has used for this long, and for longer than its dedupe window,
+ * is dropped, unless an accepted event waits in it or a start is not saved yet (it would be lost).
+ * By then every id it holds has expired, so reading the static data again loses nothing, even a
+ * copy another node's execution saved over newer ids (persistence.ts).
  */
 export const IDLE_STORE_MS = 60 * 60_000;
 const SWEEP_EVERY_MS = 60_000;
@@ -30,9 +32,10 @@ export interface RegistryEntry {
 }
 
 /**
- * One store per key (workflow, node and namespace). A store of a trigger n8n deactivated, or that
- * nothing used for IDLE_STORE_MS, is dropped once everything it knows is in the static data (no
- * accepted event waits in it, every start saved); the next delivery reads them again.
+ * One store per key (workflow, node and namespace), kept while n8n deactivates and activates the
+ * trigger (a publish), since the static data may hold an older copy of its ids by then. A store
+ * idle for longer than IDLE_STORE_MS and its window is dropped once everything it knows is in the
+ * static data (no accepted event waits in it, every start saved); the next delivery reads them.
  */
 export class DedupeRegistry {
 	private readonly stores = new Map<string, RegistryEntry>();
@@ -77,16 +80,6 @@ export class DedupeRegistry {
 		);
 	}
 
-	/**
-	 * Drops a trigger's stores (n8n deactivated it); the next delivery reads its static data. A
-	 * store with accepted events waiting for their execution stays until it is idle and empty.
-	 */
-	release(workflowId: string, nodeId: string): void {
-		for (const [key, entry] of this.stores)
-			if (entry.workflowId === workflowId && entry.nodeId === nodeId && settled(entry))
-				this.stores.delete(key);
-	}
-
 	get size(): number {
 		return this.stores.size;
 	}
@@ -102,9 +95,12 @@ export class DedupeRegistry {
 		if (nowMs - this.sweptMs < SWEEP_EVERY_MS && nowMs >= this.sweptMs) return;
 		this.sweptMs = nowMs;
 		for (const [key, entry] of this.stores)
-			if (nowMs - entry.lastUsedMs > IDLE_STORE_MS && settled(entry)) this.stores.delete(key);
+			if (nowMs - entry.lastUsedMs > idleFor(entry) && settled(entry)) this.stores.delete(key);
 	}
 }
+
+/** How long a store stays unused before it may go: until every id it holds has expired. */
+const idleFor = (entry: RegistryEntry) => Math.max(IDLE_STORE_MS, entry.store.windowMs);
 
 /** Everything the store knows is in the static data: nothing would be lost by dropping it. */
 const settled = (entry: RegistryEntry) =>

@@ -22,7 +22,10 @@ import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/tr
 import { staticDataKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
 import { PROCESS_LIVE_MS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import { DEDUPE_CAPACITY } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
+import {
+	DEDUPE_CAPACITY,
+	releaseTrigger,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { normaliseOptions } from '../../../../../../../nodes/GstCompliance/trigger/options';
 import * as output from '../../../../../../../nodes/GstCompliance/trigger/output';
 import {
@@ -151,6 +154,30 @@ describe('static data of trigger nodes no longer in the workflow', () => {
 		await deliver({ ...event('evt_1'), workflow: row });
 		expect(globalOf(row)[staticDataKey('node-b')]).toBeUndefined();
 		expect(globalOf(row)[staticDataKey('node-1')]).toBeDefined();
+	});
+});
+
+describe('publishing an edit (n8n deactivates and activates the trigger)', () => {
+	const answeredLater = { options: { acknowledge: 'afterExecutionCreated' } };
+
+	it('webhook() after a re-publish, when another node’s execution saved an older copy of the static data meanwhile → still a duplicate', async () => {
+		const row = newWorkflow('wf-republish');
+		const olderCopy = JSON.parse(JSON.stringify(row.staticData)) as IDataObject;
+		// Saved with its answer (n8n 2.0–2.33): the store holds nothing unsaved.
+		expect(
+			(await deliver({ ...event('evt_kept'), workflow: row, ...answeredLater })).started,
+		).toHaveLength(1);
+		// A Code node writing $getWorkflowStaticData: its execution loaded the row before that
+		// delivery and saves its copy at its end.
+		row.staticData = { ...olderCopy, global: { counter: 42 } };
+		releaseTrigger(row.id, row.nodeId);
+		expect(await deliver({ ...event('evt_kept'), workflow: row, ...answeredLater })).toEqual(
+			DUPLICATE,
+		);
+		// The next save puts the ids back beside the counter.
+		await deliver({ ...event('evt_next'), workflow: row, ...answeredLater });
+		expect(saved(row)?.d.length).toBe(2 * RECORD_CHARS);
+		expect((row.staticData.global as IDataObject).counter).toBe(42);
 	});
 });
 
