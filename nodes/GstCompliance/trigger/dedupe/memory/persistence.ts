@@ -21,7 +21,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Acceptance } from '../lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
-import { markThisProcess, otherLiveProcess, processesKey } from './processMarkers';
+import { markThisProcess, processesKey } from './processMarkers';
 import { dedupeRegistry } from './registry';
 
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
@@ -87,7 +87,9 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		const present = site.nodeIds?.();
 		saveAll(global, workflowId, present);
 		if (present) dropGone(global, present);
-		markThisProcess(global, processesKey(idsKey), dedupeRegistry.process, nowMs);
+		markThisProcess(global, processesKey(idsKey), dedupeRegistry.process, nowMs, (id) =>
+			entry.others.keeps(id, nowMs),
+		);
 		// A save that overlapped the move may have brought the legacy snapshot back.
 		const nodeData = site.staticData('node');
 		if (nodeData[LEGACY_NODE_KEY] !== undefined) delete nodeData[LEGACY_NODE_KEY];
@@ -97,11 +99,9 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 	return {
 		accept: async (eventId, nowMs, startWithinMs) => {
 			if (site.writable) {
-				const other = otherLiveProcess(
-					site.staticData('global')[processesKey(idsKey)],
-					dedupeRegistry.process,
-					nowMs,
-				);
+				const markers = site.staticData('global')[processesKey(idsKey)];
+				entry.others.observe(markers, dedupeRegistry.process.id, nowMs);
+				const other = entry.others.notice(nowMs);
 				entry.otherProcess = other;
 				if (other && nowMs - entry.otherProcessWarnedMs >= OTHER_PROCESS_WARN_EVERY_MS) {
 					entry.otherProcessWarnedMs = nowMs;

@@ -1,13 +1,24 @@
 /**
  * The per-process markers of the built-in store: each process that saves a trigger's ids writes
- * its own [first delivery, last save] into the workflow's static data (`dedupe:<node id>:processes`),
- * so a process can tell that another one receives the same trigger's deliveries (several webhook
- * processes or mains), where each would remember ids in its own memory only.
+ * its own marker into the workflow's static data (`dedupe:<node id>:processes`, id → [first
+ * delivery, last save] by its own clock), so a process can tell that another one receives the
+ * same trigger's deliveries (several webhook processes or mains), where each would remember ids
+ * in its own memory only.
+ *
+ * The times inside a marker are another process's clock, so they are never compared with this
+ * one's: a process is live when this process sees its marker change, by this process's clock. A
+ * marker that never changes (the process before a restart, whatever its clock said) is not live;
+ * changes seen over less than OVERLAP_MS (the old process of a rolling deploy finishing its
+ * deliveries) are not either.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-/** Another process's marker counts as live this long after it was last written. */
+/** Another process is live while its marker changed this recently, and kept this long. */
 export const PROCESS_LIVE_MS = 60 * 60_000;
+/** Changes of one marker seen over less than this are a deploy's overlap, not a second process. */
+export const OVERLAP_MS = 5 * 60_000;
+/** Markers of other processes followed at most (the oldest seen go first). */
+const MAX_FOLLOWED = 64;
 
 /** The global static-data key of the processes that saved a trigger's ids: id → [start, last]. */
 export function processesKey(idsKey: string): string {
@@ -19,42 +30,81 @@ export interface ThisProcess {
 	startedMs?: number;
 }
 
-/** Writes this process's marker (start, last save), dropping markers not written for a long time. */
+/** What this process saw of another's marker, by this process's clock. */
+interface Seen {
+	marker: string;
+	firstSeenMs: number;
+	firstChangeMs?: number;
+	lastChangeMs?: number;
+}
+
+/** The other processes' markers of one trigger, as this process sees them change. */
+export class OtherProcesses {
+	private readonly seen = new Map<string, Seen>();
+
+	/** Reads the markers n8n loaded for this delivery. */
+	observe(markers: unknown, self: string, nowMs: number): void {
+		if (typeof markers !== 'object' || markers === null) return;
+		for (const [id, marker] of Object.entries(markers)) {
+			if (id === self || !isMarker(marker)) continue;
+			const value = JSON.stringify(marker);
+			const known = this.seen.get(id);
+			if (!known) {
+				if (this.seen.size >= MAX_FOLLOWED) this.seen.delete(this.seen.keys().next().value!);
+				this.seen.set(id, { marker: value, firstSeenMs: nowMs });
+			} else if (known.marker !== value) {
+				known.marker = value;
+				known.firstChangeMs ??= nowMs;
+				known.lastChangeMs = nowMs;
+			}
+		}
+	}
+
+	/** How many other processes keep saving this trigger's ids now. */
+	live(nowMs: number): number {
+		let count = 0;
+		for (const seen of this.seen.values())
+			if (
+				seen.firstChangeMs !== undefined &&
+				seen.lastChangeMs! - seen.firstChangeMs >= OVERLAP_MS &&
+				nowMs - seen.lastChangeMs! < PROCESS_LIVE_MS
+			)
+				count++;
+		return count;
+	}
+
+	/** Whether another process's marker stays in the static data: changed (or first seen) lately. */
+	keeps(id: string, nowMs: number): boolean {
+		const seen = this.seen.get(id);
+		return !seen || nowMs - (seen.lastChangeMs ?? seen.firstSeenMs) < PROCESS_LIVE_MS;
+	}
+
+	/** What to tell the user while another process receives the same trigger's deliveries. */
+	notice(nowMs: number): string | undefined {
+		const others = this.live(nowMs);
+		if (others === 0) return undefined;
+		return `Another n8n process is receiving this GST Compliance Trigger's deliveries too (${others + 1} processes, e.g. several webhook processes or mains), and the built-in dedupe store remembers event ids in each process's own memory: a redelivery that reaches another process starts the workflow again. Attach a GST Compliance Dedupe Redis credential to the trigger, so every process shares one record.`;
+	}
+}
+
+/**
+ * Writes this process's marker (start, this save), keeping the well-formed markers of others that
+ * `keeps` names.
+ */
 export function markThisProcess(
 	global: IDataObject,
 	key: string,
 	self: ThisProcess,
 	nowMs: number,
+	keeps: (id: string) => boolean = () => true,
 ): void {
 	const loaded = global[key];
 	const markers: IDataObject = {};
 	if (typeof loaded === 'object' && loaded !== null)
 		for (const [id, marker] of Object.entries(loaded))
-			if (isMarker(marker) && nowMs - marker[1] < PROCESS_LIVE_MS) markers[id] = marker;
+			if (id !== self.id && isMarker(marker) && keeps(id)) markers[id] = marker;
 	markers[self.id] = [self.startedMs ?? nowMs, nowMs];
 	global[key] = markers;
-}
-
-/**
- * What to tell the user when another process saved this trigger's ids since this one started:
- * both receive its deliveries, and each remembers ids in its own memory only.
- */
-export function otherLiveProcess(
-	markers: unknown,
-	self: ThisProcess,
-	nowMs: number,
-): string | undefined {
-	if (typeof markers !== 'object' || markers === null) return undefined;
-	const startedMs = self.startedMs ?? nowMs;
-	const others = Object.entries(markers).filter(
-		([id, marker]) =>
-			id !== self.id &&
-			isMarker(marker) &&
-			marker[1] >= startedMs &&
-			nowMs - marker[1] < PROCESS_LIVE_MS,
-	);
-	if (others.length === 0) return undefined;
-	return `Another n8n process is receiving this GST Compliance Trigger's deliveries too (${others.length + 1} processes, e.g. several webhook processes or mains), and the built-in dedupe store remembers event ids in each process's own memory: a redelivery that reaches another process starts the workflow again. Attach a GST Compliance Dedupe Redis credential to the trigger, so every process shares one record.`;
 }
 
 function isMarker(value: unknown): value is [number, number] {

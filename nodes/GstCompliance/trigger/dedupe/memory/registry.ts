@@ -8,6 +8,7 @@
 import { randomUUID } from 'crypto';
 
 import { CapacityWatch } from './capacity';
+import { OtherProcesses } from './processMarkers';
 import type { DedupeOptions, MemoryDedupeStore } from './memoryStore';
 
 /**
@@ -26,8 +27,10 @@ export interface RegistryEntry {
 	nodeId: string;
 	production: boolean;
 	lastUsedMs: number;
+	/** The other processes that save this trigger's ids, as this one sees them (processMarkers.ts). */
+	others: OtherProcesses;
 	otherProcessWarnedMs: number;
-	/** What the last acceptance found of another process (processMarkers.ts), for the next item. */
+	/** What the last acceptance found of another process, for the next item. */
 	otherProcess?: string;
 }
 
@@ -64,6 +67,7 @@ export class DedupeRegistry {
 				nodeId,
 				production: namespace === 'production',
 				lastUsedMs: nowMs,
+				others: new OtherProcesses(),
 				otherProcessWarnedMs: -Infinity,
 			};
 			this.stores.set(key, entry);

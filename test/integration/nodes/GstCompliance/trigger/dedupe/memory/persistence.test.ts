@@ -20,7 +20,10 @@ import {
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
 import { staticDataKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
-import { PROCESS_LIVE_MS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import {
+	OVERLAP_MS,
+	PROCESS_LIVE_MS,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import {
 	DEDUPE_CAPACITY,
@@ -227,124 +230,123 @@ describe('several GST triggers in one workflow (n8n saves the whole static data,
 });
 
 describe('noticing another n8n process that receives the same trigger’s deliveries', () => {
+	const MINUTE = 60_000;
 	const markerKey = (row: WorkflowRow) => `${staticDataKey(row.nodeId)}:processes`;
-	/** What another process's saves leave in the row: its marker, started and last seen then. */
-	const otherProcess = (row: WorkflowRow, startedMs: number, lastSeenMs: number) => {
+	/** What another process's save leaves in the row: its marker, by its own clock. */
+	const otherSaves = (row: WorkflowRow, startedMs: number, lastSeenMs: number, id = 'other') => {
 		const global = (row.staticData.global ?? {}) as IDataObject;
 		global[markerKey(row)] = {
 			...((global[markerKey(row)] as IDataObject | undefined) ?? {}),
-			other: [startedMs, lastSeenMs],
+			[id]: [startedMs, lastSeenMs],
 		};
 		row.staticData.global = global;
 	};
+	/** A delivery to this process at `atMs` on its clock; the item it starts with. */
+	let sequence = 0;
+	const deliverAt = async (row: WorkflowRow, atMs: number) => {
+		jest.spyOn(Date, 'now').mockReturnValue(atMs);
+		return (await deliver({ ...eventAt(`evt_at_${++sequence}`, atMs), workflow: row }))
+			.started?.[0];
+	};
+	const markersOf = (row: WorkflowRow) =>
+		(row.staticData.global as IDataObject)[markerKey(row)] as Record<string, number[]>;
 
-	it('webhook() × 2 → this process marks itself in the static data it saves, and is not another process to itself', async () => {
+	it('webhook() × 2 → this process marks itself as [first delivery, this save], and is not another process to itself', async () => {
 		const row = newWorkflow('wf-marker');
-		await deliver({ ...event('evt_m_1'), workflow: row });
-		const second = await deliver({ ...event('evt_m_2'), workflow: row });
-		expect(second.started?.[0]).not.toHaveProperty('dedupeNotice');
-		const markers = (row.staticData.global as IDataObject)[markerKey(row)] as IDataObject;
-		expect(Object.keys(markers)).toHaveLength(1);
+		await deliverAt(row, NOW_MS);
+		expect(await deliverAt(row, NOW_MS + MINUTE)).not.toHaveProperty('dedupeNotice');
+		expect(markersOf(row)).toEqual({ [dedupeRegistry.process.id]: [NOW_MS, NOW_MS + MINUTE] });
 	});
 
-	it('webhook() when another process saved a delivery since this one started → dedupeNotice and a warning naming the Redis credential', async () => {
+	it('two live processes: the other’s marker keeps changing over OVERLAP_MS → dedupeNotice naming the Redis credential, and a warning', async () => {
+		const warnings: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((...args: unknown[]) => void warnings.push(String(args[0])));
 		const row = newWorkflow('wf-two-processes');
-		await deliver({ ...event('evt_p_1'), workflow: row });
-		otherProcess(row, NOW_MS - HOUR, NOW_MS);
-		const result = await deliver({ ...event('evt_p_2'), workflow: row });
-		expect(result.started?.[0].dedupeNotice).toMatch(
-			/another n8n process .*Attach a GST Compliance Dedupe Redis credential/i,
+		otherSaves(row, NOW_MS - HOUR, NOW_MS - MINUTE);
+		await deliverAt(row, NOW_MS);
+		otherSaves(row, NOW_MS - HOUR, NOW_MS + MINUTE);
+		expect(await deliverAt(row, NOW_MS + 2 * MINUTE)).not.toHaveProperty('dedupeNotice');
+		otherSaves(row, NOW_MS - HOUR, NOW_MS + 6 * MINUTE);
+		const item = await deliverAt(row, NOW_MS + 2 * MINUTE + OVERLAP_MS);
+		expect(item?.dedupeNotice).toMatch(
+			/^Another n8n process .*\(2 processes, .*Attach a GST Compliance Dedupe Redis credential/,
+		);
+		expect(warnings.filter((line) => line.startsWith('Another n8n process'))).toEqual([
+			expect.stringMatching(/\(wf-two-processes:node-1:production\)$/),
+		]);
+	});
+
+	it('the only n8n restarted after its clock was set back (the old marker lies in this clock’s future) → no notice, and the old marker goes after PROCESS_LIVE_MS', async () => {
+		const row = newWorkflow('wf-clock-back');
+		otherSaves(row, NOW_MS + HOUR, NOW_MS + 2 * HOUR, 'before');
+		for (const atMs of [NOW_MS, NOW_MS + 10 * MINUTE, NOW_MS + 30 * MINUTE])
+			expect(await deliverAt(row, atMs)).not.toHaveProperty('dedupeNotice');
+		expect(Object.keys(markersOf(row))).toContain('before');
+		await deliverAt(row, NOW_MS + PROCESS_LIVE_MS);
+		expect(Object.keys(markersOf(row))).toEqual([dedupeRegistry.process.id]);
+	});
+
+	it('a rolling deploy: the old process saves for two more minutes, then stops → no notice, then or later', async () => {
+		const row = newWorkflow('wf-rolling-deploy');
+		otherSaves(row, NOW_MS - 5 * HOUR, NOW_MS - 1, 'old');
+		expect(await deliverAt(row, NOW_MS)).not.toHaveProperty('dedupeNotice');
+		otherSaves(row, NOW_MS - 5 * HOUR, NOW_MS + MINUTE, 'old');
+		expect(await deliverAt(row, NOW_MS + MINUTE)).not.toHaveProperty('dedupeNotice');
+		otherSaves(row, NOW_MS - 5 * HOUR, NOW_MS + 2 * MINUTE, 'old');
+		for (const atMs of [2, 3, 10, 30].map((minutes) => NOW_MS + minutes * MINUTE))
+			expect(await deliverAt(row, atMs)).not.toHaveProperty('dedupeNotice');
+	});
+
+	it('the other process stops saving → the notice ends PROCESS_LIVE_MS after its last change', async () => {
+		const row = newWorkflow('wf-other-stops');
+		otherSaves(row, NOW_MS, NOW_MS);
+		await deliverAt(row, NOW_MS);
+		otherSaves(row, NOW_MS, NOW_MS + MINUTE);
+		await deliverAt(row, NOW_MS + MINUTE);
+		otherSaves(row, NOW_MS, NOW_MS + 7 * MINUTE);
+		expect(await deliverAt(row, NOW_MS + 7 * MINUTE)).toHaveProperty('dedupeNotice');
+		expect(await deliverAt(row, NOW_MS + 7 * MINUTE + PROCESS_LIVE_MS - 1)).toHaveProperty(
+			'dedupeNotice',
+		);
+		expect(await deliverAt(row, NOW_MS + 7 * MINUTE + PROCESS_LIVE_MS)).not.toHaveProperty(
+			'dedupeNotice',
 		);
 	});
 
-	it('webhook() saves this process’s marker as [first delivery, this commit], keeps other recent ones, drops ones silent for PROCESS_LIVE_MS and malformed ones', async () => {
-		const row = newWorkflow('wf-marker-pruning');
-		await deliver({ ...event('evt_k_1'), workflow: row });
-		const global = row.staticData.global as IDataObject;
-		global[markerKey(row)] = {
-			...(global[markerKey(row)] as IDataObject),
-			recent: [NOW_MS - HOUR, NOW_MS - PROCESS_LIVE_MS + 120_000],
-			silent: [NOW_MS - 3 * HOUR, NOW_MS + 60_000 - PROCESS_LIVE_MS],
+	it('malformed markers → no notice, and the next save drops them', async () => {
+		const row = newWorkflow('wf-marker-malformed');
+		await deliverAt(row, NOW_MS);
+		(row.staticData.global as IDataObject)[markerKey(row)] = {
+			...markersOf(row),
 			notAMarker: 'x',
 			tooShort: [NOW_MS],
 			notNumbers: ['a', 'b'],
-		};
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 60_000);
-		await deliver({ ...eventAt('evt_k_2', NOW_MS + 60_000), workflow: row });
-		const markers = (row.staticData.global as IDataObject)[markerKey(row)] as Record<
-			string,
-			number[]
-		>;
-		expect(Object.keys(markers).sort()).toEqual([dedupeRegistry.process.id, 'recent'].sort());
-		expect(markers[dedupeRegistry.process.id]).toEqual([NOW_MS, NOW_MS + 60_000]);
+			three: [NOW_MS, NOW_MS, NOW_MS],
+		} as unknown as IDataObject;
+		expect(await deliverAt(row, NOW_MS + MINUTE)).not.toHaveProperty('dedupeNotice');
+		expect(Object.keys(markersOf(row))).toEqual([dedupeRegistry.process.id]);
+		(row.staticData.global as IDataObject)[markerKey(row)] = null as unknown as IDataObject;
+		expect(await deliverAt(row, NOW_MS + 2 * MINUTE)).not.toHaveProperty('dedupeNotice');
 	});
 
-	it('webhook() when another process’s marker is malformed, or silent for PROCESS_LIVE_MS → no notice', async () => {
-		const row = newWorkflow('wf-marker-stale');
-		await deliver({ ...event('evt_s_1'), workflow: row });
-		/** The markers as the row holds them now (each save replaces the row's static data). */
-		const setMarkers = (value: unknown) =>
-			((row.staticData.global as IDataObject)[markerKey(row)] = value as IDataObject);
-		setMarkers(null);
-		expect((await deliver({ ...event('evt_s_null'), workflow: row })).started).toHaveLength(1);
-		setMarkers({ broken: [NOW_MS, 'later'], alsoBroken: [NOW_MS, NOW_MS, NOW_MS] });
-		expect((await deliver({ ...event('evt_s_2'), workflow: row })).started?.[0]).not.toHaveProperty(
-			'dedupeNotice',
-		);
-		// Seen after this process started, but longer ago than PROCESS_LIVE_MS.
-		otherProcess(row, NOW_MS, NOW_MS + 1);
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 1 + PROCESS_LIVE_MS);
-		expect(
-			(await deliver({ ...eventAt('evt_s_3', NOW_MS + 1 + PROCESS_LIVE_MS), workflow: row }))
-				.started?.[0],
-		).not.toHaveProperty('dedupeNotice');
-	});
-
-	it('webhook() with another live process → warns in the log once per 10 minutes, naming the workflow and node', async () => {
-		const warnings: string[] = [];
-		const logger = Container.get(Logger);
-		jest
-			.spyOn(logger, 'warn')
-			.mockImplementation((...args: unknown[]) => void warnings.push(String(args[0])));
-		const row = newWorkflow('wf-marker-warn');
-		await deliver({ ...event('evt_w_1'), workflow: row });
-		otherProcess(row, NOW_MS - HOUR, NOW_MS);
-		await deliver({ ...event('evt_w_2'), workflow: row });
-		otherProcess(row, NOW_MS - HOUR, NOW_MS);
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 10 * 60_000 - 1);
-		await deliver({ ...eventAt('evt_w_3', NOW_MS + 10 * 60_000 - 1), workflow: row });
-		const said = () => warnings.filter((line) => line.startsWith('Another n8n process'));
-		expect(said()).toEqual([
-			expect.stringMatching(/\(2 processes, .*\(wf-marker-warn:node-1:production\)$/),
-		]);
-		otherProcess(row, NOW_MS - HOUR, NOW_MS + 10 * 60_000);
-		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 10 * 60_000);
-		await deliver({ ...eventAt('evt_w_4', NOW_MS + 10 * 60_000), workflow: row });
-		expect(said()).toHaveLength(2);
-	});
-
-	it('webhook() with another live process and the store near its cap → both notes on the item', async () => {
+	it('another live process and the store near its cap → both notes on the item', async () => {
 		const row = newWorkflow('wf-marker-and-capacity');
 		const store = new MemoryDedupeStore(SHIPPED);
 		for (let i = 0; i < ATTACH_REDIS_FROM; i++) store.claimNow(`evt_old_${i}`, NOW_MS - HOUR);
 		row.staticData = {
 			global: { [staticDataKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
 		};
-		await deliver({ ...event('evt_c_1'), workflow: row });
-		otherProcess(row, NOW_MS - HOUR, NOW_MS);
-		const notice = (await deliver({ ...event('evt_c_2'), workflow: row })).started?.[0]
-			.dedupeNotice as string;
+		otherSaves(row, NOW_MS, NOW_MS);
+		await deliverAt(row, NOW_MS);
+		otherSaves(row, NOW_MS, NOW_MS + MINUTE);
+		await deliverAt(row, NOW_MS + MINUTE);
+		otherSaves(row, NOW_MS, NOW_MS + 7 * MINUTE);
+		const notice = (await deliverAt(row, NOW_MS + 7 * MINUTE))?.dedupeNotice as string;
 		expect(notice).toMatch(
 			/^Another n8n process .* one record\. The GST Compliance Trigger's built-in dedupe store remembers 10,00\d event ids/,
 		);
-	});
-
-	it('webhook() after a restart → the marker of the process before it is not another process', async () => {
-		const row = newWorkflow('wf-restarted');
-		// The process before this one started two hours ago and was last seen before this one started.
-		otherProcess(row, NOW_MS - 2 * HOUR, NOW_MS - 60_000);
-		const result = await deliver({ ...event('evt_r_1'), workflow: row });
-		expect(result.started?.[0]).not.toHaveProperty('dedupeNotice');
 	});
 });
 

@@ -2,32 +2,27 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	markThisProcess,
-	otherLiveProcess,
+	OtherProcesses,
+	OVERLAP_MS,
 	PROCESS_LIVE_MS,
 	processesKey,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 
 const NOW = Date.UTC(2026, 10, 26, 9, 0, 0);
-const SELF = { id: 'self', startedMs: NOW - 60_000 };
+const MINUTE = 60_000;
+const SELF = { id: 'self', startedMs: NOW - MINUTE };
 
 describe('markers of the processes that saved a trigger’s ids', () => {
 	it('processesKey(ids key) → "<ids key>:processes"', () => {
 		expect(processesKey('dedupe:node-1')).toBe('dedupe:node-1:processes');
 	});
 
-	it('markThisProcess → [started, now] for this process; keeps live markers, drops silent and malformed ones', () => {
+	it('markThisProcess → [started, now] for this process; keeps the markers `keeps` names, drops malformed ones', () => {
 		const global: IDataObject = {
-			k: {
-				live: [NOW - 1, NOW - PROCESS_LIVE_MS + 1],
-				silent: [NOW - 1, NOW - PROCESS_LIVE_MS],
-				bad: 'x',
-			},
+			k: { kept: [1, 2], dropped: [3, 4], bad: 'x', self: [0, 0] },
 		};
-		markThisProcess(global, 'k', SELF, NOW);
-		expect(global.k).toEqual({
-			live: [NOW - 1, NOW - PROCESS_LIVE_MS + 1],
-			self: [NOW - 60_000, NOW],
-		});
+		markThisProcess(global, 'k', SELF, NOW, (id) => id !== 'dropped');
+		expect(global.k).toEqual({ kept: [1, 2], self: [NOW - MINUTE, NOW] });
 	});
 
 	it.each([
@@ -37,7 +32,7 @@ describe('markers of the processes that saved a trigger’s ids', () => {
 	])('markThisProcess over markers that are %s → only this process’s', (_name, loaded) => {
 		const global: IDataObject = { k: loaded as unknown as IDataObject };
 		markThisProcess(global, 'k', SELF, NOW);
-		expect(global.k).toEqual({ self: [NOW - 60_000, NOW] });
+		expect(global.k).toEqual({ self: [NOW - MINUTE, NOW] });
 	});
 
 	it('markThisProcess of a process that has not started → started now', () => {
@@ -45,37 +40,97 @@ describe('markers of the processes that saved a trigger’s ids', () => {
 		markThisProcess(global, 'k', { id: 'p' }, NOW);
 		expect(global.k).toEqual({ p: [NOW, NOW] });
 	});
+});
 
-	it('otherLiveProcess → a note naming the count and the Redis credential for a marker saved since this process started', () => {
-		const note = otherLiveProcess({ other: [NOW - 3_600_000, NOW - 60_000] }, SELF, NOW);
-		expect(note).toMatch(
+describe('OtherProcesses: another process is live when its marker changes, by this clock', () => {
+	/** Sees `other`'s marker read as `value` at `atMs`. */
+	const see = (others: OtherProcesses, value: number, atMs: number, id = 'other') =>
+		others.observe({ [id]: [1, value], self: [0, atMs] }, 'self', atMs);
+
+	it('changes seen over OVERLAP_MS → live, with a note naming the count and the Redis credential', () => {
+		const others = new OtherProcesses();
+		see(others, 1, NOW);
+		see(others, 2, NOW + MINUTE);
+		expect(others.live(NOW + MINUTE)).toBe(0);
+		see(others, 3, NOW + MINUTE + OVERLAP_MS - 1);
+		expect(others.live(NOW + MINUTE + OVERLAP_MS - 1)).toBe(0);
+		see(others, 4, NOW + MINUTE + OVERLAP_MS);
+		expect(others.live(NOW + MINUTE + OVERLAP_MS)).toBe(1);
+		expect(others.notice(NOW + MINUTE + OVERLAP_MS)).toMatch(
 			/^Another n8n process .*\(2 processes, .*GST Compliance Dedupe Redis credential/,
 		);
 	});
 
-	it.each([
-		['its own marker', { self: [NOW - 60_000, NOW] }],
-		['one saved before this process started', { other: [NOW - 7_200_000, NOW - 60_001] }],
-		['one a string', { a: 'x' }],
-		['one of one number', { b: [NOW] }],
-		['one of strings', { c: ['a', 'b'] }],
-		['one whose start is not a number', { d: [Number.NaN, NOW - 1] }],
-		['one whose last save is not a number', { e: [NOW - 1, 'now'] }],
-		['one of three numbers', { f: [NOW - 1, NOW - 1, NOW - 1] }],
-		['one that only looks like an array', { g: { 0: NOW - 1, 1: NOW - 1, length: 2 } }],
-		['no markers', undefined],
-		['null', null],
-	])('otherLiveProcess with %s → undefined', (_name, markers) => {
-		expect(otherLiveProcess(markers, SELF, NOW)).toBeUndefined();
+	it('a marker that never changes, whatever time it names (a process before a restart, a clock set back) → not live', () => {
+		const others = new OtherProcesses();
+		for (const atMs of [NOW, NOW + 10 * MINUTE, NOW + 50 * MINUTE])
+			others.observe(
+				{ before: [NOW + 5 * PROCESS_LIVE_MS, NOW + 6 * PROCESS_LIVE_MS] },
+				'self',
+				atMs,
+			);
+		expect(others.live(NOW + 50 * MINUTE)).toBe(0);
+		expect(others.notice(NOW + 50 * MINUTE)).toBeUndefined();
 	});
 
-	it('otherLiveProcess with a marker silent for exactly PROCESS_LIVE_MS → undefined; a millisecond less → the note', () => {
-		const longAgo = { id: 'self', startedMs: NOW - 3 * PROCESS_LIVE_MS };
-		expect(
-			otherLiveProcess({ other: [NOW - 1, NOW - PROCESS_LIVE_MS] }, longAgo, NOW),
-		).toBeUndefined();
-		expect(otherLiveProcess({ other: [NOW - 1, NOW - PROCESS_LIVE_MS + 1] }, longAgo, NOW)).toMatch(
-			/^Another n8n process/,
-		);
+	it('live until PROCESS_LIVE_MS after the last change seen; kept in the static data as long', () => {
+		const others = new OtherProcesses();
+		see(others, 1, NOW);
+		see(others, 2, NOW + MINUTE);
+		see(others, 3, NOW + MINUTE + OVERLAP_MS);
+		const last = NOW + MINUTE + OVERLAP_MS;
+		expect(others.live(last + PROCESS_LIVE_MS - 1)).toBe(1);
+		expect(others.keeps('other', last + PROCESS_LIVE_MS - 1)).toBe(true);
+		expect(others.live(last + PROCESS_LIVE_MS)).toBe(0);
+		expect(others.keeps('other', last + PROCESS_LIVE_MS)).toBe(false);
+	});
+
+	it('keeps a marker never seen change for PROCESS_LIVE_MS from when it was first seen; one never seen → kept', () => {
+		const others = new OtherProcesses();
+		see(others, 1, NOW);
+		expect(others.keeps('other', NOW + PROCESS_LIVE_MS - 1)).toBe(true);
+		expect(others.keeps('other', NOW + PROCESS_LIVE_MS)).toBe(false);
+		expect(others.keeps('unknown', NOW + 10 * PROCESS_LIVE_MS)).toBe(true);
+	});
+
+	it('two live others → "3 processes"', () => {
+		const others = new OtherProcesses();
+		for (const [value, atMs] of [
+			[1, NOW],
+			[2, NOW + MINUTE],
+			[3, NOW + MINUTE + OVERLAP_MS],
+		]) {
+			see(others, value, atMs, 'a');
+			see(others, value, atMs, 'b');
+		}
+		expect(others.notice(NOW + MINUTE + OVERLAP_MS)).toMatch(/\(3 processes,/);
+	});
+
+	it.each([
+		['its own marker', (i: number) => ({ self: [NOW - MINUTE, NOW + i] })],
+		['a string', (i: number) => ({ a: `x${i}` })],
+		['one number', (i: number) => ({ b: [NOW + i] })],
+		['strings', (i: number) => ({ c: ['a', `${i}`] })],
+		['a start that is not a number', (i: number) => ({ d: [Number.NaN, NOW + i] })],
+		['a last save that is not a number', (i: number) => ({ e: [NOW, `now${i}`] })],
+		['three numbers', (i: number) => ({ f: [NOW, NOW, NOW + i] })],
+		[
+			'something that only looks like an array',
+			(i: number) => ({ g: { 0: NOW, 1: NOW + i, length: 2 } }),
+		],
+		['no markers', () => undefined],
+		['null', () => null],
+	])('markers of %s, changing → never live', (_name, markers) => {
+		const others = new OtherProcesses();
+		for (let i = 0; i < 3; i++) others.observe(markers(i), 'self', NOW + i * OVERLAP_MS);
+		expect(others.live(NOW + 2 * OVERLAP_MS)).toBe(0);
+	});
+
+	it('follows at most 64 other markers: the oldest seen goes first', () => {
+		const others = new OtherProcesses();
+		for (let i = 0; i < 65; i++) others.observe({ [`p${i}`]: [1, 1] }, 'self', NOW);
+		// p0 is no longer followed: a marker not followed is kept (first seen as of now).
+		expect(others.keeps('p0', NOW + PROCESS_LIVE_MS)).toBe(true);
+		expect(others.keeps('p1', NOW + PROCESS_LIVE_MS)).toBe(false);
 	});
 });
