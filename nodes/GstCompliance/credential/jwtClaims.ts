@@ -46,13 +46,16 @@ export function readExpiresIn(value: unknown): number {
 }
 
 /**
- * Token lifetime in ms: `expires_in`, capped by the JWT's `exp`. `exp - iat` is used when both are
- * present, which is immune to clock skew between n8n and the service; `exp` alone is read against
- * our clock. An exp-derived lifetime below the refresh margin is ignored, as a tiny `expires_in` is:
- * with n8n's clock nearly 15 minutes ahead of the service every token would look a few seconds from
- * expiry and be minted anew on nearly every request, which ends in HTTP 429 (docs/service-api.md,
- * "Token lifetime and caching"). Should such a token really expire that soon, the API's 401 drops
- * it and one new token is minted.
+ * Token lifetime in ms: `expires_in`, capped by the JWT's claims.
+ * - `exp` and `iat`: `exp - iat`, however short. Both are the token server's clock, so the
+ *   difference is free of any skew between n8n and the service; the cache renews a lifetime
+ *   shorter than twice its refresh margin at half of it (tokenCache.ts), so such a token is never
+ *   sent dead and never minted per request. A difference of zero or less is no lifetime: ignored.
+ * - `exp` alone: read against our clock, and ignored when it leaves less than the refresh margin,
+ *   as a tiny `expires_in` is: with n8n's clock nearly 15 minutes ahead of the service every token
+ *   would look a few seconds from expiry and be minted anew on nearly every request, which ends in
+ *   HTTP 429 (docs/service-api.md, "Token lifetime and caching"). Should such a token really
+ *   expire that soon, the API's 401 drops it and one new token is minted.
  */
 export function tokenLifetimeMs(
 	expiresInSeconds: number,
@@ -63,6 +66,10 @@ export function tokenLifetimeMs(
 	const exp = claims?.exp;
 	if (typeof exp !== 'number') return lifetime;
 	const iat = claims?.iat;
-	const fromExp = typeof iat === 'number' ? (exp - iat) * 1000 : exp * 1000 - nowMs;
+	if (typeof iat === 'number') {
+		const fromClaims = (exp - iat) * 1000;
+		return fromClaims > 0 ? Math.min(lifetime, fromClaims) : lifetime;
+	}
+	const fromExp = exp * 1000 - nowMs;
 	return fromExp >= settings.refreshMarginMs ? Math.min(lifetime, fromExp) : lifetime;
 }

@@ -292,6 +292,42 @@ describe("mints at most twice a minute whatever the skew between n8n's clock and
 	);
 });
 
+describe('honours a token whose own claims give it less than the refresh margin', () => {
+	useTestClock();
+	let server: ScriptedServer;
+	beforeEach(async () => {
+		server = await startScriptedServer(() => tokenAnswer());
+	});
+	afterEach(async () => {
+		await server.close();
+	});
+
+	it('expires_in 1e308 and a JWT whose exp is 3 s after its iat, asked every 250 ms for 6 s → renewed at half its life: never held past its exp, one mint per 1.5 s', async () => {
+		server.answer(() => {
+			const iat = Math.floor(now / 1000);
+			return tokenAnswer(1e308, { iat, exp: iat + 3 });
+		});
+		const cache = new TokenCache(mintToken);
+		const c = parseCredentials({
+			environment: 'sandbox',
+			clientId: 'svc_test_short',
+			clientSecret: 'short-lived-secret',
+			authUrl: server.origin,
+			realm: 'gst',
+			sandboxApiUrl: server.origin,
+		});
+		now = Math.ceil(now / 1000) * 1000; // iat is whole seconds: start on one
+		const issuedAt = new Map<string, number>();
+		for (let step = 0; step < 24; step++) {
+			const token = await cache.getToken(c);
+			if (!issuedAt.has(token.accessToken)) issuedAt.set(token.accessToken, now);
+			expect(now - issuedAt.get(token.accessToken)!).toBeLessThan(3_000);
+			now += 250;
+		}
+		expect(server.requests).toHaveLength(4);
+	});
+});
+
 describe('mints once for any number of concurrent callers (single flight)', () => {
 	describe('with a scripted mint', () => {
 		useTestClock();

@@ -94,10 +94,11 @@ describe('caps the lifetime by exp - iat when both are there', () => {
 		expect(tokenLifetimeMs(900, { iat: 2000, exp: 1000 }, 0)).toBe(900_000);
 	});
 
-	it('tokenLifetimeMs with exp - iat below the 60 s refresh margin → expires_in; 60 s → 60 s', () => {
-		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1003 }, 0)).toBe(900_000);
-		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1059 }, 0)).toBe(900_000);
+	it('tokenLifetimeMs with exp - iat below the 60 s refresh margin → exp - iat, however short (it is skew-free)', () => {
+		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1003 }, 0)).toBe(3_000);
+		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1059 }, 0)).toBe(59_000);
 		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1060 }, 0)).toBe(60_000);
+		expect(tokenLifetimeMs(900, { iat: 1000, exp: 1000.5 }, 0)).toBe(500);
 	});
 
 	it('tokenLifetimeMs with an exp that is not a number → expires_in', () => {
