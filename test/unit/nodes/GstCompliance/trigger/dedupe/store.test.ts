@@ -9,15 +9,15 @@ import { releaseTrigger } from '../../../../../../nodes/GstCompliance/trigger/de
 const SHIPPED: DedupeOptions = { windowMs: 24 * 3_600_000 + 300_000, capacity: 125_000 };
 const create = () => new MemoryDedupeStore(SHIPPED);
 
-describe('forgetting a trigger n8n deactivated', () => {
-	it('releaseTrigger(workflow, node) → that trigger’s built-in stores dropped and its Redis client released', () => {
+describe('letting go of a trigger n8n deactivated', () => {
+	it('releaseTrigger(workflow, node) → its Redis client released; the built-in stores kept (a publish deactivates and activates)', () => {
 		dedupeRegistry.clear();
 		dedupeRegistry.get('wf:a:production', SHIPPED, create);
 		dedupeRegistry.get('wf:a:test', SHIPPED, create);
 		dedupeRegistry.get('wf:b:production', SHIPPED, create);
 		const release = jest.spyOn(redisClients, 'release');
 		releaseTrigger('wf', 'a');
-		expect(dedupeRegistry.size).toBe(1);
+		expect(dedupeRegistry.size).toBe(3);
 		expect(release).toHaveBeenCalledWith('wf:a');
 		release.mockRestore();
 		dedupeRegistry.clear();

@@ -11,7 +11,10 @@ import {
 	staticDataKey,
 	type MemorySite,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
-import { processesKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import {
+	OVERLAP_MS,
+	processesKey,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 
@@ -104,12 +107,17 @@ describe('what an execution writes: nothing', () => {
 		expect(global).toEqual({});
 	});
 
-	it('an execution’s accept with another process’s marker → no warning (only a webhook warns)', async () => {
-		const global = { [processesKey(staticDataKey('n1'))]: { other: [NOW - 1, NOW] } };
+	it('an execution’s accepts while another process’s marker keeps changing → no warning (only a webhook reads markers)', async () => {
+		const key = processesKey(staticDataKey('n1'));
+		const global = { [key]: { other: [NOW - 1, NOW] } };
 		const { site: s, warnings } = site({ writable: false }, { global });
-		dedupeRegistry.process.startedMs = NOW - 60_000;
-		await memoryLedger(s, OPTIONS).accept('evt_1', NOW, WITHIN);
+		const ledger = memoryLedger(s, OPTIONS);
+		for (const [i, atMs] of [NOW, NOW + 1_000, NOW + 1_000 + OVERLAP_MS].entries()) {
+			(global[key] as IDataObject).other = [NOW - 1, atMs];
+			await ledger.accept(`evt_${i}`, atMs, WITHIN);
+		}
 		expect(warnings).toEqual([]);
+		expect(ledger.notice()).toBeUndefined();
 	});
 });
 
@@ -129,16 +137,24 @@ describe('the Test URL’s own memory', () => {
 });
 
 describe('another process receiving the same trigger’s deliveries', () => {
-	it('accepts a second apart with another live process → one warning naming the key, the note on both items', async () => {
-		const global = { [processesKey(staticDataKey('n1'))]: { other: [NOW - 1, NOW] } };
+	it('accepts while another process’s marker keeps changing over OVERLAP_MS → one warning naming the key, the note on each item from then on', async () => {
+		const key = processesKey(staticDataKey('n1'));
+		const global = { [key]: { other: [NOW - 1, NOW] } };
 		const { site: s, warnings } = site({}, { global });
-		dedupeRegistry.process.startedMs = NOW - 60_000;
 		const ledger = memoryLedger(s, OPTIONS);
-		await ledger.accept('evt_1', NOW, WITHIN);
-		expect(ledger.notice()).toMatch(/^Another n8n process/);
-		(global[processesKey(staticDataKey('n1'))] as IDataObject).other = [NOW - 1, NOW + 1_000];
-		await ledger.accept('evt_2', NOW + 1_000, WITHIN);
-		expect(ledger.notice()).toMatch(/^Another n8n process/);
+		const times = [NOW, NOW + 1_000, NOW + 1_000 + OVERLAP_MS, NOW + 2_000 + OVERLAP_MS];
+		const notices: Array<string | undefined> = [];
+		for (const [i, atMs] of times.entries()) {
+			(global[key] as IDataObject).other = [NOW - 1, atMs];
+			await ledger.accept(`evt_${i}`, atMs, WITHIN);
+			notices.push(ledger.notice());
+		}
+		expect(notices).toEqual([
+			undefined,
+			undefined,
+			expect.stringMatching(/^Another n8n process/),
+			expect.stringMatching(/^Another n8n process/),
+		]);
 		expect(warnings).toEqual([expect.stringMatching(/\(wf:n1:production\)$/)]);
 	});
 });
