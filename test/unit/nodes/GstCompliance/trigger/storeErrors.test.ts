@@ -32,6 +32,7 @@ describe('what a store error means for a delivery', () => {
 			says: /refused the credential.*User and Password/,
 		},
 		{ kind: 'auth', reason: 'NOAUTH Authentication required.', says: /User and Password/ },
+		{ kind: 'auth', reason: 'ERR invalid password', says: /User and Password/ }, // Redis before 6
 		{
 			kind: 'auth',
 			reason: "NOPERM User gst has no permissions to run the 'eval' command",
@@ -51,6 +52,22 @@ describe('what a store error means for a delivery', () => {
 		},
 		{ kind: 'unreachable', reason: 'getaddrinfo ENOTFOUND cache', says: /Check that Redis runs/ },
 		{ kind: 'unreachable', reason: 'Connection is closed.', says: /Check that Redis runs/ },
+		// A cause's word inside a host name is not that cause: Redis's own answers begin with it.
+		{
+			kind: 'unreachable',
+			reason: 'getaddrinfo ENOTFOUND OOM.cache.internal',
+			says: /Check that Redis runs/,
+		},
+		{
+			kind: 'unreachable',
+			reason: 'getaddrinfo ENOTFOUND READONLY.cache.internal',
+			says: /Check that Redis runs/,
+		},
+		{
+			kind: 'unreachable',
+			reason: 'getaddrinfo ENOTFOUND NOPERM.cache.internal',
+			says: /Check that Redis runs/,
+		},
 		{ kind: 'other', reason: 'ERR unknown command', says: /Redis's log/ },
 	] as const;
 	it.each(causes)(
