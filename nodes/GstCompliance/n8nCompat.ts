@@ -1,10 +1,11 @@
 /**
  * The n8n behaviours the package depends on beyond n8n-workflow's types, in one place. Each is
- * pinned by a test that fails when n8n changes it: 1, 2, 5, 6, 7 and 8 by
+ * pinned by a test that fails when n8n changes it: 1, 2, 5, 6 and 7 by
  * test/e2e/specs/n8nCompat.test.ts on the e2e n8n (and the compatibility project on each version
  * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
  * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
- * this file's integration test against n8n-core's own helper. The trigger's node file writes its
+ * this file's integration test against n8n-core's own helper; 8 by this file's integration test and
+ * the built-in store's persistence test, on n8n-core's own contexts. The trigger's node file writes its
  * versions, webhook and `execute` by 1 to 6.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
