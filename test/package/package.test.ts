@@ -197,3 +197,25 @@ describe('the published entry point (index.js)', () => {
 		]);
 	});
 });
+
+describe('the tarball', () => {
+	it('ships no source map (its TypeScript sources are not shipped)', () => {
+		const maps = fs
+			.readdirSync(unpacked, { recursive: true, encoding: 'utf8' })
+			.filter((file) => file.endsWith('.map'));
+		expect(maps).toEqual([]);
+	});
+});
+
+describe('the release workflow', () => {
+	/** The container image each workflow's `.ci/run` job runs in. */
+	const ciImage = (workflow: string) =>
+		/^\s*container:\s*(\S+)/m.exec(
+			fs.readFileSync(path.join(ROOT, '.github', 'workflows', workflow), 'utf8'),
+		)?.[1];
+
+	it('runs .ci/run in the same image (the same Node) as CI', () => {
+		expect(ciImage('ci.yml')).toMatch(/^node:\d+-/);
+		expect(ciImage('publish.yml')).toBe(ciImage('ci.yml'));
+	});
+});

@@ -207,10 +207,6 @@ describe('refusing deliveries that do not verify', () => {
 		},
 	);
 
-	it('the table above covers at least 30 refused deliveries', () => {
-		expect(cases.length).toBeGreaterThanOrEqual(30);
-	});
-
 	it('webhook() with a forged signature or a stale timestamp → the same 401 text', async () => {
 		const forged = await deliver(withHeader(BODY, `t=${NOW_S},v1=${'ab'.repeat(32)}`));
 		const stale = await deliver(signed(BODY, NOW_S - 301));
