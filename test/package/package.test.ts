@@ -199,6 +199,33 @@ describe('the published entry point (index.js)', () => {
 });
 
 describe('the tarball', () => {
+	it("README: every relative link and image points at the released version's file on GitHub, which exists", () => {
+		const packed = fs.readFileSync(path.join(unpacked, 'README.md'), 'utf8');
+		const repo = 'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance';
+		const raw =
+			'https://raw.githubusercontent.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance';
+		const targets = [...packed.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)].map(
+			([, bang, target]) => ({
+				image: bang === '!',
+				target,
+			}),
+		);
+		expect(targets.filter(({ target }) => !/^([a-z]+:|#)/i.test(target))).toEqual([]);
+		const ours = targets.filter(({ target }) => target.startsWith(repo) || target.startsWith(raw));
+		expect(ours.length).toBeGreaterThan(20);
+		for (const { image, target } of ours) {
+			const prefix = image ? `${raw}/v${pkg.version}/` : `${repo}/blob/v${pkg.version}/`;
+			expect(target.startsWith(prefix)).toBe(true);
+			const file = target.slice(prefix.length).split('#')[0];
+			expect(fs.existsSync(path.join(ROOT, file))).toBe(true);
+		}
+		// The repository's README is left as it is.
+		const original = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+		expect(original).toContain('](docs/screenshots/trigger-node.png)');
+		expect(fs.existsSync(path.join(scratch, 'package', 'README.md.original'))).toBe(false);
+		expect(fs.readFileSync(path.join(scratch, 'package', 'README.md'), 'utf8')).toBe(original);
+	});
+
 	it('ships no source map (its TypeScript sources are not shipped)', () => {
 		const maps = fs
 			.readdirSync(unpacked, { recursive: true, encoding: 'utf8' })
