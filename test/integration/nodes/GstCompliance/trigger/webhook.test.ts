@@ -1166,3 +1166,26 @@ describe('a Redis credential whose Host holds a URL with a password', () => {
 		expect(JSON.stringify(logs)).not.toContain('hunter2-pass');
 	});
 });
+
+describe('before any credential is read', () => {
+	it('a missing or malformed Service-Signature header is refused with 401 and no credential read', async () => {
+		for (const headers of [
+			{},
+			{ 'service-signature': 'garbage' },
+			{ 'service-signature': 't=1' },
+		]) {
+			const reads: Record<string, number> = {};
+			const result = await deliver({ body: body('evt_h'), headers, reads, redis: { host: 'x' } });
+			expect(result).toEqual({
+				status: 401,
+				body: { error: 'Signature verification failed' },
+				started: undefined,
+			});
+			expect(reads).toEqual({});
+		}
+	});
+
+	function body(id: string) {
+		return JSON.stringify(envelope({ id }));
+	}
+});

@@ -8,9 +8,12 @@
 import Redis from 'ioredis';
 
 import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { connectionFromCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { eventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { sleep, waitFor } from '../../../../../../harness/http';
+import { freePort, sleep, waitFor } from '../../../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
 import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
 
@@ -140,5 +143,70 @@ describe('the eviction policy is read again: at every reconnection and every 5 m
 		now += 2 * 60_000 + 1;
 		await use();
 		expect(warnings).toEqual([expect.stringContaining('maxmemory-policy is volatile-lru')]);
+	});
+});
+
+describe('connecting with the credential’s settings', () => {
+	it("the credential's Test with a URL in Host → Error naming the field, never the password", async () => {
+		const result = await testRedisCredential({
+			host: 'redis://:hunter2-pass@127.0.0.1',
+			port: 6379,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Host is a URL/);
+		expect(result.message).not.toContain('hunter2-pass');
+	});
+
+	it('reaches Redis with the credential fields (user, password, database)', async () => {
+		const data = {
+			host: redis.host,
+			port: String(redis.port),
+			database: 3,
+			user: '',
+			password: PASSWORD,
+			ssl: false,
+		};
+		const parsed = connectionFromCredential(data);
+		expect(parsed).toEqual({
+			host: redis.host,
+			port: redis.port,
+			database: 3,
+			user: undefined,
+			password: PASSWORD,
+			ssl: false,
+			disableTlsVerification: false,
+		});
+		const client = await redisClients.get(parsed);
+		expect(await client.ping()).toBe('PONG');
+		expect(await redisClients.get(parsed)).toBe(client); // one client per process and settings
+	});
+
+	it('Redis unreachable: a DedupeUnavailableError naming host and port, never the password', async () => {
+		const port = await freePort();
+		const offline = { host: '127.0.0.1', port, database: 0, password: 'nobody-Kn0ws-this' };
+		const error = await redisClients.get(offline).then(
+			() => undefined,
+			(e: Error) => e,
+		);
+		expect(error).toBeInstanceOf(DedupeUnavailableError);
+		expect(error?.message).toContain(`127.0.0.1:${port}`);
+		expect(error?.message).not.toContain('nobody-Kn0ws-this');
+	});
+
+	it('a wrong password is an error naming the host, without the password', async () => {
+		const result = await testRedisCredential({
+			host: redis.host,
+			port: redis.port,
+			password: 'wrong-Pa55word-xyz',
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(`${redis.host}:${redis.port}`);
+		expect(result.message).not.toContain('wrong-Pa55word-xyz');
+		expect(
+			await testRedisCredential({ host: redis.host, port: redis.port, password: PASSWORD }),
+		).toEqual({
+			status: 'OK',
+			message: `Connected to Redis at ${redis.host}:${redis.port} (db 0)`,
+		});
 	});
 });

@@ -1,0 +1,217 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/**
+ * The store the trigger opens (store.ts) when a Redis credential is attached, through webhook()
+ * and the execution's first step, against a real redis-server (started here; missing, the suite
+ * fails with the command that installs it).
+ */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The Redis dedupe store against a real redis-server (Debian's `redis-server`, started here on a
+ * free port with a password; missing, the suite fails with the command that installs it), and the
+ * trigger's webhook() with a Redis credential attached, on one Redis and on a 3-node Redis Cluster
+ * (built with redis-cli). Separate store objects with separate clients stand for separate n8n
+ * processes.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import Redis from 'ioredis';
+
+import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { settings } from '../../../../../../nodes/GstCompliance/settings';
+import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import {
+	eventKey,
+	RedisDedupeStore,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { freePort, waitFor } from '../../../../../harness/http';
+import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
+import { deliver, envelope, NOW_MS, signed } from '../../../../helpers/deliverToTrigger';
+
+jest.setTimeout(60_000);
+
+const PASSWORD = 'redis-store-Pa55word';
+let redis: RunningRedis;
+/** Direct client for looking at keys. */
+let inspect: Redis;
+
+beforeAll(async () => {
+	redis = await startRedis('store-redis', { password: PASSWORD });
+	inspect = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
+});
+
+afterAll(async () => {
+	await redisClients.close();
+	inspect?.disconnect();
+	await redis?.dispose();
+});
+
+beforeEach(async () => {
+	await inspect.flushdb();
+});
+
+describe('the trigger with a Redis credential', () => {
+	let now = NOW_MS;
+	beforeEach(() => {
+		now = NOW_MS;
+		jest.spyOn(Date, 'now').mockImplementation(() => now);
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	const redisCredential = () => ({
+		host: redis.host,
+		port: redis.port,
+		database: 3,
+		password: PASSWORD,
+	});
+	const body = (id: string) => JSON.stringify(envelope({ id }));
+	const key = (id: string) => eventKey('wf1:node-1:production', id);
+
+	it('accepts at once, starts the event once in its execution; the id is kept for the window in Redis', async () => {
+		const first = await deliver({
+			...signed(body('evt_n1')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
+		expect(first).toMatchObject({ status: 202, body: { received: true } });
+		expect(await inspect.get(key('evt_n1'))).toMatch(/^a:\d+$/);
+		// A copy while the execution waits creates none.
+		const copy = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
+		expect(copy).toEqual({
+			status: 202,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(await inspect.get(key('evt_n1'))).toBe('d');
+		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
+		// n8n runs the execution again after a restart: it ends without items.
+		expect(await first.execution!()).toEqual({
+			items: [],
+			hints: [expect.stringContaining('"evt_n1" was already started by another execution')],
+		});
+		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
+		expect(again).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+	});
+
+	it('keeps Test-URL deliveries apart from production ones: each has its own keys', async () => {
+		const test = await deliver({
+			...signed(body('evt_modes')),
+			mode: 'manual',
+			redis: redisCredential(),
+		});
+		expect(test.started).toHaveLength(1);
+		expect(await inspect.get(eventKey('wf1:node-1:test', 'evt_modes'))).not.toBeNull();
+		expect(await inspect.get(key('evt_modes'))).toBeNull();
+		const production = await deliver({ ...signed(body('evt_modes')), redis: redisCredential() });
+		expect(production.started).toHaveLength(1);
+	});
+
+	it('Redis down for a moment when the execution starts: the start is tried again and the event starts once', async () => {
+		const sleeps = jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
+		const first = await deliver({
+			...signed(body('evt_blip_start')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
+		const outage = new DedupeUnavailableError(
+			`${redis.host}:${redis.port}`,
+			'Connection is closed.',
+		);
+		jest
+			.spyOn(RedisDedupeStore.prototype, 'start')
+			.mockRejectedValueOnce(outage)
+			.mockRejectedValueOnce(outage);
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(sleeps.mock.calls.map(([ms]) => ms)).toEqual([1_000, 2_000]);
+	});
+
+	it('Redis down when the execution starts, for longer than its retries: the execution fails holding its event, and its retry starts it once', async () => {
+		jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
+		const first = await deliver({
+			...signed(body('evt_retry_start')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
+		const outage = new DedupeUnavailableError(
+			`${redis.host}:${redis.port}`,
+			'Connection is closed.',
+		);
+		const start = jest.spyOn(RedisDedupeStore.prototype, 'start').mockRejectedValue(outage);
+		await expect(first.execution!()).rejects.toThrow(/Connection is closed/);
+		expect(start).toHaveBeenCalledTimes(6);
+		start.mockRestore();
+		expect((await first.execution!()).items).toHaveLength(1);
+		expect(await inspect.get(key('evt_retry_start'))).toBe('d');
+	});
+
+	it('an event accepted by an earlier version (its lease) while its copy arrives: on its way, answered at once', async () => {
+		await inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
+		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
+		expect(result).toEqual({
+			status: 202,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+	});
+
+	it('Redis down: 503, nothing starts, the log names the host and never the password', async () => {
+		const port = await freePort();
+		const logs: Array<[string, string]> = [];
+		const logger = Container.get(Logger);
+		for (const level of ['error', 'warn'] as const)
+			jest
+				.spyOn(logger, level)
+				.mockImplementation((...args: unknown[]) => void logs.push([level, String(args[0])]));
+		const result = await deliver({
+			...signed(body('evt_down')),
+			redis: { host: '127.0.0.1', port, password: 'n0t-in-any-log' },
+		});
+		expect(result.status).toBe(503);
+		expect(result.started).toBeUndefined();
+		expect(JSON.stringify(result.body)).not.toContain('127.0.0.1');
+		const warnings = logs.filter(([level]) => level === 'warn').map(([, m]) => m);
+		expect(
+			warnings.some((m) => m.includes(`refused (503)`) && m.includes(`127.0.0.1:${port}`)),
+		).toBe(true);
+		expect(JSON.stringify(logs)).not.toContain('n0t-in-any-log');
+	});
+
+	it('a forged or unselected delivery never reaches Redis: 401 / 200 even while it is down', async () => {
+		const port = await freePort();
+		const down = { host: '127.0.0.1', port, password: 'x-Pa55-x' };
+		const forged = signed(body('evt_forged'), undefined, 'whsec_not_the_secret_0123456789');
+		expect((await deliver({ ...forged, redis: down })).status).toBe(401);
+		const unselected = await deliver({
+			...signed(JSON.stringify(envelope({ id: 'evt_unsel', type: 'ewaybill.expired' }))),
+			events: ['einvoice.generated'],
+			redis: down,
+		});
+		expect(unselected).toMatchObject({ status: 200, started: undefined });
+	});
+
+	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
+		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
+		expect(first.started).toHaveLength(1);
+		expect(await inspect.get(key('evt_restart'))).toBe('d');
+		await redis.stop();
+		const down = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
+		expect(down.status).toBe(503);
+		await redis.start();
+		const result = await waitFor(
+			async () => {
+				const r = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
+				return r.status === 503 ? undefined : r;
+			},
+			'the client to reconnect',
+			15_000,
+			200,
+		);
+		expect(result.body).toEqual({ received: true, duplicate: true });
+		const next = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
+		expect(next.started).toHaveLength(1);
+	});
+});
