@@ -96,8 +96,7 @@ module.exports = [
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/redis/redisFailure.ts',
-		// Each cause is read through the advice it gets.
-		tests: ['unit/nodes/GstCompliance/trigger/storeErrors'],
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/redis/redisFailure'],
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/failureLog.ts',
