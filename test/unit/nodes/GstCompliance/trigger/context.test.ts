@@ -1,0 +1,125 @@
+/** The trigger as n8n's contexts show it to webhook() and to the execution's first step. */
+import type { INode, WorkflowExecuteMode } from 'n8n-workflow';
+
+import {
+	dedupeSite,
+	isTest,
+	loggedTrigger,
+	readCredential,
+	triggerOf,
+	type TriggerContext,
+} from '../../../../../nodes/GstCompliance/trigger/context';
+
+function context(
+	options: {
+		workflowId?: string;
+		mode?: WorkflowExecuteMode;
+		credentials?: INode['credentials'];
+		nodes?: Record<string, { id: string }>;
+	} = {},
+) {
+	const reads: string[] = [];
+	const warnings: string[] = [];
+	const staticData = { global: { counter: 1 }, node: {} };
+	const node = {
+		id: 'node-1',
+		name: 'On e-invoice',
+		credentials: options.credentials,
+	} as INode;
+	const ctx = {
+		getNode: () => node,
+		getWorkflow: () => ({ id: options.workflowId }),
+		getMode: () => options.mode ?? 'webhook',
+		getWorkflowStaticData: (type: string) => staticData[type as 'global' | 'node'],
+		getCredentials: async (type: string) => {
+			reads.push(type);
+			return { type };
+		},
+		logger: {
+			warn: (message: string) => void warnings.push(message),
+			debug: () => {},
+			error: () => {},
+			info: () => {},
+		},
+		workflow: options.nodes ? { nodes: options.nodes } : undefined,
+	} as unknown as TriggerContext;
+	return { ctx, reads, warnings };
+}
+
+describe('which trigger it is', () => {
+	it('triggerOf → the workflow id and node id; "unsaved" before the first save', () => {
+		expect(triggerOf(context({ workflowId: 'wf1' }).ctx)).toEqual({
+			workflowId: 'wf1',
+			nodeId: 'node-1',
+		});
+		expect(triggerOf(context().ctx)).toEqual({ workflowId: 'unsaved', nodeId: 'node-1' });
+	});
+
+	it('isTest → true for a Test-URL delivery (manual mode) only', () => {
+		expect(isTest(context({ mode: 'manual' }).ctx)).toBe(true);
+		expect(isTest(context({ mode: 'webhook' }).ctx)).toBe(false);
+	});
+
+	it('loggedTrigger → names the node and warns through n8n’s logger', () => {
+		const { ctx, warnings } = context({ workflowId: 'wf1' });
+		const trigger = loggedTrigger(ctx);
+		expect(trigger).toMatchObject({
+			workflowId: 'wf1',
+			nodeId: 'node-1',
+			nodeName: 'On e-invoice',
+		});
+		trigger.warn('careful');
+		expect(warnings).toEqual(['careful']);
+	});
+});
+
+describe('reading a credential', () => {
+	const saved = { gstComplianceWebhookApi: { id: 'cred-ctx-1', name: 'Webhook' } };
+
+	it('a saved credential in production → read once for a burst of deliveries', async () => {
+		const { ctx, reads } = context({ credentials: saved });
+		for (let i = 0; i < 3; i++) await readCredential(ctx, 'gstComplianceWebhookApi');
+		expect(reads).toEqual(['gstComplianceWebhookApi']);
+	});
+
+	it('a Test-URL delivery → read afresh each time (the user may just have edited it)', async () => {
+		const { ctx, reads } = context({
+			mode: 'manual',
+			credentials: { gstComplianceWebhookApi: { id: 'cred-ctx-2', name: 'Webhook' } },
+		});
+		for (let i = 0; i < 3; i++) await readCredential(ctx, 'gstComplianceWebhookApi');
+		expect(reads).toHaveLength(3);
+	});
+});
+
+describe('the dedupe code’s view (dedupeSite)', () => {
+	it('without a Redis credential → no redisCredential; static data, node ids and warnings from n8n', () => {
+		const { ctx, warnings } = context({
+			workflowId: 'wf1',
+			nodes: { A: { id: 'node-1' }, B: { id: 'node-2' } },
+		});
+		const site = dedupeSite(ctx, true);
+		expect(site).toMatchObject({
+			workflowId: 'wf1',
+			nodeId: 'node-1',
+			test: false,
+			writable: true,
+		});
+		expect(site.redisCredential).toBeUndefined();
+		expect(site.staticData('global')).toEqual({ counter: 1 });
+		expect(site.nodeIds?.()).toEqual(['node-1', 'node-2']);
+		site.warn('w');
+		expect(warnings).toEqual(['w']);
+	});
+
+	it('with a Redis credential → redisCredential reads it (cached like the others)', async () => {
+		const { ctx, reads } = context({
+			credentials: { gstComplianceRedisApi: { id: 'cred-ctx-3', name: 'Redis' } },
+		});
+		const site = dedupeSite(ctx, false);
+		expect(site.writable).toBe(false);
+		expect(await site.redisCredential?.()).toEqual({ type: 'gstComplianceRedisApi' });
+		await site.redisCredential?.();
+		expect(reads).toEqual(['gstComplianceRedisApi']);
+	});
+});
