@@ -251,15 +251,32 @@ describe("counts a token's lifetime from when it was requested, not from when th
 	});
 });
 
-describe("mints at most twice a minute whatever the skew between n8n's clock and the token server's", () => {
-	useTestClock();
-	let server: ScriptedServer;
+/** A token server of the tests' own, started for each test, and sandbox credentials that use it. */
+function useTokenServer() {
+	const held = {
+		server: undefined as unknown as ScriptedServer,
+		credentials: (clientId: string, clientSecret: string) =>
+			parseCredentials({
+				environment: 'sandbox',
+				clientId,
+				clientSecret,
+				authUrl: held.server.origin,
+				realm: 'gst',
+				sandboxApiUrl: held.server.origin,
+			}),
+	};
 	beforeEach(async () => {
-		server = await startScriptedServer(() => tokenAnswer());
+		held.server = await startScriptedServer(() => tokenAnswer());
 	});
 	afterEach(async () => {
-		await server.close();
+		await held.server.close();
 	});
+	return held;
+}
+
+describe("mints at most twice a minute whatever the skew between n8n's clock and the token server's", () => {
+	useTestClock();
+	const token = useTokenServer();
 
 	// The documented token carries exp and no iat, so exp is read against n8n's clock.
 	it.each<[string, number]>([
@@ -273,49 +290,31 @@ describe("mints at most twice a minute whatever the skew between n8n's clock and
 	])(
 		'getToken every second for a minute, the token server %s n8n → at most 2 token requests',
 		async (_name, behindSeconds) => {
-			server.answer(() => tokenAnswer(900, { exp: Math.floor(now / 1000) - behindSeconds + 900 }));
+			token.server.answer(() =>
+				tokenAnswer(900, { exp: Math.floor(now / 1000) - behindSeconds + 900 }),
+			);
 			const cache = new TokenCache(mintToken);
-			const c = parseCredentials({
-				environment: 'sandbox',
-				clientId: 'svc_test_skew',
-				clientSecret: 'skew-secret-value',
-				authUrl: server.origin,
-				realm: 'gst',
-				sandboxApiUrl: server.origin,
-			});
+			const c = token.credentials('svc_test_skew', 'skew-secret-value');
 			for (let second = 0; second < 60; second++) {
 				await cache.getToken(c);
 				now += 1_000;
 			}
-			expect(server.requests.length).toBeLessThanOrEqual(2);
+			expect(token.server.requests.length).toBeLessThanOrEqual(2);
 		},
 	);
 });
 
 describe('honours a token whose own claims give it less than the refresh margin', () => {
 	useTestClock();
-	let server: ScriptedServer;
-	beforeEach(async () => {
-		server = await startScriptedServer(() => tokenAnswer());
-	});
-	afterEach(async () => {
-		await server.close();
-	});
+	const token = useTokenServer();
 
 	it('expires_in 1e308 and a JWT whose exp is 3 s after its iat, asked every 250 ms for 6 s → renewed at half its life: never held past its exp, one mint per 1.5 s', async () => {
-		server.answer(() => {
+		token.server.answer(() => {
 			const iat = Math.floor(now / 1000);
 			return tokenAnswer(1e308, { iat, exp: iat + 3 });
 		});
 		const cache = new TokenCache(mintToken);
-		const c = parseCredentials({
-			environment: 'sandbox',
-			clientId: 'svc_test_short',
-			clientSecret: 'short-lived-secret',
-			authUrl: server.origin,
-			realm: 'gst',
-			sandboxApiUrl: server.origin,
-		});
+		const c = token.credentials('svc_test_short', 'short-lived-secret');
 		now = Math.ceil(now / 1000) * 1000; // iat is whole seconds: start on one
 		const issuedAt = new Map<string, number>();
 		for (let step = 0; step < 24; step++) {
@@ -324,7 +323,7 @@ describe('honours a token whose own claims give it less than the refresh margin'
 			expect(now - issuedAt.get(token.accessToken)!).toBeLessThan(3_000);
 			now += 250;
 		}
-		expect(server.requests).toHaveLength(4);
+		expect(token.server.requests).toHaveLength(4);
 	});
 });
 

@@ -1,53 +1,27 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The store the trigger opens (store.ts) when a Redis credential is attached, through webhook()
  * and the execution's first step, against a real redis-server (started here; missing, the suite
  * fails with the command that installs it).
  */
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
-/**
- * The Redis dedupe store against a real redis-server (Debian's `redis-server`, started here on a
- * free port with a password; missing, the suite fails with the command that installs it), and the
- * trigger's webhook() with a Redis credential attached, on one Redis and on a 3-node Redis Cluster
- * (built with redis-cli). Separate store objects with separate clients stand for separate n8n
- * processes.
- */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
-import Redis from 'ioredis';
 
 import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { settings } from '../../../../../../nodes/GstCompliance/settings';
-import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
 import {
 	eventKey,
 	RedisDedupeStore,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { freePort, waitFor } from '../../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
 import { deliver, envelope, NOW_MS, signed } from '../../../../helpers/deliverToTrigger';
+import { suiteRedis } from '../../../../helpers/suiteRedis';
 
 jest.setTimeout(60_000);
 
 const PASSWORD = 'redis-store-Pa55word';
-let redis: RunningRedis;
-/** Direct client for looking at keys. */
-let inspect: Redis;
-
-beforeAll(async () => {
-	redis = await startRedis('store-redis', { password: PASSWORD });
-	inspect = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
-});
-
-afterAll(async () => {
-	await redisClients.close();
-	inspect?.disconnect();
-	await redis?.dispose();
-});
-
-beforeEach(async () => {
-	await inspect.flushdb();
-});
+const suite = suiteRedis('store-redis', PASSWORD);
 
 describe('the trigger with a Redis credential', () => {
 	let now = NOW_MS;
@@ -58,8 +32,8 @@ describe('the trigger with a Redis credential', () => {
 	afterEach(() => jest.restoreAllMocks());
 
 	const redisCredential = () => ({
-		host: redis.host,
-		port: redis.port,
+		host: suite.server.host,
+		port: suite.server.port,
 		database: 3,
 		password: PASSWORD,
 	});
@@ -73,7 +47,7 @@ describe('the trigger with a Redis credential', () => {
 			execution: 'later',
 		});
 		expect(first).toMatchObject({ status: 202, body: { received: true } });
-		expect(await inspect.get(key('evt_n1'))).toMatch(/^a:\d+$/);
+		expect(await suite.inspect.get(key('evt_n1'))).toMatch(/^a:\d+$/);
 		// A copy while the execution waits creates none.
 		const copy = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(copy).toEqual({
@@ -82,8 +56,8 @@ describe('the trigger with a Redis credential', () => {
 			started: undefined,
 		});
 		expect((await first.execution!()).items).toHaveLength(1);
-		expect(await inspect.get(key('evt_n1'))).toBe('d');
-		expect(await inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
+		expect(await suite.inspect.get(key('evt_n1'))).toBe('d');
+		expect(await suite.inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
 		// n8n runs the execution again after a restart: it ends without items.
 		expect(await first.execution!()).toEqual({
 			items: [],
@@ -104,8 +78,8 @@ describe('the trigger with a Redis credential', () => {
 			redis: redisCredential(),
 		});
 		expect(test.started).toHaveLength(1);
-		expect(await inspect.get(eventKey('wf1:node-1:test', 'evt_modes'))).not.toBeNull();
-		expect(await inspect.get(key('evt_modes'))).toBeNull();
+		expect(await suite.inspect.get(eventKey('wf1:node-1:test', 'evt_modes'))).not.toBeNull();
+		expect(await suite.inspect.get(key('evt_modes'))).toBeNull();
 		const production = await deliver({ ...signed(body('evt_modes')), redis: redisCredential() });
 		expect(production.started).toHaveLength(1);
 	});
@@ -118,7 +92,7 @@ describe('the trigger with a Redis credential', () => {
 			execution: 'later',
 		});
 		const outage = new DedupeUnavailableError(
-			`${redis.host}:${redis.port}`,
+			`${suite.server.host}:${suite.server.port}`,
 			'Connection is closed.',
 		);
 		jest
@@ -137,7 +111,7 @@ describe('the trigger with a Redis credential', () => {
 			execution: 'later',
 		});
 		const outage = new DedupeUnavailableError(
-			`${redis.host}:${redis.port}`,
+			`${suite.server.host}:${suite.server.port}`,
 			'Connection is closed.',
 		);
 		const start = jest.spyOn(RedisDedupeStore.prototype, 'start').mockRejectedValue(outage);
@@ -145,11 +119,11 @@ describe('the trigger with a Redis credential', () => {
 		expect(start).toHaveBeenCalledTimes(6);
 		start.mockRestore();
 		expect((await first.execution!()).items).toHaveLength(1);
-		expect(await inspect.get(key('evt_retry_start'))).toBe('d');
+		expect(await suite.inspect.get(key('evt_retry_start'))).toBe('d');
 	});
 
 	it('an event accepted by an earlier version (its lease) while its copy arrives: on its way, answered at once', async () => {
-		await inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
+		await suite.inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
 		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
 		expect(result).toEqual({
 			status: 202,
@@ -196,11 +170,11 @@ describe('the trigger with a Redis credential', () => {
 	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
 		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
 		expect(first.started).toHaveLength(1);
-		expect(await inspect.get(key('evt_restart'))).toBe('d');
-		await redis.stop();
+		expect(await suite.inspect.get(key('evt_restart'))).toBe('d');
+		await suite.server.stop();
 		const down = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
 		expect(down.status).toBe(503);
-		await redis.start();
+		await suite.server.start();
 		const result = await waitFor(
 			async () => {
 				const r = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });

@@ -5,7 +5,6 @@
  * has a command on it, whichever path closes it (the trigger deactivated by a publish, the idle
  * sweep). Redis holds the commands with CLIENT PAUSE, as a slow or busy Redis does.
  */
-import Redis from 'ioredis';
 
 import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
 import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
@@ -14,38 +13,25 @@ import { connectionFromCredential } from '../../../../../../../nodes/GstComplian
 import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { eventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { freePort, sleep, waitFor } from '../../../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
 import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
+import { suiteRedis } from '../../../../../helpers/suiteRedis';
 
 jest.setTimeout(60_000);
 
 const PASSWORD = 'redis-clients-Pa55word';
-let redis: RunningRedis;
-let inspect: Redis;
-
-beforeAll(async () => {
-	redis = await startRedis('clients-redis', { password: PASSWORD });
-	inspect = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
-});
-
-afterAll(async () => {
-	await redisClients.close();
-	inspect?.disconnect();
-	await redis?.dispose();
-});
+const suite = suiteRedis('clients-redis', PASSWORD);
 
 let now = NOW_MS;
 beforeEach(async () => {
 	now = NOW_MS;
 	jest.spyOn(Date, 'now').mockImplementation(() => now);
-	await inspect.flushall();
 	await redisClients.close();
 });
 afterEach(() => jest.restoreAllMocks());
 
 const credential = (database = 3) => ({
-	host: redis.host,
-	port: redis.port,
+	host: suite.server.host,
+	port: suite.server.port,
 	database,
 	password: PASSWORD,
 });
@@ -53,7 +39,7 @@ const body = (id: string) => JSON.stringify(envelope({ id }));
 
 /** Redis holds every write for `ms` (a busy or slow Redis), from now. */
 async function holdWrites(ms: number): Promise<void> {
-	await inspect.call('CLIENT', 'PAUSE', String(ms), 'WRITE');
+	await suite.inspect.call('CLIENT', 'PAUSE', String(ms), 'WRITE');
 }
 
 describe('a client with a command in flight is never closed', () => {
@@ -68,9 +54,12 @@ describe('a client with a command in flight is never closed', () => {
 		await sleep(150);
 		releaseTrigger('wf1', 'node-1');
 		expect(await delivery).toMatchObject({ status: 202, body: { received: true } });
-		expect(await inspect.get(eventKey('wf1:node-1:production', 'evt_held'))).toMatch(/^a:\d+$/);
+		expect(await suite.inspect.get(eventKey('wf1:node-1:production', 'evt_held'))).toMatch(
+			/^a:\d+$/,
+		);
 		await waitFor(
-			async () => !String(await inspect.client('LIST')).includes('name=n8n-gst-compliance-dedupe'),
+			async () =>
+				!String(await suite.inspect.client('LIST')).includes('name=n8n-gst-compliance-dedupe'),
 			'the released client to close',
 			5_000,
 			20,
@@ -97,34 +86,34 @@ describe('the eviction policy is read again: at every reconnection and every 5 m
 	let warnings: string[] = [];
 	const onWarn = (message: string) => void warnings.push(message);
 	beforeEach(() => (warnings = []));
-	afterEach(async () => await inspect.config('SET', 'maxmemory-policy', 'noeviction'));
+	afterEach(async () => await suite.inspect.config('SET', 'maxmemory-policy', 'noeviction'));
 
 	/** A delivery's use of the shared client, then the check that runs beside it. */
 	async function use(): Promise<void> {
 		await redisClients.get(
-			{ host: redis.host, port: redis.port, database: 3, password: PASSWORD },
+			{ host: suite.server.host, port: suite.server.port, database: 3, password: PASSWORD },
 			onWarn,
 			'wf1:node-1',
 		);
 		await sleep(100);
 	}
 	const dropConnections = async () =>
-		await inspect.client('KILL', 'SKIPME', 'yes', 'TYPE', 'normal');
+		await suite.inspect.client('KILL', 'SKIPME', 'yes', 'TYPE', 'normal');
 
 	it('the policy changed, then the connection dropped (a restart, a failover) → the reconnection warns once; a change back and again → warned again', async () => {
 		await use();
 		expect(warnings).toEqual([]);
-		await inspect.config('SET', 'maxmemory-policy', 'allkeys-lru');
+		await suite.inspect.config('SET', 'maxmemory-policy', 'allkeys-lru');
 		await dropConnections();
 		await sleep(300); // the client reconnects by itself
 		await use();
 		await use();
 		expect(warnings).toEqual([expect.stringContaining('maxmemory-policy is allkeys-lru')]);
-		await inspect.config('SET', 'maxmemory-policy', 'noeviction');
+		await suite.inspect.config('SET', 'maxmemory-policy', 'noeviction');
 		await dropConnections();
 		await sleep(300);
 		await use();
-		await inspect.config('SET', 'maxmemory-policy', 'volatile-ttl');
+		await suite.inspect.config('SET', 'maxmemory-policy', 'volatile-ttl');
 		await dropConnections();
 		await sleep(300);
 		await use();
@@ -136,7 +125,7 @@ describe('the eviction policy is read again: at every reconnection and every 5 m
 
 	it('CONFIG SET maxmemory-policy on a connected server → warned by the first delivery 5 minutes after the last look', async () => {
 		await use();
-		await inspect.config('SET', 'maxmemory-policy', 'volatile-lru');
+		await suite.inspect.config('SET', 'maxmemory-policy', 'volatile-lru');
 		now += 3 * 60_000;
 		await use();
 		expect(warnings).toEqual([]);
@@ -159,8 +148,8 @@ describe('connecting with the credential’s settings', () => {
 
 	it('reaches Redis with the credential fields (user, password, database)', async () => {
 		const data = {
-			host: redis.host,
-			port: String(redis.port),
+			host: suite.server.host,
+			port: String(suite.server.port),
 			database: 3,
 			user: '',
 			password: PASSWORD,
@@ -168,8 +157,8 @@ describe('connecting with the credential’s settings', () => {
 		};
 		const parsed = connectionFromCredential(data);
 		expect(parsed).toEqual({
-			host: redis.host,
-			port: redis.port,
+			host: suite.server.host,
+			port: suite.server.port,
 			database: 3,
 			user: undefined,
 			password: PASSWORD,
@@ -195,18 +184,22 @@ describe('connecting with the credential’s settings', () => {
 
 	it('a wrong password is an error naming the host, without the password', async () => {
 		const result = await testRedisCredential({
-			host: redis.host,
-			port: redis.port,
+			host: suite.server.host,
+			port: suite.server.port,
 			password: 'wrong-Pa55word-xyz',
 		});
 		expect(result.status).toBe('Error');
-		expect(result.message).toContain(`${redis.host}:${redis.port}`);
+		expect(result.message).toContain(`${suite.server.host}:${suite.server.port}`);
 		expect(result.message).not.toContain('wrong-Pa55word-xyz');
 		expect(
-			await testRedisCredential({ host: redis.host, port: redis.port, password: PASSWORD }),
+			await testRedisCredential({
+				host: suite.server.host,
+				port: suite.server.port,
+				password: PASSWORD,
+			}),
 		).toEqual({
 			status: 'OK',
-			message: `Connected to Redis at ${redis.host}:${redis.port} (db 0)`,
+			message: `Connected to Redis at ${suite.server.host}:${suite.server.port} (db 0)`,
 		});
 	});
 });

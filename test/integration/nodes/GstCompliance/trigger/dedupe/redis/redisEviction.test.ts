@@ -1,16 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The eviction policy against real redis-servers (started here; missing, the suite fails with the
  * command that installs it): why a Redis that may evict forgets ids, and how the credential's
  * Test and the shared clients tell the user.
- */
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
-/**
- * The Redis dedupe store against a real redis-server (Debian's `redis-server`, started here on a
- * free port with a password; missing, the suite fails with the command that installs it), and the
- * trigger's webhook() with a Redis credential attached, on one Redis and on a 3-node Redis Cluster
- * (built with redis-cli). Separate store objects with separate clients stand for separate n8n
- * processes.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -24,30 +17,14 @@ import {
 	RedisDedupeStore,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { sleep, waitFor } from '../../../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
 import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
+import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
+import { suiteRedis } from '../../../../../helpers/suiteRedis';
 
 jest.setTimeout(60_000);
 
 const PASSWORD = 'redis-eviction-Pa55word';
-let redis: RunningRedis;
-/** Direct client for looking at keys. */
-let inspect: Redis;
-
-beforeAll(async () => {
-	redis = await startRedis('eviction-redis', { password: PASSWORD });
-	inspect = new Redis({ host: redis.host, port: redis.port, password: PASSWORD, db: 3 });
-});
-
-afterAll(async () => {
-	await redisClients.close();
-	inspect?.disconnect();
-	await redis?.dispose();
-});
-
-beforeEach(async () => {
-	await inspect.flushdb();
-});
+const suite = suiteRedis('eviction-redis', PASSWORD);
 
 const T0 = NOW_MS;
 /** The Start Deadline of these tests. */
@@ -139,7 +116,7 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 	});
 
 	it('a user without INFO (managed Redis): the Test connects and says the policy is unknown; the first connect warns once', async () => {
-		await inspect.acl(
+		await suite.inspect.acl(
 			'SETUSER',
 			'dedupe-no-info',
 			'on',
@@ -150,8 +127,8 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 			'-info',
 		);
 		const credential = {
-			host: redis.host,
-			port: redis.port,
+			host: suite.server.host,
+			port: suite.server.port,
 			database: 3,
 			user: 'dedupe-no-info',
 			password: 'no-info-Pa55word',
@@ -160,7 +137,7 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 		expect(result.status).toBe('OK');
 		expect(result.message).toMatch(
 			new RegExp(
-				`^Connected to Redis at ${redis.host}:${redis.port} \\(db 3\\), but could not read maxmemory-policy \\(NOPERM`,
+				`^Connected to Redis at ${suite.server.host}:${suite.server.port} \\(db 3\\), but could not read maxmemory-policy \\(NOPERM`,
 			),
 		);
 		expect(result.message).toContain('Make sure it is noeviction');
