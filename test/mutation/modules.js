@@ -61,6 +61,11 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/delivery*'],
 	},
 	{
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/persistedRecords.ts',
+		// The records are read through the snapshots the store gives.
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*'],
+	},
+	{
 		file: 'nodes/GstCompliance/trigger/dedupe/memory/memoryStore.ts',
 		tests: [
 			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*',

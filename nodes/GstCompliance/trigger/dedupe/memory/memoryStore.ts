@@ -12,11 +12,11 @@
 import { eventDigest } from '../eventDigest';
 import type { Acceptance, EventLedger, OverdueEvent, Start } from '../lifecycle';
 import { AcceptedEvents } from './acceptedEvents';
+import { PersistedRecords } from './persistedRecords';
 import {
 	decodeOffset,
 	DIGEST_CHARS,
 	encodeOffset,
-	flat,
 	isSnapshot,
 	MAX_OFFSET,
 	pendingFromSnapshot,
@@ -52,26 +52,23 @@ export class MemoryDedupeStore implements EventLedger {
 	private outOfOrder = false;
 	private maxMinute = -Infinity;
 	private lastScanMinute = NaN;
+	/** The persisted records, in order of arrival (persistedRecords.ts). */
+	private readonly records = new PersistedRecords();
 	/**
-	 * The persisted records: `persisted` (flat after its first slice) and `tail` (appended since),
-	 * in order of arrival; the first `persistedSkip` records of `persisted` are gone. A snapshot
-	 * slices those off and adds the tail: O(1) until the tail is folded in, amortized O(1).
-	 * `holes`: ids forgotten out of order (after a clock step back), so the records are rewritten
-	 * before the next snapshot.
+	 * Ids forgotten out of order (after a clock step back): the records are rewritten before the
+	 * next snapshot.
 	 */
-	private persisted = '';
-	private persistedCount = 0;
-	private persistedSkip = 0;
-	private tail = '';
-	private tailCount = 0;
 	private holes = false;
 	private base = 0;
-	/** Records copied by folds and rewrites; for tests and the bench (the amortized cost). */
-	copiedRecords = 0;
 	/** Ids looked at by the full expiry scans after a clock step back; for tests and the bench. */
 	scannedRecords = 0;
 	/** Ids dropped while still inside the window because the cap was reached. */
 	evictedInWindow = 0;
+
+	/** Records copied by folds and rewrites; for tests and the bench (the amortized cost). */
+	get copiedRecords(): number {
+		return this.records.copied;
+	}
 
 	constructor(private options: DedupeOptions) {}
 
@@ -180,7 +177,7 @@ export class MemoryDedupeStore implements EventLedger {
 		const snapshot: DedupeSnapshot = {
 			v: 1,
 			base: this.base,
-			d: this.persisted.slice(this.persistedSkip * RECORD_CHARS) + this.tail,
+			d: this.records.text(),
 		};
 		if (this.pending.size > 0) snapshot.p = this.pending.records();
 		return snapshot;
@@ -243,8 +240,7 @@ export class MemoryDedupeStore implements EventLedger {
 		if (front === undefined) return;
 		this.seen.delete(front);
 		this.front = undefined;
-		this.persistedSkip++;
-		if (this.persistedSkip > this.persistedCount) this.fold();
+		if (this.records.dropFirst()) this.fold();
 	}
 
 	private append(digest: string, minute: number): void {
@@ -258,23 +254,13 @@ export class MemoryDedupeStore implements EventLedger {
 		}
 		this.maxMinute = Math.max(this.maxMinute, minute);
 		this.seen.set(digest, minute);
-		this.tail += digest + encodeOffset(minute - this.base);
-		this.tailCount++;
-		if (this.tailCount >= Math.max(1024, this.seen.size / 16)) this.fold();
+		if (this.records.append(digest + encodeOffset(minute - this.base), this.seen.size)) this.fold();
 	}
 
-	/** Folds the tail into `persisted` once it is a sixteenth of the records (amortized O(1)). */
+	/** Folds the records' tail in (amortized O(1)); with holes, rewrites them instead. */
 	private fold(): void {
-		if (this.holes) {
-			this.rewrite(this.base);
-			return;
-		}
-		this.persisted = flat((this.persisted + this.tail).slice(this.persistedSkip * RECORD_CHARS));
-		this.persistedCount = this.persistedCount + this.tailCount - this.persistedSkip;
-		this.persistedSkip = 0;
-		this.tail = '';
-		this.tailCount = 0;
-		this.copiedRecords += this.persistedCount;
+		if (this.holes) this.rewrite(this.base);
+		else this.records.fold();
 	}
 
 	private oldestMinute(): number {
@@ -305,13 +291,8 @@ export class MemoryDedupeStore implements EventLedger {
 			this.seen.set(digest, minute);
 			records += digest + encodeOffset(minute - base);
 		}
-		this.persisted = flat(records);
-		this.persistedCount = kept.length;
-		this.persistedSkip = 0;
-		this.tail = '';
-		this.tailCount = 0;
+		this.records.reset(records, kept.length);
 		this.holes = false;
 		this.lastScanMinute = NaN;
-		this.copiedRecords += kept.length;
 	}
 }
