@@ -3,7 +3,8 @@
  * and `integration` (the nodes run by n8n-core against the emulator over real HTTP, a real
  * redis-server, the emulator's own tests): test/unit and test/integration, each mirroring the
  * source tree one file per module (test/projects.js); `package` runs n8n's verification scan (both
- * lint passes) on the source and on the packed tarball, and checks the tarball's entry point;
+ * lint passes) on the source and on the packed tarball, checks the tarball's entry point, and checks
+ * the docs' figures, commands and names against the repository (test/package/docs.test.ts);
  * `e2e` (the packed package inside a real n8n) and `reliability` (duplicates, restarts and faults at
  * volume in a real n8n); `compat` (the package on the other n8n versions of the claimed range, one
  * at a time: `npm run test:compat`, which `npm test` does not run); `queue` (n8n in queue mode: Postgres, Redis, a main, a worker and two
@@ -38,7 +39,8 @@ module.exports = {
 			roots: [tests.INTEGRATION_ROOT, tests.EMULATOR_TESTS],
 			setupFilesAfterEnv: ['<rootDir>/test/integration/setupN8nCore.ts'],
 		},
-		{ ...base, displayName: 'package', roots: ['<rootDir>/test/package'] },
+		// The docs check looks n8n's own names up in the e2e runtime's build: the same setup.
+		{ ...e2e, displayName: 'package', roots: ['<rootDir>/test/package'] },
 		{ ...e2e, displayName: 'e2e', roots: ['<rootDir>/test/e2e/specs'] },
 		{ ...e2e, displayName: 'reliability', roots: ['<rootDir>/test/e2e/reliability'] },
 		// One n8n of the claimed range at a time (E2E_N8N_VERSION), run by test/harness/compat.js.

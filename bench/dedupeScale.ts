@@ -76,6 +76,14 @@ function memoryStore(filled: number): EventLedger {
 	};
 }
 
+/** `used_memory` of INFO memory: what Redis's allocator holds for data and its own structures. */
+async function usedMemory(client: Redis): Promise<number> {
+	const info = await client.info('memory');
+	const match = /^used_memory:(\d+)/m.exec(info);
+	if (!match) throw new Error('INFO memory has no used_memory line');
+	return Number(match[1]);
+}
+
 async function fillRedis(client: Redis, filled: number): Promise<void> {
 	for (let done = 0; done < filled; done += 1_000) {
 		const pipeline = client.pipeline();
@@ -114,14 +122,17 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 	const redisStore = (): EventLedger =>
 		new RedisDedupeStore(fixedClient(client), connection, { scope: SCOPE, windowMs: WINDOW_MS });
 	const shared = { empty: [] as number[], full: [] as number[] };
+	const bytesPerId: number[] = [];
 	try {
 		await rate(redisStore(), 500, seq); // warm-up
 		for (let run = 0; run < runs; run++) {
 			await client.flushdb();
 			shared.empty.push(await rate(redisStore(), events, seq));
 			await client.flushdb();
+			const before = await usedMemory(client);
 			await fillRedis(client, FILLED);
 			if ((await client.dbsize()) < FILLED) throw new Error('Redis was not filled');
+			bytesPerId.push(((await usedMemory(client)) - before) / FILLED);
 			shared.full.push(await rate(redisStore(), events, seq));
 		}
 	} finally {
@@ -154,6 +165,14 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 				shared,
 				'Redis store: verify + accept, start (one script each, and the accepted set) against a local redis-server; filled with 100,000 keys of the same scope by pipelined SETs.',
 			),
+			{
+				item: '7',
+				what: `Redis store: Redis memory per remembered id (used_memory after filling ${FILLED.toLocaleString('en')} ids minus before)`,
+				unit: 'B/id',
+				ours: bytesPerId,
+				ratio: bytesPerId,
+				goal: '— (context: sizes the Redis a window needs)',
+			},
 		],
 	};
 }

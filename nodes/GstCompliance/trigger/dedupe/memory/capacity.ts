@@ -7,9 +7,8 @@
  * Two reasons: the store has had to forget ids still inside the window (a redelivery of one starts
  * the workflow again), or it remembers so many that every event is slower. n8n saves the whole
  * static data with each started event, so each event costs in proportion to the ids remembered;
- * bench item 9 (docs/benchmarks.md) measured the rate against the empty store: with Postgres
- * 0.95× at 10,000 ids, 0.84× at 25,000 and 0.56× at 100,000; with SQLite ≥ 0.91× up to 50,000
- * and 0.84× at 100,000.
+ * bench item 9 (docs/benchmarks.md) measures the rate against the empty store on SQLite and
+ * Postgres, and ATTACH_REDIS_FROM follows its rows.
  */
 import type { MemoryDedupeStore } from './memoryStore';
 

@@ -1,0 +1,218 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n */
+/**
+ * What the repository's documents tell a reader, against what the repository has: a figure, a
+ * command or a name found in the docs is one the reader can trust.
+ *
+ * - A ratio (`0.9×`) quoted outside docs/benchmarks.md's generated table is one the table holds:
+ *   a goal of its Goal column or a value of its Ratio column. Prose states the rule and points at
+ *   the row; a copied figure drifts from the next run.
+ * - `npm run <script>` names a script of package.json.
+ * - A code name in backticks (`camelCase`, `PascalCase`, `UPPER_SNAKE`) is defined in this
+ *   repository (or names one of its files), or in the n8n the e2e tests run (test/e2e/runtime,
+ *   installed by the project's globalSetup): the docs cite n8n's own internals by name.
+ * - A path in backticks that starts at a folder of this repository, or names a TypeScript file,
+ *   is a tracked file or folder (checked as a suffix, since docs name paths from the folder they
+ *   talk about), unless git ignores it (dist/, the e2e work folders).
+ *
+ * The documents: every tracked Markdown file, and the comments of the shipped sources, which quote
+ * measured figures as readily as the docs do.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const RUNTIME = path.join(ROOT, 'test', 'e2e', 'runtime', 'node_modules');
+/** Where n8n's own names live in the runtime's build. */
+const N8N_BUILDS = ['n8n/dist', 'n8n-core/dist', 'n8n-workflow/dist', '@n8n'];
+
+function git(args: string[], input?: string): string {
+	const r = spawnSync('git', args, { cwd: ROOT, encoding: 'utf8', input, maxBuffer: 1 << 26 });
+	if (r.error) throw r.error;
+	return r.stdout;
+}
+
+const tracked = git(['ls-files']).split('\n').filter(Boolean);
+const GENERATED = /(^|\/)(incremental\/[^/]+\.json|package-lock\.json)$|\.(png|svg|jpg)$/;
+const markdown = tracked.filter((file) => file.endsWith('.md'));
+const shippedSources = tracked.filter((file) => /^(nodes|credentials)\/.*\.ts$/.test(file));
+
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+/** The numbers of `N×` and `N–M×` quotes in a text (a space before × is a product, not a ratio). */
+export function quotedRatios(text: string): number[] {
+	const found: number[] = [];
+	for (const m of text.matchAll(/(\d+(?:\.\d+)?)(?:\s*[–-]\s*(\d+(?:\.\d+)?))?×/g)) {
+		found.push(Number(m[1]));
+		if (m[2] !== undefined) found.push(Number(m[2]));
+	}
+	return found;
+}
+
+/** docs/benchmarks.md's generated table: its lines, and every number of its Ratio and Goal cells. */
+export function benchmarkTable(text: string): { lines: Set<string>; figures: Set<number> } {
+	const lines = text.split('\n').filter((line) => line.startsWith('|'));
+	const header = lines[0]?.split('|').map((cell) => cell.trim()) ?? [];
+	const ratioAt = header.indexOf('Ratio / figure');
+	const goalAt = header.indexOf('Goal');
+	if (ratioAt < 0 || goalAt < 0)
+		throw new Error('docs/benchmarks.md has no table with "Ratio / figure" and "Goal" columns');
+	const figures = new Set<number>();
+	for (const line of lines.slice(2)) {
+		const cells = line.split('|').map((cell) => cell.trim());
+		for (const n of cells[ratioAt]?.match(/\d+(?:\.\d+)?/g) ?? []) figures.add(Number(n));
+		for (const n of quotedRatios(cells[goalAt] ?? '')) figures.add(n);
+	}
+	return { lines: new Set(lines), figures };
+}
+
+/** `npm run <script>` in a text. */
+export function npmScripts(text: string): string[] {
+	return [...text.matchAll(/npm run ([\w:.-]*\w)/g)].map((m) => m[1]);
+}
+
+/** Code names inside backticks: camelCase, PascalCase with an inner capital, UPPER_SNAKE. */
+export function codeNames(text: string): string[] {
+	const names: string[] = [];
+	for (const span of text.matchAll(/`([^`\n]+)`/g))
+		for (const m of span[1].matchAll(
+			/(?<![\w$.-])([a-z][a-z0-9]*[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)(?![\w-])/g,
+		))
+			names.push(m[1]);
+	return names;
+}
+
+/** Paths inside backticks worth checking: from a folder of this repository, or a .ts file. */
+export function repositoryPaths(text: string, topLevel: ReadonlySet<string>): string[] {
+	return [...text.matchAll(/`([\w.-]+(?:\/[\w.-]*)+)`/g)]
+		.map((m) => m[1])
+		.filter((p) => topLevel.has(p.split('/')[0]) || p.endsWith('.ts'));
+}
+
+/** Where the docs are checked, line by line: [file, line number, text] outside the table. */
+function documentLines(): Array<[string, number, string]> {
+	const table = benchmarkTable(read('docs/benchmarks.md')).lines;
+	const out: Array<[string, number, string]> = [];
+	for (const file of [...markdown, ...shippedSources])
+		read(file)
+			.split('\n')
+			.forEach((line, i) => {
+				if (!(file === 'docs/benchmarks.md' && table.has(line))) out.push([file, i + 1, line]);
+			});
+	return out;
+}
+
+describe('the checks find what they look for', () => {
+	it('quotedRatios("about 3.6× one HMAC, 1.3–1.9× longer, 16 `v1` × 2") → [3.6, 1.3, 1.9]', () => {
+		expect(quotedRatios('about 3.6× one HMAC, 1.3–1.9× longer, 16 `v1` × 2')).toEqual([
+			3.6, 1.3, 1.9,
+		]);
+	});
+
+	it('benchmarkTable → the Ratio cells (median, min, max) and the Goal cells’ ratios', () => {
+		const table = [
+			'| # | Measure | Ratio / figure | Goal | Result |',
+			'| --- | --- | --- | --- | --- |',
+			'| 6 | events/s | 0.61 [0.57–0.67] | ≥ 0.9× | MISSED |',
+			'| 5 | GETs | 3.14 | ours ≥ 1.5× faster | met |',
+		].join('\n');
+		expect([...benchmarkTable(`# B\n\n${table}\n\nprose 2.5×`).figures].sort()).toEqual([
+			0.57, 0.61, 0.67, 0.9, 1.5, 3.14,
+		]);
+	});
+
+	it('npmScripts / codeNames / repositoryPaths pick commands, names and our paths only', () => {
+		expect(npmScripts('run `npm run test:mutation -- --full`, then npm run bench.')).toEqual([
+			'test:mutation',
+			'bench',
+		]);
+		expect(
+			codeNames('`deliverOnce(x)`, `LiveWebhooks.executeWebhook`, `WAIT 1 1000`, `$json`'),
+		).toEqual(['deliverOnce', 'LiveWebhooks']);
+		expect(
+			repositoryPaths(
+				'`nodes/a/b.ts`, `redis/x.ts`, `application/json`, `dist/`',
+				new Set(['nodes']),
+			),
+		).toEqual(['nodes/a/b.ts', 'redis/x.ts']);
+	});
+});
+
+describe('docs quote only what is there', () => {
+	it('every ratio quoted outside the generated table is a goal or a value of that table', () => {
+		const { figures } = benchmarkTable(read('docs/benchmarks.md'));
+		expect(figures.size).toBeGreaterThan(10);
+		const stray = documentLines().flatMap(([file, line, text]) =>
+			quotedRatios(text)
+				.filter((n) => !figures.has(n))
+				.map(
+					(n) =>
+						`${file}:${line}: ${n}× is not in docs/benchmarks.md's table — link the row instead`,
+				),
+		);
+		expect(stray).toEqual([]);
+	});
+
+	it('every `npm run <script>` names a script of package.json', () => {
+		const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
+			.scripts;
+		const unknown = documentLines().flatMap(([file, line, text]) =>
+			npmScripts(text)
+				.filter((name) => !(name in scripts))
+				.map((name) => `${file}:${line}: npm run ${name} (package.json has no such script)`),
+		);
+		expect(unknown).toEqual([]);
+	});
+
+	it('every code name in backticks is defined in this repository or in the n8n the tests run', () => {
+		const corpus = tracked
+			.filter((file) => !file.endsWith('.md') && !GENERATED.test(file))
+			.filter((file) => fs.existsSync(path.join(ROOT, file)))
+			.map(read)
+			.join('\n');
+		const stems = new Set(tracked.map((file) => path.basename(file).split('.')[0]));
+		const builds = N8N_BUILDS.map((dir) => path.join(RUNTIME, dir));
+		const missingBuild = builds.filter((dir) => !fs.existsSync(dir));
+		if (missingBuild.length > 0)
+			throw new Error(
+				`n8n's build is not installed (${missingBuild.join(', ')}): run npm run e2e:install`,
+			);
+		const inN8n = (name: string) =>
+			spawnSync('grep', ['-rqw', '--include=*.js', name, ...builds]).status === 0;
+		const known = new Map<string, boolean>();
+		const defined = (name: string) => {
+			if (!known.has(name))
+				known.set(name, stems.has(name) || new RegExp(`\\b${name}\\b`).test(corpus) || inN8n(name));
+			return known.get(name)!;
+		};
+		const unknown = documentLines().flatMap(([file, line, text]) =>
+			codeNames(text)
+				.filter((name) => !defined(name))
+				.map((name) => `${file}:${line}: \`${name}\` is defined nowhere`),
+		);
+		expect(unknown).toEqual([]);
+	});
+
+	it('every repository path in backticks is a tracked file or folder', () => {
+		const entries = new Set(tracked);
+		for (const file of tracked)
+			for (let at = file.indexOf('/'); at > 0; at = file.indexOf('/', at + 1))
+				entries.add(file.slice(0, at));
+		const topLevel = new Set([...entries].map((entry) => entry.split('/')[0]));
+		const exists = (p: string) => {
+			const bare = p.replace(/\/$/, '');
+			return [...entries].some((entry) => entry === bare || entry.endsWith(`/${bare}`));
+		};
+		const candidates = documentLines().flatMap(([file, line, text]) =>
+			repositoryPaths(text, topLevel)
+				.filter((p) => !exists(p))
+				.map((p) => ({ p, where: `${file}:${line}: ${p}` })),
+		);
+		const ignored = new Set(
+			git(['check-ignore', '--no-index', '--stdin'], candidates.map((c) => c.p).join('\n'))
+				.split('\n')
+				.filter(Boolean),
+		);
+		expect(candidates.filter((c) => !ignored.has(c.p)).map((c) => c.where)).toEqual([]);
+	});
+});
