@@ -14,12 +14,22 @@
  *   is a tracked file or folder (checked as a suffix, since docs name paths from the folder they
  *   talk about), unless git ignores it (dist/, the e2e work folders).
  *
+ * - docs/testing.md's table of mutation scores is what the committed records hold
+ *   (test/mutation/scores.js, which `npm run test:mutation` rewrites it with).
+ *
  * The documents: every tracked Markdown file, and the comments of the shipped sources, which quote
  * measured figures as readily as the docs do.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
+
+// CommonJS beside test/mutation/run.mjs, which rewrites the table with it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const mutationScores = require('../mutation/scores.js') as {
+	DOC: string;
+	documentWithScores(text: string): string;
+};
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const RUNTIME = path.join(ROOT, 'test', 'e2e', 'runtime', 'node_modules');
@@ -214,5 +224,10 @@ describe('docs quote only what is there', () => {
 				.filter(Boolean),
 		);
 		expect(candidates.filter((c) => !ignored.has(c.p)).map((c) => c.where)).toEqual([]);
+	});
+
+	it("docs/testing.md's mutation scores are those of the committed records", () => {
+		const text = fs.readFileSync(mutationScores.DOC, 'utf8');
+		expect(text).toBe(mutationScores.documentWithScores(text));
 	});
 });
