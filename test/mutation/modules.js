@@ -62,8 +62,11 @@ module.exports = [
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/memory/persistedRecords.ts',
-		// The records are read through the snapshots the store gives.
-		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*'],
+		// Its own contract, and the records as the store's snapshots give them.
+		tests: [
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/persistedRecords',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*',
+		],
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/memory/memoryStore.ts',

@@ -6,16 +6,18 @@ import * as ewaybill from './ewaybill/get.operation';
 
 type Operation = { execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> };
 
-const operations: Record<string, Record<string, Operation>> = {
-	einvoice: { get: einvoice },
-	ewaybill: { get: ewaybill },
-};
+// Maps, not object literals: a saved or imported workflow can name any string, and an object
+// would answer names every object inherits ("constructor") with something that is no operation.
+const operations = new Map<string, Map<string, Operation>>([
+	['einvoice', new Map([['get', einvoice]])],
+	['ewaybill', new Map([['get', ewaybill]])],
+]);
 
 /** Runs the operation the node is set to; resource and operation are the same for every item. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const selected = operations[resource]?.[operation];
+	const selected = operations.get(resource)?.get(operation);
 	if (!selected) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -22,7 +22,10 @@ export class PersistedRecords {
 		return this.tailCount >= Math.max(1024, total / 16);
 	}
 
-	/** The first record is gone; true when every record of `persisted` is: fold. */
+	/**
+	 * The first record is gone; true when it was the tail's (every record of `persisted` had gone
+	 * before it): `text()` still holds it until `fold()`, so fold before the next `text()`.
+	 */
 	dropFirst(): boolean {
 		this.skip++;
 		return this.skip > this.count;
