@@ -49,6 +49,9 @@ export function gstError(node: INode, info: GstErrorInfo): NodeApiError | NodeOp
 					itemIndex,
 				})
 			: new NodeOperationError(node, message, { description, itemIndex });
+	// n8n's constructors replace a message containing one of its common error codes (EEXIST,
+	// ECONNREFUSED, …) with their own sentence; ours can quote a server's words that contain one.
+	error.message = message;
 	error.context.gstCode = info.code;
 	error.context.httpStatus = httpStatus;
 	return error;

@@ -107,7 +107,7 @@ export const apiRefused = (host: string, status: number, serverSays: string): st
 	`The GST Compliance API at ${host} refused the request (HTTP ${status})${saying(serverSays)}`;
 
 export const apiServerError = (host: string, status: number | undefined, count: number): string =>
-	`The GST Compliance API at ${host} failed with HTTP ${status} on each of ${attempts(count)}. Try again later.`;
+	`The GST Compliance API at ${host} failed with ${status === undefined ? 'a server error' : `HTTP ${status}`} on each of ${attempts(count)}. Try again later.`;
 
 export const foreignHost = (environment: string, expected: string, got?: string): string =>
 	`The GST Compliance API credential only sends its token to the ${environment} API URL (${expected}), not to ${got && got !== 'null' ? got : 'the requested URL'}. Use a path such as /v1/einvoices/<id>, or a URL starting with ${expected}, or change the credential's Environment / API URL.`;

@@ -1,0 +1,193 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The API credential as the editor shows it and as the runtime reads it: each field's name, label,
+ * type, default and whether it is required or masked; the environment options and the client id
+ * prefixes they name; the field names and labels the credential's parser and its "missing" message
+ * use; the request hook n8n calls; where its documentation link leads. (The hook's machinery:
+ * credential/authenticate.test.ts; the parser's rules: credential/environment.test.ts.)
+ */
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
+import { authenticateRequest } from '../../../nodes/GstCompliance/credential/authenticate';
+import {
+	CLIENT_ID_PREFIX,
+	parseCredentials,
+} from '../../../nodes/GstCompliance/credential/environment';
+import { GstCredentialError } from '../../../nodes/GstCompliance/errors/credentialError';
+
+const credential = new GstComplianceApi();
+const field = (name: string) => {
+	const found = credential.properties.find((property) => property.name === name);
+	if (!found) throw new Error(`no field ${name}`);
+	return found;
+};
+/** What n8n saves for a credential nobody filled in: each field's default. */
+const defaults = () =>
+	Object.fromEntries(credential.properties.map((property) => [property.name, property.default]));
+
+describe('the fields the editor shows', () => {
+	it('properties → the seven fields in order, each with its label, type, default and required flag', () => {
+		expect(
+			credential.properties.map(({ name, displayName, type, default: value, required }) => ({
+				name,
+				displayName,
+				type,
+				default: value,
+				required: required ?? false,
+			})),
+		).toEqual([
+			{
+				name: 'environment',
+				displayName: 'Environment',
+				type: 'options',
+				default: 'sandbox',
+				required: false,
+			},
+			{ name: 'clientId', displayName: 'Client ID', type: 'string', default: '', required: true },
+			{
+				name: 'clientSecret',
+				displayName: 'Client Secret',
+				type: 'string',
+				default: '',
+				required: true,
+			},
+			{ name: 'authUrl', displayName: 'Auth URL', type: 'string', default: '', required: true },
+			{ name: 'realm', displayName: 'Realm', type: 'string', default: '', required: true },
+			{
+				name: 'productionApiUrl',
+				displayName: 'Production API URL',
+				type: 'string',
+				default: '',
+				required: false,
+			},
+			{
+				name: 'sandboxApiUrl',
+				displayName: 'Sandbox API URL',
+				type: 'string',
+				default: '',
+				required: false,
+			},
+		]);
+	});
+
+	it('properties → only Client Secret masked (password), nothing else hidden or conditional', () => {
+		expect(
+			credential.properties
+				.filter((property) => property.typeOptions?.password === true)
+				.map((property) => property.name),
+		).toEqual(['clientSecret']);
+		expect(
+			credential.properties
+				.filter((property) => property.displayOptions !== undefined)
+				.map((property) => property.name),
+		).toEqual([]);
+	});
+
+	it('environment options → Production (production) and Sandbox (sandbox), each naming the prefix the parser checks', () => {
+		expect(field('environment').options).toEqual([
+			{
+				name: 'Production',
+				value: 'production',
+				description: 'Live data. Client ID starts with svc_live_.',
+			},
+			{
+				name: 'Sandbox',
+				value: 'sandbox',
+				description: 'Test data. Client ID starts with svc_test_.',
+			},
+		]);
+		expect(CLIENT_ID_PREFIX).toEqual({ production: 'svc_live_', sandbox: 'svc_test_' });
+	});
+
+	it('placeholders → a sandbox client id, and URLs without /realms/… or /v1', () => {
+		expect(
+			Object.fromEntries(
+				credential.properties
+					.filter((property) => property.placeholder !== undefined)
+					.map((property) => [property.name, property.placeholder]),
+			),
+		).toEqual({
+			clientId: 'svc_test_…',
+			authUrl: 'https://auth.example.com',
+			realm: 'gst',
+			productionApiUrl: 'https://api.example.com',
+			sandboxApiUrl: 'https://sandbox.api.example.com',
+		});
+	});
+});
+
+describe('the fields the runtime reads', () => {
+	it("parseCredentials(each field filled, by the editor's names) → every value read", () => {
+		const filled = {
+			...defaults(),
+			environment: 'production',
+			clientId: 'svc_live_abc',
+			clientSecret: 'not-a-real-secret',
+			authUrl: 'https://auth.example.test',
+			realm: 'gst',
+			productionApiUrl: 'https://api.example.test',
+			sandboxApiUrl: 'https://sandbox.example.test',
+		};
+		expect(Object.keys(filled)).toEqual(credential.properties.map((property) => property.name));
+		expect(parseCredentials(filled)).toEqual({
+			environment: 'production',
+			clientId: 'svc_live_abc',
+			clientSecret: 'not-a-real-secret',
+			authUrl: 'https://auth.example.test',
+			realm: 'gst',
+			productionApiUrl: 'https://api.example.test',
+			sandboxApiUrl: 'https://sandbox.example.test',
+		});
+	});
+
+	it.each([
+		[
+			'the defaults (Sandbox)',
+			{},
+			'The GST Compliance API credential is missing: Client ID, Client Secret, Auth URL, Realm, Sandbox API URL',
+		],
+		[
+			'the defaults with Environment Production',
+			{ environment: 'production' },
+			'The GST Compliance API credential is missing: Client ID, Client Secret, Auth URL, Realm, Production API URL',
+		],
+	])(
+		'parseCredentials(%s) → a configuration error naming the fields by their labels',
+		(_label, change, message) => {
+			let thrown: unknown;
+			try {
+				parseCredentials({ ...defaults(), ...change });
+			} catch (error) {
+				thrown = error;
+			}
+			expect(thrown).toBeInstanceOf(GstCredentialError);
+			expect({
+				kind: (thrown as GstCredentialError).kind,
+				message: (thrown as Error).message,
+			}).toEqual({ kind: 'configuration', message });
+			const named = message.slice(message.indexOf(': ') + 2).split(', ');
+			const labels = credential.properties.map((property) => property.displayName);
+			expect(named.filter((label) => !labels.includes(label))).toEqual([]);
+		},
+	);
+});
+
+describe('the request hook n8n calls', () => {
+	it("authenticate → the package's authenticateRequest (a function n8n calls, not a generic header template)", () => {
+		expect(credential.authenticate).toBe(authenticateRequest);
+	});
+});
+
+describe('the documentation link', () => {
+	it("documentationUrl → the README's Credentials section, which exists", () => {
+		const url = new URL(credential.documentationUrl);
+		expect(`${url.origin}${url.pathname}`).toBe(
+			'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance',
+		);
+		expect(url.hash).toBe('#credentials');
+		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
+		expect(readme.split('\n')).toContain('## Credentials');
+	});
+});

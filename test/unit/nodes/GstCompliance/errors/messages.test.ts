@@ -1,0 +1,278 @@
+/**
+ * The wording's own logic, each part at its edges: the rate-limit sentence put together from what
+ * is known (who, where, how long, how often, what to do), waits in whole seconds rounded up and a
+ * day or more at the Retry-After ceiling, "1 attempt" / "n attempts", the server's words after the
+ * status only when it said some, the fallbacks for a missing URL or detail, the credential Test's
+ * tab per environment; and, word for word, the messages other tests match only in part. (The messages as
+ * the token client, cache and API request produce them: their integration tests.)
+ */
+import * as messages from '../../../../../nodes/GstCompliance/errors/messages';
+import { RETRY_AFTER_CEILING_MS } from '../../../../../nodes/GstCompliance/http/retry';
+
+const TOKEN_ADVICE =
+	'Tokens are cached per n8n process, so this usually means other processes or tools mint tokens with the same client. Try again later.';
+const API_ADVICE = "Lower the node's Concurrency option or run the workflow later.";
+
+describe('rateLimited: the sentence from what is known', () => {
+	it("rateLimited({ party: 'token endpoint' }) → the bare sentence and the token endpoint's advice", () => {
+		expect(messages.rateLimited({ party: 'token endpoint' })).toBe(
+			`The token endpoint is rate-limiting this client (HTTP 429). ${TOKEN_ADVICE}`,
+		);
+	});
+
+	it("rateLimited({ party: 'API', host }) → the API at its host and the API's advice", () => {
+		expect(messages.rateLimited({ party: 'API', host: 'api.example.test' })).toBe(
+			`The GST Compliance API at api.example.test is rate-limiting this client (HTTP 429). ${API_ADVICE}`,
+		);
+	});
+
+	it('rateLimited(every fact) → wait, too long, attempts, pause and advice, in that order', () => {
+		expect(
+			messages.rateLimited({
+				party: 'token endpoint',
+				host: 'auth.example.test',
+				retryAfterMs: 120_000,
+				waitTooLong: true,
+				attempts: 1,
+				pausedForMs: 60_000,
+				advice: 'Ask the service for a higher limit.',
+			}),
+		).toBe(
+			'The token endpoint at auth.example.test is rate-limiting this client (HTTP 429) and asks to wait 120 s, longer than this node waits; gave up after 1 attempt; new token requests with this credential are paused for 60 s. Ask the service for a higher limit.',
+		);
+	});
+
+	it("rateLimited({ party: 'API', waitTooLong: true } without a Retry-After) → no wait named", () => {
+		expect(messages.rateLimited({ party: 'API', waitTooLong: true, attempts: 5 })).toBe(
+			`The GST Compliance API is rate-limiting this client (HTTP 429); gave up after 5 attempts. ${API_ADVICE}`,
+		);
+	});
+
+	it.each<[number, string]>([
+		[0, '0 s'],
+		[1, '1 s'],
+		[999, '1 s'],
+		[1_000, '1 s'],
+		[1_001, '2 s'],
+		[RETRY_AFTER_CEILING_MS - 1_000, '86399 s'],
+		[RETRY_AFTER_CEILING_MS - 1, '86400 s'],
+		[RETRY_AFTER_CEILING_MS, 'a day or more'],
+		[RETRY_AFTER_CEILING_MS + 1, 'a day or more'],
+	])('rateLimited({ retryAfterMs: %i, pausedForMs: the same }) → %s', (ms, shown) => {
+		expect(messages.rateLimited({ party: 'API', retryAfterMs: ms, pausedForMs: ms })).toBe(
+			`The GST Compliance API is rate-limiting this client (HTTP 429) and asks to wait ${shown}; new token requests with this credential are paused for ${shown}. ${API_ADVICE}`,
+		);
+	});
+
+	it.each<[number, string]>([
+		[0, '0 attempts'],
+		[1, '1 attempt'],
+		[2, '2 attempts'],
+	])('rateLimited({ attempts: %i }) → gave up after %s', (count, shown) => {
+		expect(messages.rateLimited({ party: 'API', attempts: count })).toBe(
+			`The GST Compliance API is rate-limiting this client (HTTP 429); gave up after ${shown}. ${API_ADVICE}`,
+		);
+	});
+});
+
+describe('attempts counted in words', () => {
+	it.each<[number, string]>([
+		[1, 'Could not reach it (gave up after 1 attempt)'],
+		[3, 'Could not reach it (gave up after 3 attempts)'],
+	])('gaveUpAfter(message, %i) → %s', (count, text) => {
+		expect(messages.gaveUpAfter('Could not reach it', count)).toBe(text);
+	});
+
+	it.each<[number, string]>([
+		[
+			1,
+			'The GST Compliance API at api.example.test failed with HTTP 503 on each of 1 attempt. Try again later.',
+		],
+		[
+			5,
+			'The GST Compliance API at api.example.test failed with HTTP 503 on each of 5 attempts. Try again later.',
+		],
+	])('apiServerError(host, 503, %i) → %s', (count, text) => {
+		expect(messages.apiServerError('api.example.test', 503, count)).toBe(text);
+	});
+
+	it('apiServerError(host, undefined, 3) → "a server error", never "HTTP undefined"', () => {
+		expect(messages.apiServerError('api.example.test', undefined, 3)).toBe(
+			'The GST Compliance API at api.example.test failed with a server error on each of 3 attempts. Try again later.',
+		);
+	});
+});
+
+describe("the server's words after the status, only when it said some", () => {
+	it.each<[string, string, string]>([
+		[
+			'tokenRejected(401, "")',
+			messages.tokenRejected(401, ''),
+			'The token endpoint rejected the client id or secret (HTTP 401). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.',
+		],
+		[
+			'tokenRejected(400, "invalid_client - bad secret")',
+			messages.tokenRejected(400, 'invalid_client - bad secret'),
+			'The token endpoint rejected the client id or secret (HTTP 400: invalid_client - bad secret). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.',
+		],
+		[
+			'tokenServerError(host, 502, "")',
+			messages.tokenServerError('auth.example.test', 502, ''),
+			'The token endpoint at auth.example.test failed with HTTP 502',
+		],
+		[
+			'tokenServerError(host, 503, "maintenance")',
+			messages.tokenServerError('auth.example.test', 503, 'maintenance'),
+			'The token endpoint at auth.example.test failed with HTTP 503: maintenance',
+		],
+		[
+			'tokenUrlWrong(url, 404, "")',
+			messages.tokenUrlWrong('https://auth.example.test/realms/gst/x', 404, ''),
+			'The token endpoint URL https://auth.example.test/realms/gst/x answered HTTP 404. Check Auth URL and Realm in the credential.',
+		],
+		[
+			'tokenUrlWrong(url, 404, "Realm does not exist")',
+			messages.tokenUrlWrong('https://auth.example.test/realms/gst/x', 404, 'Realm does not exist'),
+			'The token endpoint URL https://auth.example.test/realms/gst/x answered HTTP 404: Realm does not exist. Check Auth URL and Realm in the credential.',
+		],
+		[
+			'apiRefused(host, 409, "")',
+			messages.apiRefused('api.example.test', 409, ''),
+			'The GST Compliance API at api.example.test refused the request (HTTP 409)',
+		],
+		[
+			'apiRefused(host, 422, "bad gstin")',
+			messages.apiRefused('api.example.test', 422, 'bad gstin'),
+			'The GST Compliance API at api.example.test refused the request (HTTP 422): bad gstin',
+		],
+	])('%s → the exact sentence', (_call, text, expected) => {
+		expect(text).toBe(expected);
+	});
+});
+
+describe('fallbacks when a fact is missing', () => {
+	it.each<[string, string | undefined, string]>([
+		['a URL', 'https://other.test/v1/x', 'not to https://other.test/v1/x.'],
+		['no URL', undefined, 'not to the requested URL.'],
+		['an empty URL', '', 'not to the requested URL.'],
+		['the text "null" (a URL n8n could not read)', 'null', 'not to the requested URL.'],
+	])(
+		'foreignHost(environment, expected, %s) → names it or "the requested URL"',
+		(_label, got, named) => {
+			expect(messages.foreignHost('Sandbox', 'https://sandbox.example.test', got)).toBe(
+				`The GST Compliance API credential only sends its token to the Sandbox API URL (https://sandbox.example.test), ${named} Use a path such as /v1/einvoices/<id>, or a URL starting with https://sandbox.example.test, or change the credential's Environment / API URL.`,
+			);
+		},
+	);
+
+	it.each<[string, string]>([
+		['blocked by SSRF protection', 'blocked by SSRF protection'],
+		['', 'refused'],
+	])('tokenRequestRefusedByN8n(host, %p) → says %p', (detail, said) => {
+		expect(messages.tokenRequestRefusedByN8n('auth.example.test', detail)).toBe(
+			`n8n did not send the request to the token endpoint at auth.example.test: ${said}. If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.`,
+		);
+	});
+
+	it.each<[string, string]>([
+		['', 'The credential could not be checked'],
+		['fetch failed', 'The credential could not be checked: fetch failed'],
+	])('credentialTest.notChecked(%p) → %s', (detail, text) => {
+		expect(messages.credentialTest.notChecked(detail)).toBe(text);
+	});
+});
+
+describe("the credential Test's outcomes", () => {
+	it.each<[string, string]>([
+		['Production', 'Live'],
+		['Sandbox', 'Sandbox'],
+	])(
+		'credentialTest.tokenRejected(%s, …) → the %s tab, the environment in lower case',
+		(environment, tab) => {
+			expect(
+				messages.credentialTest.tokenRejected(
+					environment,
+					'api.example.test',
+					'organization org_1',
+				),
+			).toBe(
+				`A token was issued for organization org_1, but the ${environment} API host api.example.test rejected it (HTTP 401). Check that the ${environment} API URL really is the ${environment.toLowerCase()} host and that the client was created in the ${tab} tab.`,
+			);
+		},
+	);
+
+	it('credentialTest.hostUnreachable / unexpectedStatus → the exact sentences', () => {
+		expect(
+			messages.credentialTest.hostUnreachable(
+				'Production',
+				'api.example.test',
+				'the connection was refused',
+			),
+		).toBe(
+			'A token was issued, but the Production API host api.example.test could not be reached: the connection was refused. Check the Production API URL.',
+		);
+		expect(messages.credentialTest.unexpectedStatus('Sandbox', 'sandbox.example.test', 500)).toBe(
+			'A token was issued, but the Sandbox API host sandbox.example.test answered HTTP 500. Check the Sandbox API URL.',
+		);
+	});
+});
+
+describe('word for word: the messages other tests match only in part, or not at all', () => {
+	it.each<[string, string, string]>([
+		[
+			'apiUnreachable(host, why, environment)',
+			messages.apiUnreachable(
+				'api.example.test',
+				'the host name could not be resolved',
+				'Production',
+			),
+			'Could not reach the GST Compliance API at api.example.test: the host name could not be resolved. Check the Production API URL in the credential and that n8n can reach it',
+		],
+		[
+			'tokenNotUsable(host, status, excerpt)',
+			messages.tokenNotUsable('auth.example.test', 200, '<html>'),
+			'The token endpoint at auth.example.test answered HTTP 200 without a usable access token (body: "<html>"). Check the Auth URL and Realm.',
+		],
+		[
+			'apiNotJson(host, status)',
+			messages.apiNotJson('api.example.test', 200),
+			'The GST Compliance API at api.example.test answered HTTP 200 with a body that is not a JSON object',
+		],
+		[
+			'apiUnauthorized(environment, host)',
+			messages.apiUnauthorized('Sandbox', 'sandbox.example.test'),
+			'The Sandbox API host (sandbox.example.test) rejected the token (HTTP 401) even after a new token was minted. Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).',
+		],
+		[
+			'notEntitled(capability)',
+			messages.notEntitled('e-way bills'),
+			'Your plan does not include e-way bills. The credential works, but this capability is switched off for the account; ask the account admin to enable it.',
+		],
+		[
+			'unverifiedChannel(environment, expected, why)',
+			messages.unverifiedChannel(
+				'Production',
+				'https://api.example.test',
+				'skips the TLS certificate check',
+			),
+			"The GST Compliance API credential only sends its token to the Production API URL (https://api.example.test) over a connection that is verified to reach it: this request skips the TLS certificate check. Remove that option from the request (n8n's own proxy settings, HTTP_PROXY / HTTPS_PROXY, keep working).",
+		],
+		[
+			'cleartextUrl(field, what)',
+			messages.cleartextUrl('Auth URL', 'client secret'),
+			'Auth URL in the GST Compliance API credential must start with https://: over http:// n8n would send the client secret in clear text. http:// is accepted only for this machine (localhost, 127.0.0.1, ::1), e.g. a local emulator.',
+		],
+		[
+			'urlWithUserInfo(field)',
+			messages.urlWithUserInfo('Sandbox API URL'),
+			'Sandbox API URL in the GST Compliance API credential must not contain a user name or password (the part before @); enter only the scheme, host and optional path, for example https://auth.example.com',
+		],
+		[
+			'credentialFieldsMissing([one])',
+			messages.credentialFieldsMissing(['Realm']),
+			'The GST Compliance API credential is missing: Realm',
+		],
+	])('%s → the exact sentence', (_call, text, expected) => {
+		expect(text).toBe(expected);
+	});
+});
