@@ -4,21 +4,13 @@
  * refuses a pair it has no operation for with an error naming both. The operations are spied on;
  * what each one does is in its own test file (actions/<resource>/get.operation.test.ts).
  */
-import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import * as einvoiceGet from '../../../../../nodes/GstCompliance/actions/einvoice/get.operation';
 import * as ewaybillGet from '../../../../../nodes/GstCompliance/actions/ewaybill/get.operation';
 import { router } from '../../../../../nodes/GstCompliance/actions/router';
-
-const NODE: INode = {
-	id: 'n1',
-	name: 'GST Compliance',
-	type: 'n8n-nodes-gst-compliance.gstCompliance',
-	typeVersion: 2,
-	position: [0, 0],
-	parameters: {},
-};
+import { NODE } from '../../../helpers/operationContext';
 
 /** A context whose node is set to `resource` and `operation`, recording each parameter read. */
 function contextFor(resource: unknown, operation: unknown) {

@@ -5,13 +5,7 @@
  * /v1/ewaybills/{id}. The transport is faked (gstApiRequest is spied on); n8n-core runs the node in
  * test/integration/nodes/GstCompliance/actions/getResources.test.ts.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -19,54 +13,11 @@ import {
 	execute,
 } from '../../../../../../nodes/GstCompliance/actions/ewaybill/get.operation';
 import { ID_ERROR, ID_PATTERN } from '../../../../../../nodes/GstCompliance/actions/resourceId';
-import * as apiRequest from '../../../../../../nodes/GstCompliance/transport/apiRequest';
+import { CREDENTIAL, NODE, operationContext } from '../../../../helpers/operationContext';
 
-const NODE: INode = {
-	id: 'n1',
-	name: 'GST Compliance',
-	type: 'n8n-nodes-gst-compliance.gstCompliance',
-	typeVersion: 2,
-	position: [0, 0],
-	parameters: {},
-};
-const CREDENTIAL = { clientId: 'client_1', clientSecret: 'secret_1', environment: 'sandbox' };
-
-interface Request {
-	self: unknown;
-	method: string;
-	path: string;
-	opts: apiRequest.GstRequestOptions | undefined;
-}
-
-/**
- * An n8n context with one item whose ID parameters are `ids` (by parameter name), recording each
- * parameter read; the API answers every request with `answer(path)`.
- */
-function run(ids: Record<string, unknown>, answer = (path: string): IDataObject => ({ path })) {
-	const reads: unknown[][] = [];
-	const requests: Request[] = [];
-	const context = {
-		getInputData: (): INodeExecutionData[] => [{ json: {} }],
-		continueOnFail: () => false,
-		getNode: () => NODE,
-		getCredentials: async () => CREDENTIAL,
-		getNodeParameter(name: string, itemIndex: number, fallback: unknown, options?: object) {
-			reads.push([name, itemIndex, fallback, options]);
-			if (name === 'options') return {};
-			return name in ids ? ids[name] : fallback;
-		},
-	} as unknown as IExecuteFunctions;
-	jest.spyOn(apiRequest, 'gstApiRequest').mockImplementation(async function (
-		this: unknown,
-		method,
-		path,
-		opts,
-	) {
-		requests.push({ self: this, method, path, opts });
-		return answer(path);
-	});
-	return { context, reads, requests, output: async () => await execute.call(context) };
-}
+/** The operation with one item whose ID parameters are `ids` (by parameter name). */
+const run = (ids: Record<string, unknown>, answer?: (path: string) => IDataObject) =>
+	operationContext(execute, ids, answer);
 
 afterEach(() => jest.restoreAllMocks());
 
