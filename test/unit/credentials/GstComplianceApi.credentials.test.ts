@@ -10,6 +10,7 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
+import { defaultsOf, fieldOf } from '../helpers/credentialFields';
 import { authenticateRequest } from '../../../nodes/GstCompliance/credential/authenticate';
 import {
 	CLIENT_ID_PREFIX,
@@ -18,14 +19,8 @@ import {
 import { GstCredentialError } from '../../../nodes/GstCompliance/errors/credentialError';
 
 const credential = new GstComplianceApi();
-const field = (name: string) => {
-	const found = credential.properties.find((property) => property.name === name);
-	if (!found) throw new Error(`no field ${name}`);
-	return found;
-};
-/** What n8n saves for a credential nobody filled in: each field's default. */
-const defaults = () =>
-	Object.fromEntries(credential.properties.map((property) => [property.name, property.default]));
+const field = (name: string) => fieldOf(credential, name);
+const defaults = () => defaultsOf(credential);
 
 describe('the fields the editor shows', () => {
 	it('properties → the seven fields in order, each with its label, type, default and required flag', () => {

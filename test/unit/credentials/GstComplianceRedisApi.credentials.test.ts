@@ -11,20 +11,15 @@ import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import { GstComplianceRedisApi } from '../../../credentials/GstComplianceRedisApi.credentials';
+import { defaultsOf, fieldOf } from '../helpers/credentialFields';
 import {
 	connectionFromCredential,
 	describeConnection,
 } from '../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 
 const credential = new GstComplianceRedisApi();
-const field = (name: string) => {
-	const found = credential.properties.find((property) => property.name === name);
-	if (!found) throw new Error(`no field ${name}`);
-	return found;
-};
-/** What n8n saves for a credential nobody filled in: each field's default. */
-const defaults = () =>
-	Object.fromEntries(credential.properties.map((property) => [property.name, property.default]));
+const field = (name: string) => fieldOf(credential, name);
+const defaults = () => defaultsOf(credential);
 
 describe('the fields the editor shows', () => {
 	it('properties → the nine fields in order, each with its label, type and default', () => {
