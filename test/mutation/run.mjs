@@ -73,6 +73,8 @@ function keepRecordStable(record) {
 	const report = JSON.parse(fs.readFileSync(record, 'utf8'));
 	// The checkout's absolute path: a clone elsewhere (CI) would rewrite every record.
 	delete report.projectRoot;
+	// Whether the run was --full: the next incremental run would rewrite it.
+	if (report.config) delete report.config.force;
 	const byId = (a, b) => Number(a.id ?? a) - Number(b.id ?? b);
 	for (const file of Object.values(report.files ?? {})) {
 		// Stryker lists reused and re-tested mutants in the order they finished.
