@@ -21,7 +21,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Acceptance } from '../lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
-import { markThisProcess, processesKey } from './processMarkers';
+import { isMarkers, markThisProcess, processesKey } from './processMarkers';
+import { isSnapshot } from './snapshotRecords';
 import { dedupeRegistry } from './registry';
 
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
@@ -137,12 +138,14 @@ function saveAll(global: IDataObject, workflowId: string, present?: string[]): v
 /**
  * Drops the ids and process markers of trigger nodes no longer in the workflow (deleted, or
  * replaced by a new node): nothing reads them again, and n8n would load and save them with every
- * delivery. A renamed node keeps its id, and so its ids.
+ * delivery. A renamed node keeps its id, and so its ids. Only values this package writes go: a
+ * Code node's own `dedupe:orders` is left as it is.
  */
 function dropGone(global: IDataObject, present: string[]): void {
-	for (const key of Object.keys(global)) {
-		const nodeId = /^dedupe:(.+?)(:processes)?$/.exec(key)?.[1];
-		if (nodeId !== undefined && !present.includes(nodeId)) delete global[key];
+	for (const [key, value] of Object.entries(global)) {
+		const [, nodeId, markers] = /^dedupe:(.+?)(:processes)?$/.exec(key) ?? [];
+		if (nodeId === undefined || present.includes(nodeId)) continue;
+		if (markers ? isMarkers(value) : isSnapshot(value)) delete global[key];
 	}
 }
 

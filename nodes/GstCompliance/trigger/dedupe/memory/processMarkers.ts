@@ -107,6 +107,13 @@ export function markThisProcess(
 	global[key] = markers;
 }
 
+/** A markers object as this package writes it: one or more process ids, each [start, last]. */
+export function isMarkers(value: unknown): boolean {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+	const markers = Object.values(value);
+	return markers.length > 0 && markers.every(isMarker);
+}
+
 function isMarker(value: unknown): value is [number, number] {
 	return (
 		Array.isArray(value) &&

@@ -148,6 +148,19 @@ describe('static data of trigger nodes no longer in the workflow', () => {
 		]);
 	});
 
+	it('webhook() beside other nodes’ own "dedupe:…" static data (a Code node’s dedupe:orders) → left as it is', async () => {
+		const row = newWorkflow('wf-user-dedupe-keys');
+		const userData = {
+			'dedupe:orders': { last: 'ord_42' },
+			'dedupe:customer:processes': ['cus_1'],
+			'dedupe:invoices': { v: 2, seen: ['inv_1'] },
+			counter: 41,
+		};
+		row.staticData = { global: { ...userData } };
+		expect((await deliver({ ...event('evt_user'), workflow: row })).started).toHaveLength(1);
+		expect(globalOf(row)).toMatchObject(userData);
+	});
+
 	it('webhook() after a second trigger was deleted, whose store this process still holds → it is not written back', async () => {
 		const B = { id: 'node-b', name: 'E-way bills in' };
 		const row = { ...newWorkflow('wf-removed-second'), triggers: [B] };

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	isMarkers,
 	markThisProcess,
 	OtherProcesses,
 	OVERLAP_MS,
@@ -132,5 +133,23 @@ describe('OtherProcesses: another process is live when its marker changes, by th
 		// p0 is no longer followed: a marker not followed is kept (first seen as of now).
 		expect(others.keeps('p0', NOW + PROCESS_LIVE_MS)).toBe(true);
 		expect(others.keeps('p1', NOW + PROCESS_LIVE_MS)).toBe(false);
+	});
+});
+
+describe('isMarkers: only what this package writes is taken for its markers', () => {
+	it.each([
+		[{ abcd1234: [1, 2] }, true],
+		[{ abcd1234: [1, 2], efgh5678: [3, 4] }, true],
+		[{}, false],
+		[{ abcd1234: [1, 2], other: 'x' }, false],
+		[{ abcd1234: [1] }, false],
+		[{ abcd1234: [1, 2, 3] }, false],
+		[{ abcd1234: [1, 'x'] }, false],
+		[{ abcd1234: ['x', 2] }, false],
+		[[[1, 2]], false],
+		[null, false],
+		['abcd1234', false],
+	])('isMarkers(%j) → %s', (value, expected) => {
+		expect(isMarkers(value)).toBe(expected);
 	});
 });
