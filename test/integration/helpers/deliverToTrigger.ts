@@ -119,9 +119,11 @@ export interface DeliveryResult {
 	started: IDataObject[] | undefined;
 	/**
 	 * Runs the first step of the execution n8n created for this delivery (again, for one n8n runs
-	 * again after a restart); undefined when n8n created none.
+	 * again after a restart); undefined when n8n created none. `withoutStaticData`: as n8n runs a
+	 * queued execution after a restart, a Retry from the executions list or a queue-mode worker's
+	 * job, from the execution row's workflow snapshot, which holds no static data.
 	 */
-	execution?: () => Promise<ExecutionRun>;
+	execution?: (how?: { withoutStaticData?: boolean }) => Promise<ExecutionRun>;
 }
 
 export function newWorkflow(id = 'wf1'): WorkflowRow {
@@ -368,8 +370,8 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 
 	// The execution: n8n loads static data from the row for it, and its first step is the
 	// trigger's execute() with the webhook's items.
-	const execution = async () =>
-		await runFirstStep(row, node, mode, workflowData, credentialsHelper);
+	const execution = async (how: { withoutStaticData?: boolean } = {}) =>
+		await runFirstStep(row, node, mode, workflowData, credentialsHelper, how.withoutStaticData);
 	if (delivery.execution === 'later') return { ...answer, started: undefined, execution };
 	const run = await execution();
 	return { ...answer, started: run.items, execution };
@@ -398,8 +400,8 @@ export async function firstStepWith(
 
 /**
  * The execution's first step: n8n-core's ExecuteContext over a Workflow with the static data n8n
- * loads from the row for the execution (saved only if changed, at its end: returned as
- * `staticDataChanged`), the webhook's items as the node's input.
+ * loads from the row for the execution (none: `withoutStaticData`; saved only if changed, at its
+ * end, which the harness refuses), the webhook's items as the node's input.
  */
 async function runFirstStep(
 	row: WorkflowRow,
@@ -407,8 +409,11 @@ async function runFirstStep(
 	mode: WorkflowExecuteMode,
 	items: INodeExecutionData[],
 	credentialsHelper: TestCredentialsHelper,
+	withoutStaticData = false,
 ): Promise<ExecutionRun> {
-	const loaded = JSON.parse(JSON.stringify(row.staticData)) as IDataObject;
+	const loaded = withoutStaticData
+		? {}
+		: (JSON.parse(JSON.stringify(row.staticData)) as IDataObject);
 	const workflow = new Workflow({
 		id: row.id,
 		name: 'Unit test workflow',

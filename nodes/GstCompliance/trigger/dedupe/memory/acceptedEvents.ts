@@ -24,10 +24,21 @@ export class AcceptedEvents {
 		return this.events.size;
 	}
 
-	/** Read back from a snapshot: a start since it was saved would not be in it. */
-	restore(records: readonly PendingRecord[]): void {
-		for (const [eventId, acceptedMs] of records)
-			this.events.set(eventId, { acceptedMs, named: false, restored: true });
+	/**
+	 * Read back from a snapshot: a start since it was saved would not be in it. Events waiting
+	 * here already keep what they know; the order of acceptance holds for both.
+	 */
+	restore(records: readonly PendingRecord[], started: (eventId: string) => boolean): void {
+		const read = records
+			.filter(([eventId]) => !this.events.has(eventId) && !started(eventId))
+			.map(([eventId, acceptedMs]): [string, Accepted] => [
+				eventId,
+				{ acceptedMs, named: false, restored: true },
+			]);
+		if (read.length === 0) return;
+		const all = [...this.events, ...read].sort(([, a], [, b]) => a.acceptedMs - b.acceptedMs);
+		this.events.clear();
+		for (const [eventId, entry] of all) this.events.set(eventId, entry);
 	}
 
 	/** When `eventId` was accepted, if it waits (one older than `windowMs` is dropped). */

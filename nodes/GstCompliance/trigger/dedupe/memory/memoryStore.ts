@@ -74,16 +74,27 @@ export class MemoryDedupeStore implements EventLedger {
 
 	static fromSnapshot(snapshot: unknown, options: DedupeOptions): MemoryDedupeStore {
 		const store = new MemoryDedupeStore(options);
-		if (!isSnapshot(snapshot)) return store;
-		store.pending.restore(pendingFromSnapshot(snapshot));
-		store.base = snapshot.base;
+		store.merge(snapshot);
+		return store;
+	}
+
+	/**
+	 * Adds what a snapshot holds that this store does not know: its started ids, and its accepted
+	 * events not started here. Nothing this store knows is lost, so a snapshot read late (the
+	 * static data of a webhook after an execution without any) or twice changes no decision.
+	 */
+	merge(snapshot: unknown): void {
+		if (!isSnapshot(snapshot)) return;
+		if (this.seen.size === 0) this.base = snapshot.base;
 		for (let at = 0; at + RECORD_CHARS <= snapshot.d.length; at += RECORD_CHARS) {
 			const digest = snapshot.d.slice(at, at + DIGEST_CHARS);
 			const offset = decodeOffset(snapshot.d.slice(at + DIGEST_CHARS, at + RECORD_CHARS));
-			if (offset === undefined || store.seen.has(digest)) continue;
-			store.append(digest, snapshot.base + offset);
+			if (offset === undefined || this.seen.has(digest)) continue;
+			this.append(digest, snapshot.base + offset);
 		}
-		return store;
+		this.pending.restore(pendingFromSnapshot(snapshot), (eventId) =>
+			this.seen.has(digestEventId(eventId)),
+		);
 	}
 
 	get windowMs(): number {

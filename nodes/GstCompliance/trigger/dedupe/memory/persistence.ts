@@ -10,9 +10,10 @@
  *   execution saves the copy n8n loaded before its queue wait, so it never writes static data.
  *   Where n8n answers once the execution exists (2.0–2.33), the write is made when n8n reads the
  *   answer instead (`answered`), and marks the event started then, in the same save.
- * - The snapshot is read on first use only, so the in-process store stays the source of truth
- *   afterwards (n8n saves static data without a lock, and the last writer wins). Ids persisted
- *   by version 0.1.0 under the node's name are read once and moved.
+ * - The row's snapshot is read once per process, by the first webhook (an execution's copy may
+ *   be empty: `readSaved`), so the in-process store stays the source of truth afterwards (n8n
+ *   saves static data without a lock, and the last writer wins). Ids persisted by version 0.1.0
+ *   under the node's name are read once and moved.
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  */
@@ -23,7 +24,7 @@ import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
 import { isMarkers, markThisProcess, processesKey } from './processMarkers';
 import { isSnapshot } from './snapshotRecords';
-import { dedupeRegistry } from './registry';
+import { dedupeRegistry, type RegistryEntry } from './registry';
 
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
 const LEGACY_NODE_KEY = 'dedupe';
@@ -74,12 +75,8 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 	}
 
 	const idsKey = staticDataKey(nodeId);
-	// Read once per process; an execution only reads (n8n would save its old copy at its end).
-	const entry = dedupeRegistry.get(key, options, () => {
-		const global = site.staticData('global');
-		if (global[idsKey] === undefined && site.writable) moveLegacySnapshot(site, global, idsKey);
-		return MemoryDedupeStore.fromSnapshot(global[idsKey], options);
-	});
+	const entry = dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
+	readSaved(site, entry, idsKey);
 	const { store, watch } = entry;
 
 	const persist = (nowMs = Date.now()) => {
@@ -122,6 +119,22 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			persist(nowMs);
 		},
 	};
+}
+
+/**
+ * Reads the saved snapshot into the process's store, adding to what it knows (a union: nothing
+ * it knows is lost). A webhook's static data is the row's, read once per process. An execution's
+ * may hold nothing at all (n8n runs recovered, retried and queue-mode executions from the
+ * execution row, which keeps no static data): it is read only into a store nothing has read, and
+ * the next webhook still reads the row's, so a recovered execution that runs first after a
+ * restart never leaves the store, or the next save, without the saved ids.
+ */
+function readSaved(site: MemorySite, entry: RegistryEntry, idsKey: string): void {
+	if (entry.read === 'row' || (entry.read === 'executionCopy' && !site.writable)) return;
+	const global = site.staticData('global');
+	if (global[idsKey] === undefined && site.writable) moveLegacySnapshot(site, global, idsKey);
+	entry.store.merge(global[idsKey]);
+	entry.read = site.writable ? 'row' : 'executionCopy';
 }
 
 /**

@@ -22,6 +22,12 @@ const SWEEP_EVERY_MS = 60_000;
 
 export interface RegistryEntry {
 	store: MemoryDedupeStore;
+	/**
+	 * Which saved snapshot the store holds (persistence.ts): none yet; an execution's copy, which
+	 * may be none at all (n8n runs recovered, retried and queue-mode executions without static
+	 * data); or the row's, which a webhook loads. The row's is read into it once.
+	 */
+	read: 'nothing' | 'executionCopy' | 'row';
 	watch: CapacityWatch;
 	workflowId: string;
 	nodeId: string;
@@ -62,6 +68,7 @@ export class DedupeRegistry {
 			const [workflowId, nodeId, namespace] = key.split(':');
 			entry = {
 				store: create(),
+				read: 'nothing',
 				watch: new CapacityWatch(),
 				workflowId,
 				nodeId,

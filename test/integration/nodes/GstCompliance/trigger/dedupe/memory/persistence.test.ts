@@ -417,6 +417,35 @@ describe('moving the ids saved by earlier versions (node static data, by node na
 	});
 });
 
+describe('executions n8n runs without the workflow’s static data (recovered after a restart, Retry, a queue worker)', () => {
+	it('a recovered execution is the first thing after a restart → the saved ids survive it and the next acceptance: copies of events done before are duplicates', async () => {
+		const row = newWorkflow('wf-recovered-first');
+		for (const id of ['evt_done_1', 'evt_done_2'])
+			expect((await deliver({ ...event(id), workflow: row })).started).toHaveLength(1);
+		const waiting = await deliver({ ...event('evt_waiting'), workflow: row, execution: 'later' });
+		restart(row);
+		// n8n runs the queued execution again from its row: no static data.
+		expect((await waiting.execution!({ withoutStaticData: true })).items).toHaveLength(1);
+		expect((await deliver({ ...event('evt_next'), workflow: row })).started).toHaveLength(1);
+		for (const id of ['evt_done_1', 'evt_done_2', 'evt_waiting'])
+			expect(await deliver({ ...event(id), workflow: row })).toEqual(DUPLICATE);
+		restart(row);
+		for (const id of ['evt_done_1', 'evt_done_2', 'evt_waiting', 'evt_next'])
+			expect(await deliver({ ...event(id), workflow: row })).toMatchObject(NO_EXECUTION);
+	});
+
+	it('a recovered execution first, then an event lost at the crash → still named past the Start Deadline', async () => {
+		const row = newWorkflow('wf-recovered-lost');
+		await deliver({ ...event('evt_lost'), workflow: row, execution: 'later' });
+		const waiting = await deliver({ ...event('evt_waiting'), workflow: row, execution: 'later' });
+		restart(row);
+		await waiting.execution!({ withoutStaticData: true });
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 31 * 60_000);
+		const next = await deliver({ ...eventAt('evt_later', NOW_MS + 31 * 60_000), workflow: row });
+		expect(next.started?.[0]?.dedupeNotice).toContain('"evt_lost"');
+	});
+});
+
 describe('an execution that fails before its event starts', () => {
 	it('execute() whose item cannot be built → the execution fails holding its event; retried, it starts it once', async () => {
 		const row = newWorkflow('wf-build-fails');

@@ -42,9 +42,35 @@ describe('AcceptedEvents: the accepted events waiting for their execution', () =
 
 	it('restored from a snapshot → named uncertain (a start since that save would not be in it)', () => {
 		const events = new AcceptedEvents();
-		events.restore([['evt_r', T0]]);
+		events.restore([['evt_r', T0]], () => false);
 		expect(events.overdue(T0 + WITHIN, WITHIN, WINDOW)).toEqual([
 			{ eventId: 'evt_r', acceptedMs: T0, uncertain: true },
+		]);
+	});
+
+	it('restored beside events waiting here → in order of acceptance; one waiting or started here keeps what this process knows', () => {
+		const events = new AcceptedEvents();
+		events.add('here_late', T0 + 3, 10);
+		events.add('here_both', T0 + 5, 10);
+		events.restore(
+			[
+				['read_first', T0 + 1],
+				['here_both', T0],
+				['started_here', T0 + 2],
+				['read_last', T0 + 4],
+			],
+			(eventId) => eventId === 'started_here',
+		);
+		expect(events.records()).toEqual([
+			['read_first', T0 + 1],
+			['here_late', T0 + 3],
+			['read_last', T0 + 4],
+			['here_both', T0 + 5],
+		]);
+		expect(events.overdue(T0 + 4 + WITHIN, WITHIN, WINDOW)).toEqual([
+			{ eventId: 'read_first', acceptedMs: T0 + 1, uncertain: true },
+			{ eventId: 'here_late', acceptedMs: T0 + 3 },
+			{ eventId: 'read_last', acceptedMs: T0 + 4, uncertain: true },
 		]);
 	});
 

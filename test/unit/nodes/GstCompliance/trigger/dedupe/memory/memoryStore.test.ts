@@ -263,6 +263,66 @@ describe('accepted ids in the snapshot', () => {
 	});
 });
 
+describe('merge: a snapshot read into a store that already decided', () => {
+	it('merge into a store an execution started from nothing → the saved ids join its own; what it started stays started, not waiting', async () => {
+		const saved = new MemoryDedupeStore(DAY_OPTIONS);
+		for (const id of ['evt_done_1', 'evt_done_2']) {
+			await saved.accept(id, at(0), WITHIN);
+			await saved.start(id, at(1));
+		}
+		await saved.accept('evt_waiting', at(2), WITHIN);
+		await saved.accept('evt_lost', at(2), WITHIN);
+		const snapshot = persisted(saved);
+
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		expect(await store.start('evt_waiting', at(5))).toBe('started');
+		store.merge(snapshot);
+		expect(store.size).toBe(3);
+		expect(store.pendingCount).toBe(1);
+		expect(await store.accept('evt_done_1', at(6), WITHIN)).toEqual({ kind: 'duplicate' });
+		expect(await store.accept('evt_waiting', at(6), WITHIN)).toEqual({ kind: 'duplicate' });
+		expect(await store.overdue(at(2) + WITHIN, WITHIN)).toEqual([
+			{ eventId: 'evt_lost', acceptedMs: at(2), uncertain: true },
+		]);
+		// The next save holds both: read back, the same decisions.
+		const reread = reload(store, DAY_OPTIONS);
+		expect(reread.size).toBe(3);
+		expect(await reread.accept('evt_done_2', at(7), WITHIN)).toEqual({ kind: 'duplicate' });
+	});
+
+	it('merge of the same snapshot twice, or of an older one → nothing changes', async () => {
+		const store = new MemoryDedupeStore(HOUR_WINDOW);
+		store.claimNow('evt_a', at(0));
+		const older = persisted(store);
+		store.claimNow('evt_b', at(3));
+		await store.accept('evt_c', at(4), WITHIN);
+		const before = persisted(store);
+		store.merge(before);
+		store.merge(older);
+		expect(persisted(store)).toEqual(before);
+	});
+
+	it('merge of ids older than the store’s own → each expires by its own minute', () => {
+		const store = new MemoryDedupeStore(HOUR_WINDOW);
+		store.claimNow('evt_new', at(50));
+		const older = new MemoryDedupeStore(HOUR_WINDOW);
+		older.claimNow('evt_old', at(0));
+		store.merge(persisted(older));
+		expect(store.claimNow('evt_old', at(60))).toBe(false);
+		expect(store.claimNow('evt_old', at(62))).toBe(true);
+		expect(store.claimNow('evt_new', at(62))).toBe(false);
+	});
+
+	it('merge of anything but a snapshot → nothing changes', () => {
+		const store = new MemoryDedupeStore(HOUR_WINDOW);
+		store.claimNow('evt_a', at(0));
+		const before = persisted(store);
+		for (const foreign of [undefined, null, {}, { v: 2, base: 0, d: '' }, 'x'])
+			store.merge(foreign);
+		expect(persisted(store)).toEqual(before);
+	});
+});
+
 describe('remember once', () => {
 	it('claimNow of a new id → true; of the same id again → false; of another id → true', () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);

@@ -20,6 +20,7 @@ describe('DedupeRegistry', () => {
 		const a = registry.get('wf:node:production', SHIPPED, create);
 		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
 		expect(a).toBe(b);
+		expect(a.read).toBe('nothing');
 		expect(a.store.capacity).toBe(5);
 		expect(create).toHaveBeenCalledTimes(1);
 		expect(registry.get('wf:node:test', SHIPPED, create).store).not.toBe(a.store);
