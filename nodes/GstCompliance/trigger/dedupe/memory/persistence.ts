@@ -9,7 +9,9 @@
  *   change the store in memory only and reach the static data with the next acceptance: an
  *   execution saves the copy n8n loaded before its queue wait, so it never writes static data.
  *   Where n8n answers once the execution exists (2.0–2.33), the write is made when n8n reads the
- *   answer instead (`answered`), and marks the event started then, in the same save.
+ *   answer instead (`answered`), and marks the event started then, in the same save; when that
+ *   read comes after a wait (ANSWER_FRESH_MS), nothing is written then, and the next acceptance
+ *   saves the start.
  * - The row's snapshot is read once per process, by the first webhook (an execution's copy may
  *   be empty: `readSaved`), so the in-process store stays the source of truth afterwards (n8n
  *   saves static data without a lock, and the last writer wins). Ids persisted by version 0.1.0
@@ -29,6 +31,12 @@ import { dedupeRegistry, type RegistryEntry } from './registry';
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
 const LEGACY_NODE_KEY = 'dedupe';
 const OTHER_PROCESS_WARN_EVERY_MS = 10 * 60_000;
+/**
+ * Where n8n reads the answer once the execution exists (2.0–2.33), the store is written into
+ * that request's static data only if the answer is read this soon after the delivery arrived:
+ * later (a concurrency wait), the copy n8n saves then may roll back what other nodes saved.
+ */
+export const ANSWER_FRESH_MS = 1_000;
 
 /** The global static-data key of one trigger node's remembered ids. */
 export function staticDataKey(nodeId: string): string {
@@ -79,6 +87,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 	readSaved(site, entry, idsKey);
 	const { store, watch } = entry;
 
+	let acceptedMs: number | undefined;
 	const persist = (nowMs = Date.now()) => {
 		if (!site.writable) return;
 		const global = site.staticData('global');
@@ -107,6 +116,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 				}
 			}
 			// Synchronous up to the write: n8n saves the static data right after the answer.
+			acceptedMs = nowMs;
 			const acceptance = store.acceptNow(eventId, nowMs, startWithinMs);
 			if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') persist(nowMs);
 			return acceptance;
@@ -116,7 +126,10 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		notice: () => [entry.otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
 		answered: (eventId, nowMs = Date.now()) => {
 			store.startAtAnswer(eventId, nowMs);
-			persist(nowMs);
+			// n8n saves the whole copy it loaded with this request: read after a wait, it may be
+			// older than what other nodes saved meanwhile, so the start waits for the next save.
+			if (acceptedMs !== undefined && nowMs - acceptedMs <= ANSWER_FRESH_MS) persist(nowMs);
+			else store.unsavedStarts++;
 		},
 	};
 }

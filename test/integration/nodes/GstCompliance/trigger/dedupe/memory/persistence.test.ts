@@ -478,16 +478,37 @@ describe('what an execution does to static data', () => {
 		expect(saved(row)?.p).toEqual([['evt_counter', NOW_MS]]);
 	});
 
-	it('webhook() answered once the execution exists (n8n 2.0–2.33) → n8n saves the copy it loaded before the wait: the counter goes back to 41 (documented)', async () => {
+	it('webhook() answered once the execution exists (n8n 2.0–2.33), the answer read after a concurrency wait → nothing written then: the counter another node saved meanwhile stays 42', async () => {
 		const row = newWorkflow('wf-counter-after');
 		row.staticData = { global: { counter: 41 } };
-		await deliver({
+		const waited = await deliver({
 			...event('evt_counter'),
 			workflow: row,
 			options: { acknowledge: 'afterExecutionCreated' },
-			beforeAnswer: counterSavedMeanwhile(row),
+			beforeAnswer: async () => {
+				jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 5_000);
+				await counterSavedMeanwhile(row)();
+			},
 		});
-		expect((row.staticData.global as IDataObject).counter).toBe(41);
+		expect(waited.started).toHaveLength(1);
+		expect((row.staticData.global as IDataObject).counter).toBe(42);
+		// The start is in the process's store, and saved with the next acceptance.
+		expect(await deliver({ ...event('evt_counter'), workflow: row })).toEqual(DUPLICATE);
+		await deliver({ ...eventAt('evt_after', NOW_MS + 5_000), workflow: row });
+		restart(row);
+		expect(await deliver({ ...event('evt_counter'), workflow: row })).toEqual(DUPLICATE);
+		expect((row.staticData.global as IDataObject).counter).toBe(42);
+	});
+
+	it('webhook() answered once the execution exists, the answer read at once → saved with it', async () => {
+		const row = newWorkflow('wf-answer-at-once');
+		await deliver({
+			...event('evt_quick'),
+			workflow: row,
+			options: { acknowledge: 'afterExecutionCreated' },
+		});
+		restart(row);
+		expect(await deliver({ ...event('evt_quick'), workflow: row })).toEqual(DUPLICATE);
 	});
 
 	it('execute() → reads, never writes: n8n would save the copy it loaded before its queue wait over newer data', async () => {
