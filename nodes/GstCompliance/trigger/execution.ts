@@ -43,7 +43,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			out.push(item);
 			continue;
 		}
-		const { event } = delivered;
+		const { event, acceptance } = delivered;
 		// The item first: a step that fails before the start (the refetch's budget is its own) leaves
 		// the event unstarted, so retrying the execution from n8n's list starts it.
 		const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
@@ -53,7 +53,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 					windowMs: options.dedupeWindowMs,
 					capacity: DEDUPE_CAPACITY,
 				});
-				return await ledger.start(event.id, Date.now());
+				return await ledger.start(event.id, Date.now(), acceptance);
 			});
 			if ('failure' in start) throw start.failure;
 			if (start.started === 'duplicate') {
@@ -67,7 +67,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			throw new NodeOperationError(this.getNode(), (error as Error).message, {
 				itemIndex: index,
 				description: refusal
-					? `${refusal.why}. This execution holds the event: retry it from the executions list once the store answers.`
+					? `${refusal.why}. This execution holds the event: retry it from the executions list once ${refusal.reason === 'acceptedElsewhere' ? 'the credential is attached' : 'the store answers'}.`
 					: undefined,
 			});
 		}

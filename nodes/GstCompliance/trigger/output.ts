@@ -20,30 +20,50 @@ export const REFETCH_BUDGET_MS = 60_000;
 /** The field of the webhook's item that carries the accepted event to its execution. */
 export const DELIVERED_FIELD = 'gstComplianceDelivery';
 
+/** What the accepting process hands the execution beside the envelope. */
+export interface AcceptanceMark {
+	/**
+	 * This acceptance's own mark: the start writes it, so a start tried again with the same item
+	 * (a reply lost, a Retry from the executions list) knows its own earlier write.
+	 */
+	token: string;
+	/** The process that accepted, and when by its clock (dedupe/store.ts `Acceptor`). */
+	process: string;
+	acceptedMs: number;
+	/** What the accepting process has to tell the user about its store. */
+	notice?: string;
+}
+
 /**
- * The webhook's item: the accepted envelope, for the execution's first step, and what the
- * accepting process has to tell the user about its store (`notice`: the execution may run on
- * another process, a worker in queue mode).
+ * The webhook's item: the accepted envelope, for the execution's first step (which may run on
+ * another process, a worker in queue mode), with its acceptance.
  */
-export function deliveredItem(event: EventEnvelope, notice?: string): IDataObject {
+export function deliveredItem(event: EventEnvelope, acceptance: AcceptanceMark): IDataObject {
+	const { notice, ...mark } = acceptance;
 	return {
 		[DELIVERED_FIELD]: {
 			id: event.id,
 			type: event.type,
 			createdAt: event.createdAt,
 			data: event.data as IDataObject,
+			acceptance: mark as unknown as IDataObject,
 			...(notice ? { notice } : {}),
 		},
 	};
 }
 
-/** What a webhook's item carries; undefined for any other item (pinned, or foreign). */
+/**
+ * What a webhook's item carries; undefined for any other item (pinned, or foreign). Items queued
+ * by an earlier version carry no acceptance.
+ */
 export function deliveredEvent(
 	item: IDataObject,
-): { event: EventEnvelope; notice?: string } | undefined {
+):
+	| { event: EventEnvelope; notice?: string; acceptance?: Omit<AcceptanceMark, 'notice'> }
+	| undefined {
 	const carried = item[DELIVERED_FIELD] as Record<string, unknown> | undefined;
 	if (typeof carried !== 'object' || carried === null) return undefined;
-	const { id, type, createdAt, data, notice } = carried;
+	const { id, type, createdAt, data, notice, acceptance } = carried;
 	if (typeof id !== 'string' || typeof type !== 'string') return undefined;
 	const event: EventEnvelope = {
 		id,
@@ -51,7 +71,22 @@ export function deliveredEvent(
 		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
 		data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {},
 	};
-	return typeof notice === 'string' ? { event, notice } : { event };
+	const mark = acceptance as Partial<AcceptanceMark> | undefined;
+	return {
+		event,
+		...(typeof notice === 'string' ? { notice } : {}),
+		...(typeof mark?.token === 'string' &&
+		typeof mark.process === 'string' &&
+		Number.isFinite(mark.acceptedMs)
+			? {
+					acceptance: {
+						token: mark.token,
+						process: mark.process,
+						acceptedMs: mark.acceptedMs as number,
+					},
+				}
+			: {}),
+	};
 }
 
 export async function buildOutput(

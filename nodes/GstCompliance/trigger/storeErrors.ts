@@ -6,11 +6,12 @@
 import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redis/redisConnection';
 import type { RedisFailure } from './dedupe/redis/redisFailure';
 import { RedisCredentialError } from './dedupe/redis/redisSettings';
+import { AcceptedElsewhereError } from './dedupe/memory/persistence';
 
 export interface StoreRefusal {
 	status: 500 | 503;
 	/** The rate-limit key of triggerLog.ts's refusals: one per cause, so each is said. */
-	reason: `dedupe:${RedisFailure | 'noClient'}` | 'redisCredential';
+	reason: `dedupe:${RedisFailure | 'noClient'}` | 'redisCredential' | 'acceptedElsewhere';
 	/** The answer's `error`: fixed words, nothing of the server. */
 	answer: string;
 	/** What happened and what to check, for the log. */
@@ -44,6 +45,13 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			reason: 'dedupe:noClient',
 			answer: 'Dedupe store unavailable, retry later',
 			why: `${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
+		};
+	if (error instanceof AcceptedElsewhereError)
+		return {
+			status: 500,
+			reason: 'acceptedElsewhere',
+			answer: 'Trigger is not configured',
+			why: error.message.replace(/\.$/, ''),
 		};
 	if (error instanceof RedisCredentialError)
 		return {

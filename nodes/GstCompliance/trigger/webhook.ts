@@ -5,6 +5,7 @@
  * once (acknowledgement.ts) and its execution decides whether it does its work (execution.ts).
  * It does not know which store it has: dedupe/store.ts picks it.
  */
+import { randomUUID } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { NodeOperationError } from 'n8n-workflow';
@@ -14,7 +15,7 @@ import { answerAtOnce, answerOnceExecutionExists, n8nVersion, requestBytes } fro
 import { acknowledgeMode } from './acknowledgement';
 import { dedupeSite, loggedTrigger, readCredential, type TriggerContext } from './context';
 import type { Acceptance } from './dedupe/lifecycle';
-import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
+import { DEDUPE_CAPACITY, openLedger, thisAcceptor, type TriggerLedger } from './dedupe/store';
 import { storeRefusal } from './storeErrors';
 import {
 	judgeDelivery,
@@ -129,12 +130,13 @@ async function accept(
 	const mode = acknowledgeMode(options.acknowledge, await n8nVersion());
 	let ledger: TriggerLedger;
 	let acceptance: Acceptance;
+	const nowMs = Date.now();
 	try {
 		ledger = await openLedger(dedupeSite(asTrigger(context), true), {
 			windowMs: options.dedupeWindowMs,
 			capacity: DEDUPE_CAPACITY,
 		});
-		acceptance = await ledger.accept(event.id, Date.now(), options.startWithinMs);
+		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs);
 	} catch (error) {
 		const refusal = storeRefusal(error);
 		if (!refusal) throw new NodeOperationError(context.getNode(), error as Error);
@@ -160,7 +162,11 @@ async function accept(
 			);
 			break;
 	}
-	const item = deliveredItem(event, ledger.notice?.());
+	const item = deliveredItem(event, {
+		token: randomUUID(),
+		...thisAcceptor(nowMs),
+		notice: ledger.notice?.(),
+	});
 	if (mode === 'atOnce') return answerAtOnce(context.getResponseObject(), item);
 	return answerOnceExecutionExists(item, () => ledger.answered?.(event.id));
 }

@@ -34,6 +34,15 @@ export type Acceptance =
 
 export type Start = 'started' | 'duplicate';
 
+/** What the execution's item says of its acceptance (trigger/output.ts). */
+export interface StartMark {
+	/** This acceptance's own: a start with it recognises its own earlier write. */
+	token: string;
+	/** The process that accepted, and when by its clock. */
+	process: string;
+	acceptedMs: number;
+}
+
 /** An event accepted and never started within the bound. */
 export interface OverdueEvent {
 	eventId: string;
@@ -50,8 +59,12 @@ export interface OverdueEvent {
 export interface EventLedger {
 	/** Records the event as accepted now, unless started or accepted less than `startWithinMs` ago. */
 	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
-	/** Marks the event started; `duplicate` when it already was, inside the window. */
-	start(eventId: string, nowMs: number): Promise<Start>;
+	/**
+	 * Marks the event started; `duplicate` when it already was, inside the window, by another
+	 * acceptance than `mark`'s: the same item started again (its reply lost, a Retry from the
+	 * executions list) is `started` again.
+	 */
+	start(eventId: string, nowMs: number, mark?: StartMark): Promise<Start>;
 	/**
 	 * Events accepted more than `startWithinMs` before `nowMs` that never started, each returned
 	 * by one call only (the first to find it); a later copy of one is `retaken`.

@@ -9,6 +9,7 @@ import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 import type { EventLedger } from './lifecycle';
 import type { DedupeOptions } from './memory/memoryStore';
 import { memoryLedger } from './memory/persistence';
+import { dedupeRegistry } from './memory/registry';
 import { redisClients } from './redis/redisClients';
 import { redisDedupeStore } from './redis/redisCredential';
 
@@ -49,6 +50,17 @@ export interface DedupeSite {
 	/** The attached GST Compliance Dedupe Redis credential's data; absent without one. */
 	redisCredential?: () => Promise<ICredentialDataDecryptedObject>;
 	warn(message: string): void;
+}
+
+/** Which process accepted a delivery, and when by its clock: carried to its execution. */
+export interface Acceptor {
+	process: string;
+	acceptedMs: number;
+}
+
+/** This process as the deliveries it accepts name it. */
+export function thisAcceptor(nowMs: number): Acceptor {
+	return { process: dedupeRegistry.process.id, acceptedMs: nowMs };
 }
 
 /**

@@ -10,7 +10,7 @@
  * `fromSnapshot()` rebuilds the store from it after a restart.
  */
 import { eventDigest } from '../eventDigest';
-import type { Acceptance, EventLedger, OverdueEvent, Start } from '../lifecycle';
+import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
 import { AcceptedEvents } from './acceptedEvents';
 import { PersistedRecords } from './persistedRecords';
 import {
@@ -31,6 +31,8 @@ export interface DedupeOptions {
 }
 
 const MINUTE_MS = 60_000;
+/** Starts whose acceptance token the store keeps, to know the same item started again. */
+export const STARTED_BY_KEPT = 1_024;
 
 export function digestEventId(eventId: string): string {
 	return eventDigest(eventId).slice(0, DIGEST_CHARS);
@@ -126,6 +128,8 @@ export class MemoryDedupeStore implements EventLedger {
 	unsavedStarts = 0;
 	/** Ids marked started when n8n read their answer, whose execution has not started yet. */
 	private readonly startedAtAnswer = new Set<string>();
+	/** The acceptance token of the latest starts, oldest first (STARTED_BY_KEPT). */
+	private readonly startedBy = new Map<string, string>();
 
 	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
 		return this.acceptNow(eventId, nowMs, startWithinMs);
@@ -142,9 +146,20 @@ export class MemoryDedupeStore implements EventLedger {
 		return earlier !== undefined ? { kind: 'retaken', acceptedMs: earlier } : { kind: 'accepted' };
 	}
 
-	async start(eventId: string, nowMs: number): Promise<Start> {
+	/**
+	 * `mark`: the acceptance's (lifecycle.ts); the same item started again (a Retry from the
+	 * executions list) is `started` again while this process remembers its token.
+	 */
+	async start(eventId: string, nowMs: number, mark?: Pick<StartMark, 'token'>): Promise<Start> {
+		const token = mark?.token;
 		if (this.startedAtAnswer.delete(eventId)) return 'started';
-		if (!this.claimNow(eventId, nowMs)) return 'duplicate';
+		if (!this.claimNow(eventId, nowMs))
+			return token !== undefined && this.startedBy.get(eventId) === token ? 'started' : 'duplicate';
+		if (token !== undefined) {
+			if (this.startedBy.size >= STARTED_BY_KEPT)
+				this.startedBy.delete(this.startedBy.keys().next().value as string);
+			this.startedBy.set(eventId, token);
+		}
 		this.unsavedStarts++;
 		return 'started';
 	}

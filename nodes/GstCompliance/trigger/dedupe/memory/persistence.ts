@@ -21,7 +21,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Acceptance } from '../lifecycle';
+import type { Acceptance, Start, StartMark } from '../lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
 import { isMarkers, markThisProcess, processesKey } from './processMarkers';
@@ -37,6 +37,32 @@ const OTHER_PROCESS_WARN_EVERY_MS = 10 * 60_000;
  * later (a concurrency wait), the copy n8n saves then may roll back what other nodes saved.
  */
 export const ANSWER_FRESH_MS = 1_000;
+
+/**
+ * The built-in store cannot keep its promise across processes: in queue mode the execution that
+ * starts an event runs on a worker, with no static data and a memory of its own, so neither the
+ * process that accepted nor the one that starts would learn what the other did. A community node
+ * cannot read n8n's configuration (no `process.env` on n8n Cloud), so the execution tells it from
+ * its item: accepted by another process while this one was running.
+ */
+export class AcceptedElsewhereError extends Error {
+	constructor() {
+		super(
+			'This execution runs on another n8n process than the one that received its delivery, while both run (queue mode: a worker), and the built-in dedupe store lives in one process. Attach a GST Compliance Dedupe Redis credential to the trigger (any Redis every n8n process reaches; the queue’s own is fine).',
+		);
+		this.name = 'AcceptedElsewhereError';
+	}
+}
+
+/**
+ * Accepted by another process while this one was running (by its load time; the accepting
+ * process's clock): that process holds the acceptance, this one would start the event blind. An
+ * item accepted before this process started is one n8n runs again after a restart.
+ */
+function acceptedElsewhere(mark: StartMark): boolean {
+	const self = dedupeRegistry.process;
+	return mark.process !== self.id && mark.acceptedMs > self.loadedMs;
+}
 
 /** The global static-data key of one trigger node's remembered ids. */
 export function staticDataKey(nodeId: string): string {
@@ -61,7 +87,7 @@ export interface MemorySite {
 
 export interface MemoryLedger {
 	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
-	start: MemoryDedupeStore['start'];
+	start(eventId: string, nowMs: number, mark?: StartMark): Promise<Start>;
 	overdue: MemoryDedupeStore['overdue'];
 	notice(): string | undefined;
 	/** n8n reads the answer, once the execution exists (n8nCompat.ts, 2.): saved with that read. */
@@ -121,7 +147,10 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') persist(nowMs);
 			return acceptance;
 		},
-		start: async (eventId, nowMs) => await store.start(eventId, nowMs),
+		start: async (eventId, nowMs, mark) => {
+			if (mark && acceptedElsewhere(mark)) throw new AcceptedElsewhereError();
+			return await store.start(eventId, nowMs, mark);
+		},
 		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
 		notice: () => [entry.otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
 		answered: (eventId, nowMs = Date.now()) => {

@@ -119,6 +119,10 @@ const settled = (entry: RegistryEntry) =>
 
 export const dedupeRegistry = new DedupeRegistry();
 
-function newProcess(): { id: string; startedMs?: number } {
-	return { id: randomUUID().slice(0, 8) };
+/**
+ * This process: its id in markers and acceptances, when it loaded the package (it served nothing
+ * before), and when it saved its first delivery.
+ */
+function newProcess(): { id: string; loadedMs: number; startedMs?: number } {
+	return { id: randomUUID().slice(0, 8), loadedMs: Date.now() };
 }

@@ -7,7 +7,9 @@
  * - accept: free (no key) → `a:<accepted ms>`; `d` → duplicate; `a:` younger than the bound →
  *   on its way; older → taken again with the new time. A lease of an earlier version (`p:…`, at
  *   most 30 s long) counts as on its way.
- * - start: anything but `d` → `d` for the window (started); `d` → duplicate.
+ * - start: anything but `d…` → `d:t:<the acceptance's token>` for the window (started); the
+ *   same token → started again (the same item, its reply lost or retried); any other `d…` →
+ *   duplicate.
  * Before its acceptance, an id goes into one sorted set per trigger (`…:<scope>:accepted`, member
  * the id itself, score this process's time, a first look only): a command on another key, so a
  * failure there leaves nothing accepted. A start or a duplicate takes the id out again, so the set
@@ -18,7 +20,7 @@
  * window are Redis's (`TIME` inside the scripts, key expiry): the processes' clocks may disagree
  * and are never compared. Values of earlier versions (`d:<until>`, bare `d`) read as started.
  */
-import type { Acceptance, EventLedger, OverdueEvent, Start } from '../lifecycle';
+import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
 import { eventDigest } from '../eventDigest';
 import { command, type RedisClient } from './redisConnection';
 import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
@@ -72,11 +74,19 @@ redis.call('SET', KEYS[1], 'a:' .. now, 'PX', ARGV[1])
 return {'accepted', now, now}
 `;
 
-/** KEYS[1]; ARGV: windowMs. Returns 'started' or 'duplicate'. */
+/**
+ * KEYS[1]; ARGV: windowMs, the acceptance's token ('' for an item without one). Returns 'started'
+ * or 'duplicate'. The mark is `d:t:<token>`: the same item started again finds its own mark.
+ */
 const START = `
 local v = redis.call('GET', KEYS[1])
-if v and string.sub(v, 1, 1) == 'd' then return 'duplicate' end
-redis.call('SET', KEYS[1], 'd', 'PX', ARGV[1])
+local mark = 'd'
+if ARGV[2] ~= '' then mark = 'd:t:' .. ARGV[2] end
+if v and string.sub(v, 1, 1) == 'd' then
+  if v == mark and mark ~= 'd' then return 'started' end
+  return 'duplicate'
+end
+redis.call('SET', KEYS[1], mark, 'PX', ARGV[1])
 return 'started'
 `;
 
@@ -140,10 +150,10 @@ export class RedisDedupeStore implements EventLedger {
 	 * Redis's clock decides the window (the lifecycle's `nowMs` is not needed). Where the server has
 	 * replicas, a start returns once one of them has it (replicaWait.ts), or after the bound.
 	 */
-	async start(eventId: string): Promise<Start> {
+	async start(eventId: string, _nowMs?: number, mark?: StartMark): Promise<Start> {
 		const key = eventKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
-			const result = await run(script(START, key, this.options.windowMs));
+			const result = await run(script(START, key, this.options.windowMs, mark?.token ?? ''));
 			if (result !== 'duplicate') {
 				const replication = await run(async (client) => await waitForReplica(client, key));
 				if (replication === 'timedOut')

@@ -41,14 +41,20 @@ describe('starting the event', () => {
 		expect(run.items[0]).not.toHaveProperty(DELIVERED_FIELD);
 	});
 
-	it('execute() run twice for one event → the second ends without items and says why, in a hint and at info level', async () => {
+	it('two executions of one event (two acceptances of it) → the second ends without items and says why, in a hint and at info level', async () => {
 		const infos: string[] = [];
 		jest
 			.spyOn(Container.get(Logger), 'info')
 			.mockImplementation((message: unknown) => void infos.push(String(message)));
-		const result = await deliver({ ...fresh('evt_twice'), execution: 'later' });
-		await result.execution!();
-		const again = await result.execution!();
+		const row = newWorkflow();
+		const acceptedItem = (token: string) => ({
+			[DELIVERED_FIELD]: {
+				...envelope({ id: 'evt_twice' }),
+				acceptance: { token, process: dedupeRegistry.process.id, acceptedMs: now },
+			},
+		});
+		expect((await firstStepWith([acceptedItem('first')], row)).items).toHaveLength(1);
+		const again = await firstStepWith([acceptedItem('second')], row);
 		expect(again.items).toEqual([]);
 		expect(again.hints).toEqual([expect.stringContaining('"evt_twice" was already started')]);
 		expect(infos).toEqual([expect.stringContaining('"evt_twice" was already started')]);

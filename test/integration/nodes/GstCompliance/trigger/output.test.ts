@@ -247,13 +247,33 @@ describe('the item the webhook hands its execution', () => {
 		data: { id: 'einv_1' },
 	};
 
-	it('deliveredItem → deliveredEvent gives the envelope back, and the accepting process’s notice when there is one', () => {
+	const acceptance = { token: 'tok-1', process: 'proc-1', acceptedMs: 1_700_000_000_000 };
+
+	it('deliveredItem → deliveredEvent gives the envelope and its acceptance back, and the accepting process’s notice when there is one', () => {
 		const through = (item: object) => JSON.parse(JSON.stringify(item)) as IDataObject;
-		expect(output.deliveredEvent(through(output.deliveredItem(event)))).toEqual({ event });
-		expect(output.deliveredEvent(through(output.deliveredItem(event, 'attach Redis')))).toEqual({
+		expect(output.deliveredEvent(through(output.deliveredItem(event, acceptance)))).toEqual({
 			event,
-			notice: 'attach Redis',
+			acceptance,
 		});
+		expect(
+			output.deliveredEvent(
+				through(output.deliveredItem(event, { ...acceptance, notice: 'attach Redis' })),
+			),
+		).toEqual({ event, acceptance, notice: 'attach Redis' });
+	});
+
+	it('deliveredEvent of an item without a whole acceptance (queued by an earlier version) → the envelope alone', () => {
+		const item = (mark: unknown) => ({
+			[output.DELIVERED_FIELD]: { ...event, acceptance: mark },
+		});
+		for (const mark of [
+			undefined,
+			'tok',
+			{ ...acceptance, token: 1 },
+			{ ...acceptance, process: null },
+			{ ...acceptance, acceptedMs: 'now' },
+		])
+			expect(output.deliveredEvent(item(mark))).toEqual({ event });
 	});
 
 	it('deliveredEvent of an item the webhook did not make (no field, no id, no type) → undefined; a missing createdAt or data → undefined and {}', () => {

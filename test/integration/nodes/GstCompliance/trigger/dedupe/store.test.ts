@@ -56,13 +56,8 @@ describe('the trigger with a Redis credential', () => {
 			started: undefined,
 		});
 		expect((await first.execution!()).items).toHaveLength(1);
-		expect(await suite.inspect.get(key('evt_n1'))).toBe('d');
+		expect(await suite.inspect.get(key('evt_n1'))).toMatch(/^d:t:[0-9a-f-]{36}$/);
 		expect(await suite.inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
-		// n8n runs the execution again after a restart: it ends without items.
-		expect(await first.execution!()).toEqual({
-			items: [],
-			hints: [expect.stringContaining('"evt_n1" was already started by another execution')],
-		});
 		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(again).toEqual({
 			status: 200,
@@ -119,7 +114,48 @@ describe('the trigger with a Redis credential', () => {
 		expect(start).toHaveBeenCalledTimes(6);
 		start.mockRestore();
 		expect((await first.execution!()).items).toHaveLength(1);
-		expect(await suite.inspect.get(key('evt_retry_start'))).toBe('d');
+		expect(await suite.inspect.get(key('evt_retry_start'))).toMatch(/^d:t:/);
+	});
+
+	it('a start whose reply comes after the command timeout (Redis paused 2.5 s): its retry finds its own mark, and the event starts in its only execution', async () => {
+		const first = await deliver({
+			...signed(body('evt_stalled')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
+		// Writes wait while Redis is paused; the start's script runs when it ends, after the
+		// client has given up on its reply (2 s) and before the retry (1 s later).
+		await suite.inspect.call('CLIENT', 'PAUSE', 2_500, 'WRITE');
+		const run = await first.execution!();
+		expect(run).toEqual({ items: [expect.objectContaining({ id: 'evt_stalled' })], hints: [] });
+		expect(await suite.inspect.get(key('evt_stalled'))).toMatch(/^d:t:/);
+		// Any other acceptance of the event is a copy.
+		expect(await deliver({ ...signed(body('evt_stalled')), redis: redisCredential() })).toEqual({
+			status: 200,
+			body: { received: true, duplicate: true },
+			started: undefined,
+		});
+	});
+
+	it('the same item started twice (a Retry from the executions list after its start failed late) → started both times; another acceptance’s execution → duplicate', async () => {
+		const first = await deliver({
+			...signed(body('evt_same_item')),
+			redis: redisCredential(),
+			execution: 'later',
+		});
+		const store = new RedisDedupeStore(
+			async (step) => await step(suite.inspect),
+			{ host: suite.server.host, port: suite.server.port, database: 3, password: PASSWORD },
+			{ scope: 'wf1:node-1:production', windowMs: 60_000 },
+		);
+		expect(
+			await store.start('evt_same_item', now, { token: 'other', process: 'p', acceptedMs: now }),
+		).toBe('started');
+		expect((await first.execution!()).items).toHaveLength(0);
+		expect(
+			await store.start('evt_same_item', now, { token: 'other', process: 'p', acceptedMs: now }),
+		).toBe('started');
+		expect(await store.start('evt_same_item', now)).toBe('duplicate');
 	});
 
 	it('an event accepted by an earlier version (its lease) while its copy arrives: on its way, answered at once', async () => {
@@ -170,7 +206,7 @@ describe('the trigger with a Redis credential', () => {
 	it('Redis restarted: the next delivery after it is back is served, and remembered ids stay', async () => {
 		const first = await deliver({ ...signed(body('evt_restart')), redis: redisCredential() });
 		expect(first.started).toHaveLength(1);
-		expect(await suite.inspect.get(key('evt_restart'))).toBe('d');
+		expect(await suite.inspect.get(key('evt_restart'))).toMatch(/^d:t:/);
 		await suite.server.stop();
 		const down = await deliver({ ...signed(body('evt_restart2')), redis: redisCredential() });
 		expect(down.status).toBe(503);

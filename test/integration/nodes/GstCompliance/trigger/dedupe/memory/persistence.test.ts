@@ -34,6 +34,7 @@ import * as output from '../../../../../../../nodes/GstCompliance/trigger/output
 import {
 	deliver,
 	envelope,
+	firstStepWith,
 	newWorkflow,
 	NOW_MS,
 	signed,
@@ -443,6 +444,44 @@ describe('executions n8n runs without the workflow’s static data (recovered af
 		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 31 * 60_000);
 		const next = await deliver({ ...eventAt('evt_later', NOW_MS + 31 * 60_000), workflow: row });
 		expect(next.started?.[0]?.dedupeNotice).toContain('"evt_lost"');
+	});
+});
+
+describe('an execution on another n8n process than the one that accepted its delivery, while both run (a queue-mode worker)', () => {
+	/** The execution runs on a process that was running before the delivery: a worker. */
+	const onWorker = () => {
+		dedupeRegistry.clear();
+		dedupeRegistry.process.loadedMs = NOW_MS - HOUR;
+	};
+
+	it('execute() → fails holding its event, saying to attach a Redis credential; nothing started', async () => {
+		const row = newWorkflow('wf-worker');
+		const first = await deliver({ ...event('evt_on_worker'), workflow: row, execution: 'later' });
+		onWorker();
+		await expect(first.execution!({ withoutStaticData: true })).rejects.toThrow(
+			/another n8n process than the one that received its delivery.*Attach a GST Compliance Dedupe Redis credential/,
+		);
+		await expect(first.execution!({ withoutStaticData: true })).rejects.toMatchObject({
+			description: expect.stringContaining('once the credential is attached'),
+		});
+	});
+
+	it('execute() of a delivery accepted before this process started (n8n runs it again after a restart) → starts it', async () => {
+		const row = newWorkflow('wf-after-restart');
+		const first = await deliver({ ...event('evt_before'), workflow: row, execution: 'later' });
+		dedupeRegistry.clear();
+		dedupeRegistry.process.loadedMs = NOW_MS + 1;
+		expect((await first.execution!({ withoutStaticData: true })).items).toHaveLength(1);
+	});
+
+	it('execute() of an item queued by an earlier version (no acceptance carried) → starts it', async () => {
+		const row = newWorkflow('wf-old-item');
+		onWorker();
+		const run = await firstStepWith(
+			[{ [output.DELIVERED_FIELD]: { id: 'evt_old_item', type: 'einvoice.generated' } }],
+			row,
+		);
+		expect(run.items).toHaveLength(1);
 	});
 });
 

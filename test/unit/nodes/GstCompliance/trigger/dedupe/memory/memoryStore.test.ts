@@ -13,6 +13,7 @@ import { runInNewContext } from 'vm';
 import {
 	digestEventId,
 	MemoryDedupeStore,
+	STARTED_BY_KEPT,
 	type DedupeOptions,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { fcParameters, timeoutFor } from '../../../../../../properties/fcConfig';
@@ -144,6 +145,35 @@ describe('start', () => {
 		for (const id of ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd'])
 			expect(await store.start(id, T0)).toBe('started');
 		expect(store.size).toBe(3);
+	});
+});
+
+describe('start with the acceptance’s token: the same item started again is started again', () => {
+	it('start(token A) twice → started both times; start(token B) or without a token → duplicate; counted once as unsaved', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		expect(await store.start('evt_1', T0, { token: 'A' })).toBe('started');
+		expect(await store.start('evt_1', T0 + 1, { token: 'A' })).toBe('started');
+		expect(await store.start('evt_1', T0 + 2, { token: 'B' })).toBe('duplicate');
+		expect(await store.start('evt_1', T0 + 3)).toBe('duplicate');
+		expect(store.size).toBe(1);
+		expect(store.unsavedStarts).toBe(1);
+	});
+
+	it('a start without a token, then with one → the tokenless start stays the only one', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		expect(await store.start('evt_1', T0)).toBe('started');
+		expect(await store.start('evt_1', T0, { token: 'A' })).toBe('duplicate');
+	});
+
+	it(`keeps the tokens of the latest ${STARTED_BY_KEPT} starts: the oldest goes first`, async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		for (let i = 0; i <= STARTED_BY_KEPT; i++)
+			expect(await store.start(`evt_${i}`, T0, { token: `tok_${i}` })).toBe('started');
+		expect(await store.start('evt_0', T0, { token: 'tok_0' })).toBe('duplicate');
+		expect(await store.start('evt_1', T0, { token: 'tok_1' })).toBe('started');
+		expect(
+			await store.start(`evt_${STARTED_BY_KEPT}`, T0, { token: `tok_${STARTED_BY_KEPT}` }),
+		).toBe('started');
 	});
 });
 
