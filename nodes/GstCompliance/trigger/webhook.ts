@@ -131,12 +131,13 @@ async function accept(
 	let ledger: TriggerLedger;
 	let acceptance: Acceptance;
 	const nowMs = Date.now();
+	const token = randomUUID();
 	try {
 		ledger = await openLedger(dedupeSite(asTrigger(context), true), {
 			windowMs: options.dedupeWindowMs,
 			capacity: DEDUPE_CAPACITY,
 		});
-		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs);
+		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, token);
 	} catch (error) {
 		const refusal = storeRefusal(error);
 		if (!refusal) throw new NodeOperationError(context.getNode(), error as Error);
@@ -163,7 +164,7 @@ async function accept(
 			break;
 	}
 	const item = deliveredItem(event, {
-		token: randomUUID(),
+		token,
 		...thisAcceptor(nowMs),
 		notice: ledger.notice?.(),
 	});

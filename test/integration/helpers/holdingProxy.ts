@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * A TCP proxy between a Redis replica and its master that can hold what the master sends: the
- * replication stream a replica has not received yet, as a slow or partitioned link leaves it.
- * `cut()` drops the link and whatever it held, as the master's death before a failover does.
+ * A TCP proxy in front of a Redis that can hold what the server sends: the replication stream a
+ * replica has not received yet, as a slow or partitioned link leaves it, or the reply to one
+ * command, as a stalled server or network gives it late. `cut()` drops the link and whatever it
+ * held, as the master's death before a failover does.
  */
 import net from 'net';
 
@@ -12,18 +13,36 @@ export interface HoldingProxy {
 	hold(): void;
 	/** Sends what was held, and everything after it at once. */
 	release(): void;
+	/**
+	 * Holds the server's bytes for `forMs` from the next request that contains `marker` (a
+	 * script's text): its reply, and everything after it, come that much later.
+	 */
+	holdAfter(marker: string, forMs: number): void;
 	/** Closes every connection and the listener; held bytes are lost. */
 	cut(): Promise<void>;
 }
 
 export async function holdingProxy(target: { host: string; port: number }): Promise<HoldingProxy> {
 	let holding = false;
+	let trigger: { marker: string; forMs: number } | undefined;
+	const release = () => {
+		holding = false;
+		for (const link of links) for (const chunk of link.held.splice(0)) link.client.write(chunk);
+	};
 	const links: Array<{ client: net.Socket; upstream: net.Socket; held: Buffer[] }> = [];
 	const server = net.createServer((client) => {
 		const upstream = net.connect(target.port, target.host);
 		const link = { client, upstream, held: [] as Buffer[] };
 		links.push(link);
-		client.on('data', (chunk: Buffer) => upstream.write(chunk));
+		client.on('data', (chunk: Buffer) => {
+			if (trigger && chunk.includes(trigger.marker)) {
+				const { forMs } = trigger;
+				trigger = undefined;
+				holding = true;
+				setTimeout(release, forMs);
+			}
+			upstream.write(chunk);
+		});
 		upstream.on('data', (chunk: Buffer) => {
 			if (holding) link.held.push(chunk);
 			else client.write(chunk);
@@ -40,10 +59,8 @@ export async function holdingProxy(target: { host: string; port: number }): Prom
 	return {
 		port: (server.address() as net.AddressInfo).port,
 		hold: () => (holding = true),
-		release: () => {
-			holding = false;
-			for (const link of links) for (const chunk of link.held.splice(0)) link.client.write(chunk);
-		},
+		release,
+		holdAfter: (marker, forMs) => (trigger = { marker, forMs }),
 		cut: async () => {
 			for (const link of links) {
 				link.held = [];

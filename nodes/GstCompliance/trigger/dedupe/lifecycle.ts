@@ -57,8 +57,17 @@ export interface OverdueEvent {
 
 /** What a store keeps for the lifecycle; each keeps its own record of the ids. */
 export interface EventLedger {
-	/** Records the event as accepted now, unless started or accepted less than `startWithinMs` ago. */
-	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
+	/**
+	 * Records the event as accepted now, unless started or accepted less than `startWithinMs` ago.
+	 * `token` is this acceptance's own mark (StartMark's), for a store that can take it back when
+	 * its reply is lost.
+	 */
+	accept(
+		eventId: string,
+		nowMs: number,
+		startWithinMs: number,
+		token?: string,
+	): Promise<Acceptance>;
 	/**
 	 * Marks the event started; `duplicate` when it already was, inside the window, by another
 	 * acceptance than `mark`'s: the same item started again (its reply lost, a Retry from the

@@ -4,8 +4,9 @@
  * event-id digest, expired by Redis at the end of its window, so nothing grows without bound; each
  * step touches that one key in one atomic script, so the store works the same on a Redis Cluster.
  *
- * - accept: free (no key) → `a:<accepted ms>`; `d` → duplicate; `a:` younger than the bound →
- *   on its way; older → taken again with the new time. A lease of an earlier version (`p:…`, at
+ * - accept: free (no key) → `a:<accepted ms>:<token>`; `d` → duplicate; `a:` younger than the
+ *   bound → on its way; older → taken again with the new time. An accept whose reply is lost
+ *   takes its own mark back (its delivery is answered 5xx). A lease of an earlier version (`p:…`, at
  *   most 30 s long) counts as on its way.
  * - start: anything but `d…` → `d:t:<the acceptance's token>` for the window (started); the
  *   same token → started again (the same item, its reply lost or retried); any other `d…` →
@@ -54,24 +55,41 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 /**
- * KEYS[1]; ARGV: windowMs, startWithinMs. Returns {kind, acceptedMs, nowMs}: kind 'accepted',
- * 'retaken', 'duplicate' or 'onItsWay'.
+ * KEYS[1]; ARGV: windowMs, startWithinMs, the acceptance's token ('' for none). Returns {kind,
+ * acceptedMs, nowMs}: kind 'accepted', 'retaken', 'duplicate' or 'onItsWay'. The mark is
+ * `a:<ms>:<token>`, so an acceptance whose reply was lost can be taken back (TAKE_BACK).
  */
 const ACCEPT = `${NOW}
+local mark = 'a:' .. now
+if ARGV[3] ~= '' then mark = mark .. ':' .. ARGV[3] end
 local v = redis.call('GET', KEYS[1])
 if v then
   local kind = string.sub(v, 1, 1)
   if kind == 'd' then return {'duplicate', 0, now} end
   if kind == 'p' then return {'onItsWay', now, now} end
   if kind == 'a' then
-    local at = tonumber(string.sub(v, 3))
+    local at = tonumber(string.match(v, '^a:(%d+)'))
     if at and now - at < tonumber(ARGV[2]) then return {'onItsWay', at, now} end
-    redis.call('SET', KEYS[1], 'a:' .. now, 'PX', ARGV[1])
+    redis.call('SET', KEYS[1], mark, 'PX', ARGV[1])
     return {'retaken', at or 0, now}
   end
 end
-redis.call('SET', KEYS[1], 'a:' .. now, 'PX', ARGV[1])
+redis.call('SET', KEYS[1], mark, 'PX', ARGV[1])
 return {'accepted', now, now}
+`;
+
+/**
+ * KEYS[1]; ARGV: the acceptance's token. Deletes the acceptance that token wrote, if it still
+ * stands: its delivery was answered 5xx, so the service's retry must be accepted afresh.
+ */
+const TAKE_BACK = `
+local v = redis.call('GET', KEYS[1])
+local suffix = ':' .. ARGV[1]
+if v and string.sub(v, 1, 2) == 'a:' and string.sub(v, -string.len(suffix)) == suffix then
+  redis.call('DEL', KEYS[1])
+  return 1
+end
+return 0
 `;
 
 /**
@@ -99,7 +117,7 @@ return 'started'
 const CHECK = `${NOW}
 local v = redis.call('GET', KEYS[1])
 if not v then return {'gone', 0} end
-local at = tonumber(string.match(v, '^a:(%d+)$'))
+local at = tonumber(string.match(v, '^a:(%d+)'))
 if not at then return {'done', 0} end
 if now - at >= tonumber(ARGV[1]) then return {'overdue', at} end
 return {'waiting', at}
@@ -127,15 +145,29 @@ export class RedisDedupeStore implements EventLedger {
 		private readonly options: RedisStoreOptions,
 	) {}
 
-	/** `nowMs` scores the id in the accepted set only; Redis's clock decides the rest. */
-	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
+	/**
+	 * `nowMs` scores the id in the accepted set only; Redis's clock decides the rest. An accept
+	 * whose script was sent but whose reply failed (a timeout, a dropped connection) takes its
+	 * acceptance back on the same connection, which Redis runs after it: the delivery is answered
+	 * 5xx, and the service's retry must not find it "on its way".
+	 */
+	async accept(
+		eventId: string,
+		nowMs: number,
+		startWithinMs: number,
+		token = '',
+	): Promise<Acceptance> {
 		const setKey = acceptedKey(this.options.scope);
+		const key = eventKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
 			// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted.
 			await run(async (client) => await client.zadd(setKey, 'NX', nowMs, eventId));
 			const [kind, acceptedMs] = (await run(
-				script(ACCEPT, eventKey(this.options.scope, eventId), this.options.windowMs, startWithinMs),
-			)) as [Acceptance['kind'], number, number];
+				script(ACCEPT, key, this.options.windowMs, startWithinMs, token),
+			).catch(async (error: unknown) => {
+				if (token) await run(script(TAKE_BACK, key, token)).catch(() => 0);
+				throw error;
+			})) as [Acceptance['kind'], number, number];
 			// Tidying only (`overdue` drops a started id it finds): a retake's new time, a duplicate out.
 			if (kind === 'retaken')
 				await run(async (client) => await client.zadd(setKey, nowMs, eventId)).catch(() => 0);

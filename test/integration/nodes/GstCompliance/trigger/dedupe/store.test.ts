@@ -14,8 +14,9 @@ import {
 	eventKey,
 	RedisDedupeStore,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { freePort, waitFor } from '../../../../../harness/http';
+import { freePort, sleep, waitFor } from '../../../../../harness/http';
 import { deliver, envelope, NOW_MS, signed } from '../../../../helpers/deliverToTrigger';
+import { holdingProxy } from '../../../../helpers/holdingProxy';
 import { suiteRedis } from '../../../../helpers/suiteRedis';
 
 jest.setTimeout(60_000);
@@ -47,7 +48,7 @@ describe('the trigger with a Redis credential', () => {
 			execution: 'later',
 		});
 		expect(first).toMatchObject({ status: 202, body: { received: true } });
-		expect(await suite.inspect.get(key('evt_n1'))).toMatch(/^a:\d+$/);
+		expect(await suite.inspect.get(key('evt_n1'))).toMatch(/^a:\d+:[0-9a-f-]{36}$/);
 		// A copy while the execution waits creates none.
 		const copy = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(copy).toEqual({
@@ -135,6 +136,23 @@ describe('the trigger with a Redis credential', () => {
 			body: { received: true, duplicate: true },
 			started: undefined,
 		});
+	});
+
+	it('an accept whose reply comes after the command timeout (answered 503) → its acceptance is taken back: the service’s retry is accepted and its execution starts the event', async () => {
+		const proxy = await holdingProxy({ host: suite.server.host, port: suite.server.port });
+		try {
+			const viaProxy = { ...redisCredential(), port: proxy.port };
+			// The ACCEPT script's reply held 2.5 s: Redis ran it, the client gave up at 2 s.
+			proxy.holdAfter('onItsWay', 2_500);
+			const first = await deliver({ ...signed(body('evt_late_accept')), redis: viaProxy });
+			expect(first).toMatchObject({ status: 503, started: undefined });
+			await sleep(1_000);
+			const retry = await deliver({ ...signed(body('evt_late_accept')), redis: viaProxy });
+			expect(retry).toMatchObject({ status: 202, body: { received: true } });
+			expect(retry.started).toEqual([expect.objectContaining({ id: 'evt_late_accept' })]);
+		} finally {
+			await proxy.cut();
+		}
 	});
 
 	it('the same item started twice (a Retry from the executions list after its start failed late) → started both times; another acceptance’s execution → duplicate', async () => {

@@ -133,6 +133,24 @@ describe('accept, start and overdue', () => {
 		expect((await store.accept('evt_lost', T0, WITHIN)).kind).toBe('onItsWay');
 	});
 
+	it('accept with a token → `a:<ms>:<token>`, read as on its way, started by its start and named overdue like any acceptance', async () => {
+		const store = processStore();
+		expect(await store.accept('evt_tok', T0, WITHIN, 'tok-1')).toEqual({ kind: 'accepted' });
+		expect(await inspect.get(eventKey('wf1:node-1:production', 'evt_tok'))).toMatch(
+			/^a:\d+:tok-1$/,
+		);
+		expect((await store.accept('evt_tok', T0, WITHIN, 'tok-2')).kind).toBe('onItsWay');
+		await store.accept('evt_lost_tok', T0 - WITHIN, WITHIN, 'tok-3');
+		await sleep(30);
+		expect((await store.overdue(T0 + 1_000, 20)).map(({ eventId }) => eventId).sort()).toEqual([
+			'evt_lost_tok',
+			'evt_tok',
+		]);
+		expect(await store.start('evt_tok', T0, { token: 'tok-1', process: 'p', acceptedMs: T0 })).toBe(
+			'started',
+		);
+	});
+
 	it('start of an id never accepted (its key expired, or accepted by an earlier version) → started', async () => {
 		expect(await processStore().start('evt_unknown')).toBe('started');
 	});
