@@ -3,7 +3,7 @@
  * key's time to live, and acceptance times read with TIME), which a test cannot move; this moves it
  * for the keys of one pattern: each key's time to live shrinks by the time said to pass (a key
  * whose time is up is deleted, as Redis would have expired it by then), and the acceptance times
- * the keys hold (`a:<ms>` values, the accepted index's scores) move back by as much.
+ * the keys hold (`a:<ms>[:<token>]` values, the accepted index's scores) move back by as much.
  */
 import type Redis from 'ioredis';
 
@@ -14,8 +14,8 @@ for _, key in ipairs(redis.call('KEYS', ARGV[1])) do
   local kind = redis.call('TYPE', key)['ok']
   if kind == 'string' then
     local v = redis.call('GET', key)
-    local at = string.match(v, '^a:(%d+)$')
-    if at then redis.call('SET', key, 'a:' .. (tonumber(at) - shift), 'KEEPTTL') end
+    local at, token = string.match(v, '^a:(%d+)(.*)$')
+    if at then redis.call('SET', key, 'a:' .. (tonumber(at) - shift) .. token, 'KEEPTTL') end
   elseif kind == 'zset' then
     local entries = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
     for i = 1, #entries, 2 do redis.call('ZADD', key, tonumber(entries[i + 1]) - shift, entries[i]) end

@@ -28,6 +28,8 @@ import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
 import { type RedisConnection } from './redisSettings';
 
 export const KEY_PREFIX = 'n8n-gst-compliance:dedupe:v1';
+/** The key each server's replica barrier writes (replicaWait.ts). */
+const REPLICA_MARKER_KEY = `${KEY_PREFIX}:replica-barrier`;
 /** How many overdue candidates one look reads. */
 const OVERDUE_BATCH = 20;
 
@@ -187,7 +189,9 @@ export class RedisDedupeStore implements EventLedger {
 		return await this.step(async (run) => {
 			const result = await run(script(START, key, this.options.windowMs, mark?.token ?? ''));
 			if (result !== 'duplicate') {
-				const replication = await run(async (client) => await waitForReplica(client, key));
+				const replication = await run(
+					async (client) => await waitForReplica(client, key, REPLICA_MARKER_KEY),
+				);
 				if (replication === 'timedOut')
 					this.options.warn?.(
 						`the start of event ${JSON.stringify(eventId)} was not acknowledged by a replica within ${REPLICA_WAIT_MS} ms: it is on the master alone, and a failover before the replica catches up would forget it (a redelivery would start the event again). Check the replicas' lag (INFO replication)`,

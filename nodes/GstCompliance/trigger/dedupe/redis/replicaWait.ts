@@ -5,6 +5,12 @@
  * for one of them to acknowledge the start. What this does not cover is in docs/deployments.md:
  * a replica slower than the bound, and acceptances (a lost acceptance costs a second execution
  * that the start then ends, never a second start).
+ *
+ * WAIT blocks the connection it runs on, on the server: on the process's shared connection, one
+ * replica that stops acknowledging would hold every other accept and start behind it. So each
+ * server gets a barrier of its own (`ReplicaBarrier`): a second connection that writes a marker
+ * and WAITs for it. Redis replicates in order, so a replica that has the marker has every start
+ * made before it; one barrier runs at a time, and the starts that finish meanwhile share the next.
  */
 import type { Cluster, Redis } from 'ioredis';
 
@@ -21,18 +27,82 @@ export type Replication = 'none' | 'acknowledged' | 'timedOut';
 const replicaCounts = new WeakMap<Redis, { count: number; readMs: number }>();
 
 /**
- * Waits for one replica of the server that holds `key` to acknowledge this connection's writes,
- * when that server has replicas. Never throws: a server that cannot be asked counts as without.
+ * Waits for one replica of the server that holds `key` to acknowledge the writes made on it so
+ * far, when that server has replicas, through the server's barrier. Never throws: a server that
+ * cannot be asked counts as without. `markerKey`: the barrier's own key (a hash tag is added on a
+ * cluster, so the marker lands on that master).
  */
 export async function waitForReplica(
 	client: RedisClient,
 	key: string,
+	markerKey: string,
 	timeoutMs = REPLICA_WAIT_MS,
 ): Promise<Replication> {
 	const server = client.isCluster ? masterOf(client as Cluster, key) : (client as Redis);
 	if (!server || (await replicaCount(server)) === 0) return 'none';
-	const acknowledged = await server.call('WAIT', 1, timeoutMs).then(Number, () => 0);
-	return acknowledged >= 1 ? 'acknowledged' : 'timedOut';
+	const marker = client.isCluster ? markerOn(client as Cluster, server, markerKey) : markerKey;
+	if (marker === undefined) return 'none';
+	let barrier = barriers.get(server);
+	if (!barrier) {
+		barrier = new ReplicaBarrier(server, marker, timeoutMs);
+		barriers.set(server, barrier);
+	}
+	return (await barrier.after()) ? 'acknowledged' : 'timedOut';
+}
+
+const barriers = new WeakMap<Redis, ReplicaBarrier>();
+
+/**
+ * One server's replication barrier: its own connection (closed with the shared one) writes a
+ * marker and WAITs for one replica to have it. Callers whose writes are done join the next
+ * barrier; one runs at a time.
+ */
+export class ReplicaBarrier {
+	private readonly connection: Redis;
+	private waiting: Array<(acknowledged: boolean) => void> = [];
+	private running = false;
+	/** Barriers run (for tests). */
+	rounds = 0;
+
+	constructor(
+		server: Redis,
+		private readonly marker: string,
+		private readonly timeoutMs: number,
+	) {
+		this.connection = server.duplicate();
+		this.connection.on('error', () => undefined);
+		server.once('end', () => this.connection.disconnect());
+	}
+
+	/** Resolves once a replica has every write made on the server before this call. */
+	async after(): Promise<boolean> {
+		return await new Promise<boolean>((resolve) => {
+			this.waiting.push(resolve);
+			void this.pump();
+		});
+	}
+
+	private async pump(): Promise<void> {
+		if (this.running) return;
+		this.running = true;
+		while (this.waiting.length > 0) {
+			const batch = this.waiting.splice(0);
+			const acknowledged = await this.round();
+			for (const resolve of batch) resolve(acknowledged);
+		}
+		this.running = false;
+	}
+
+	private async round(): Promise<boolean> {
+		this.rounds++;
+		try {
+			if (this.connection.status === 'wait') await this.connection.connect();
+			await this.connection.set(this.marker, String(this.rounds), 'PX', 60_000);
+			return Number(await this.connection.call('WAIT', 1, this.timeoutMs)) >= 1;
+		} catch {
+			return false;
+		}
+	}
 }
 
 /** `connected_slaves` of INFO replication, read at most once a minute per connection. */
@@ -47,6 +117,16 @@ async function replicaCount(server: Redis): Promise<number> {
 	const count = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? 0);
 	replicaCounts.set(server, { count, readMs: nowMs });
 	return count;
+}
+
+/** `markerKey` with a hash tag that puts it on `server`'s slots; undefined when none is found. */
+function markerOn(cluster: Cluster, server: Redis, markerKey: string): string | undefined {
+	const owner = `${server.options.host}:${server.options.port}`;
+	for (let tag = 0; tag < 65_536; tag++) {
+		const key = `${markerKey}:{${tag}}`;
+		if (cluster.slots[keySlot(key)]?.[0] === owner) return key;
+	}
+	return undefined;
 }
 
 /** The connection to the master that serves `key`'s slot, as the cluster's slot table says. */

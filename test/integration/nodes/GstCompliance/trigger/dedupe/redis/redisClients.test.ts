@@ -55,7 +55,7 @@ describe('a client with a command in flight is never closed', () => {
 		releaseTrigger('wf1', 'node-1');
 		expect(await delivery).toMatchObject({ status: 202, body: { received: true } });
 		expect(await suite.inspect.get(eventKey('wf1:node-1:production', 'evt_held'))).toMatch(
-			/^a:\d+$/,
+			/^a:\d+:[0-9a-f-]{36}$/,
 		);
 		await waitFor(
 			async () =>

@@ -8,13 +8,17 @@
 import Redis from 'ioredis';
 
 import {
+	createClient,
+	loadRedisModule,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import {
 	eventKey,
 	fixedClient,
 	RedisDedupeStore,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { waitForReplica } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
 import type { RedisConnection } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { waitFor } from '../../../../../../harness/http';
+import { sleep, waitFor } from '../../../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
 import { holdingProxy, type HoldingProxy } from '../../../../../helpers/holdingProxy';
 
@@ -114,9 +118,46 @@ describe('a started event survives a failover', () => {
 		proxy.release();
 	});
 
+	it('a replica that stops acknowledging → starts and accepts on the same connection are not held behind one another: 6 starts 300 ms apart and a delivery 1.5 s in all succeed', async () => {
+		const warnings: string[] = [];
+		// The client the trigger uses: its 2 s command timeout, no offline queue.
+		const shared = createClient(await loadRedisModule(), connection(master), () => 100) as Redis;
+		clients.push(shared);
+		await shared.connect();
+		const store = new RedisDedupeStore(fixedClient(shared), connection(master), {
+			scope: SCOPE,
+			windowMs: 60_000,
+			warn: (message) => warnings.push(message),
+		});
+		for (let i = 0; i < 6; i++) await store.accept(`evt_w${i}`, T0, 60_000);
+		proxy.hold();
+		// Executions get their slots 300 ms apart; a delivery arrives 1.5 s in.
+		const settled = async <T>(work: Promise<T>) =>
+			await work.then(
+				(value) => value,
+				(error: Error) => error.message,
+			);
+		const starts = Array.from(
+			{ length: 6 },
+			async (_, i) =>
+				await sleep(300 * i).then(async () => await settled(store.start(`evt_w${i}`))),
+		);
+		const accept = sleep(1_500).then(
+			async () => await settled(store.accept('evt_new', T0, 60_000)),
+		);
+		expect(await Promise.all([...starts, accept])).toEqual([
+			...Array.from({ length: 6 }, () => 'started'),
+			{ kind: 'accepted' },
+		]);
+		proxy.release();
+		expect(warnings).toHaveLength(6);
+	});
+
 	it('a server without replicas (the promoted one) → no WAIT: a start never waits', async () => {
 		await failover();
-		expect(await waitForReplica(connect(replica), eventKey(SCOPE, 'evt_alone'))).toBe('none');
+		expect(await waitForReplica(connect(replica), eventKey(SCOPE, 'evt_alone'), 'marker')).toBe(
+			'none',
+		);
 		expect(await storeOn(replica).start('evt_alone')).toBe('started');
 	});
 });
