@@ -4,15 +4,16 @@
  * runs again after a restart. It builds the event's item (output shape, Refetch Latest State) and
  * decides "once" there (dedupe/lifecycle.ts): the first execution of an event to start goes on with
  * its item; any other ends at once without items and says why. Events accepted and never started are named
- * here, in n8n's log and on the item.
+ * here too (overdue.ts), in n8n's log and on the item.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import { dedupeSite, triggerOf, type TriggerContext } from './context';
+import { dedupeSite, type TriggerContext } from './context';
+import { overdueNotes } from './overdue';
 import { settings } from '../settings';
-import { duplicateStartMessage, overdueMessage, type Start } from './dedupe/lifecycle';
+import { duplicateStartMessage, type Start } from './dedupe/lifecycle';
 import { DedupeUnavailableError } from './dedupe/redis/redisConnection';
 import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
 import { normaliseOptions, type RawTriggerOptions } from './options';
@@ -24,10 +25,6 @@ import { storeRefusal } from './storeErrors';
  * failover takes seconds): about 30 s in all, then the execution fails holding its event.
  */
 export const START_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_000, 15_000];
-
-/** Overdue events are looked for at most this often per trigger and process (a Redis read). */
-const OVERDUE_LOOK_EVERY_MS = 10_000;
-const lastOverdueLook = new Map<string, number>();
 
 export async function runExecution(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -73,7 +70,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		}
 		const notes = [
 			delivered.notice,
-			...(ledger ? await overdueNotes(context, ledger, options) : []),
+			...(ledger ? await overdueNotes(context, ledger, options.startWithinMs) : []),
 		];
 		const notice = notes.filter(Boolean).join(' ');
 		out.push({
@@ -98,27 +95,4 @@ async function startRetried(
 		if (!retriable || attempt >= START_RETRY_DELAYS_MS.length) return result;
 		await settings.sleep(START_RETRY_DELAYS_MS[attempt]);
 	}
-}
-
-/**
- * Names the events accepted longer ago than the Start Deadline that never started: a warning
- * each, and the same words on this item. A store that cannot be read for it is not an error.
- */
-async function overdueNotes(
-	context: TriggerContext,
-	ledger: TriggerLedger,
-	options: { startWithinMs: number },
-): Promise<string[]> {
-	const { workflowId, nodeId } = triggerOf(context);
-	const key = `${workflowId}:${nodeId}:${context.getMode()}`;
-	const nowMs = Date.now();
-	if (nowMs - (lastOverdueLook.get(key) ?? -Infinity) < OVERDUE_LOOK_EVERY_MS) return [];
-	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
-	lastOverdueLook.set(key, nowMs);
-	const overdue = await ledger.overdue(nowMs, options.startWithinMs).catch(() => []);
-	return overdue.map((event) => {
-		const message = overdueMessage(event, options.startWithinMs);
-		context.logger.warn(`GST Compliance Trigger (workflow ${workflowId}): ${message}`);
-		return message;
-	});
 }

@@ -16,6 +16,7 @@ import { acknowledgeMode } from './acknowledgement';
 import { dedupeSite, loggedTrigger, readCredential, type TriggerContext } from './context';
 import type { Acceptance } from './dedupe/lifecycle';
 import { DEDUPE_CAPACITY, openLedger, thisAcceptor, type TriggerLedger } from './dedupe/store';
+import { overdueNotes } from './overdue';
 import { storeRefusal } from './storeErrors';
 import {
 	judgeDelivery,
@@ -111,6 +112,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 				);
 			return respond(this, outcome.status, { error: outcome.error });
 		case 'ignored':
+			await nameOverdue(asTrigger(this), options);
 			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
 		case 'verified':
 			return await accept(this, outcome.event, options);
@@ -148,6 +150,7 @@ async function accept(
 		return respond(context, refusal.status, { error: refusal.answer });
 	}
 
+	const overdue = await overdueNotes(asTrigger(context), ledger, options.startWithinMs);
 	switch (acceptance.kind) {
 		case 'duplicate':
 			return { webhookResponse: { received: true, duplicate: true } };
@@ -166,10 +169,22 @@ async function accept(
 	const item = deliveredItem(event, {
 		token,
 		...thisAcceptor(nowMs),
-		notice: ledger.notice?.(),
+		notice: [ledger.notice?.(), ...overdue].filter(Boolean).join(' ') || undefined,
 	});
 	if (mode === 'atOnce') return answerAtOnce(context.getResponseObject(), item);
 	return answerOnceExecutionExists(item, () => ledger.answered?.(event.id));
+}
+
+/**
+ * A delivery that reaches no acceptance (an event type not selected) still names the events
+ * accepted and never started (overdue.ts); a store that cannot be opened is left for the next.
+ */
+async function nameOverdue(context: TriggerContext, options: TriggerOptions): Promise<void> {
+	const ledger = await openLedger(dedupeSite(context, true), {
+		windowMs: options.dedupeWindowMs,
+		capacity: DEDUPE_CAPACITY,
+	}).catch(() => undefined);
+	if (ledger) await overdueNotes(context, ledger, options.startWithinMs);
 }
 
 /** The webhook context as the trigger reads it (context.ts). */

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * A TCP proxy in front of a Redis that can hold what the server sends: the replication stream a
  * replica has not received yet, as a slow or partitioned link leaves it, or the reply to one

@@ -2,9 +2,8 @@
 /**
  * The trigger's first step in its execution (trigger/execution.ts), run by n8n-core's ExecuteContext
  * (helpers/deliverToTrigger.ts): the item built and the event started once, the reason said when an
- * execution ends empty, overdue events named on the item at most every 10 s, items that are not
- * the webhook's passed through, and a store that cannot be reached failing the execution with what
- * to do.
+ * execution ends empty, items that are not the webhook's passed through, and a store that cannot
+ * be reached failing the execution with what to do. Naming overdue events: overdue.test.ts.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -21,7 +20,6 @@ import {
 	type DeliveryRequest,
 } from '../../../helpers/deliverToTrigger';
 
-const MINUTE = 60_000;
 let now = NOW_MS;
 beforeEach(() => {
 	now = NOW_MS;
@@ -70,34 +68,5 @@ describe('items that are not the webhook’s', () => {
 	it('execute() of a carried field that is not an event (no id or type) → passed through', async () => {
 		const item = { [DELIVERED_FIELD]: { id: 42, type: 'einvoice.generated' } };
 		expect((await firstStepWith([item])).items).toEqual([item]);
-	});
-});
-
-describe('naming events accepted and never started', () => {
-	it('the next started item after the Start Deadline names the lost event once; a look is made at most every 10 s', async () => {
-		const warnings: string[] = [];
-		jest
-			.spyOn(Container.get(Logger), 'warn')
-			.mockImplementation((message: unknown) => void warnings.push(String(message)));
-		const workflow = newWorkflow('wf-overdue-look');
-		await deliver({ ...fresh('evt_lost'), workflow, execution: 'later' });
-		now += 30 * MINUTE;
-		const first = await deliver({ ...fresh('evt_a'), workflow });
-		expect(first.started?.[0].dedupeNotice).toContain('"evt_lost" was accepted');
-		await deliver({ ...fresh('evt_lost_2'), workflow, execution: 'later' });
-		// A look 2 s before evt_lost_2's deadline: nothing to name yet.
-		now += 30 * MINUTE - 2_000;
-		expect((await deliver({ ...fresh('evt_b'), workflow })).started?.[0]).not.toHaveProperty(
-			'dedupeNotice',
-		);
-		// Overdue 3 s later, but within 10 s of that look: not looked for again yet.
-		now += 5_000;
-		expect((await deliver({ ...fresh('evt_c'), workflow })).started?.[0]).not.toHaveProperty(
-			'dedupeNotice',
-		);
-		now += 5_000;
-		const later = await deliver({ ...fresh('evt_d'), workflow });
-		expect(later.started?.[0].dedupeNotice).toContain('"evt_lost_2" was accepted');
-		expect(warnings.filter((w) => w.includes('was accepted at'))).toHaveLength(2);
 	});
 });

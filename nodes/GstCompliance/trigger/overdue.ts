@@ -1,0 +1,39 @@
+/**
+ * Naming the events accepted and never started (dedupe/lifecycle.ts `overdue`): looked for at
+ * every delivery the trigger receives (webhook.ts, whether it starts anything or not) and at every
+ * execution's first step (execution.ts), at most every OVERDUE_LOOK_EVERY_MS per trigger and
+ * process. A community node gets no timer of its own, so a quiet trigger names a lost event with
+ * its next delivery, whatever that delivery is.
+ */
+import { triggerOf, type TriggerContext } from './context';
+import { overdueMessage } from './dedupe/lifecycle';
+import type { TriggerLedger } from './dedupe/store';
+
+/** Overdue events are looked for at most this often per trigger and process (a Redis read). */
+export const OVERDUE_LOOK_EVERY_MS = 10_000;
+const lastOverdueLook = new Map<string, number>();
+
+/**
+ * Names the events accepted longer ago than the Start Deadline that never started: a warning
+ * each, and the same words returned for the item. A store that cannot be read for it is not an
+ * error. A clock stepped back looks again at once.
+ */
+export async function overdueNotes(
+	context: TriggerContext,
+	ledger: Pick<TriggerLedger, 'overdue'>,
+	startWithinMs: number,
+): Promise<string[]> {
+	const { workflowId, nodeId } = triggerOf(context);
+	const key = `${workflowId}:${nodeId}:${context.getMode()}`;
+	const nowMs = Date.now();
+	const last = lastOverdueLook.get(key);
+	if (last !== undefined && nowMs >= last && nowMs - last < OVERDUE_LOOK_EVERY_MS) return [];
+	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
+	lastOverdueLook.set(key, nowMs);
+	const overdue = await ledger.overdue(nowMs, startWithinMs).catch(() => []);
+	return overdue.map((event) => {
+		const message = overdueMessage(event, startWithinMs);
+		context.logger.warn(`GST Compliance Trigger (workflow ${workflowId}): ${message}`);
+		return message;
+	});
+}

@@ -1,0 +1,85 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
+/**
+ * Naming events accepted and never started (trigger/overdue.ts), through the trigger as n8n runs
+ * it (helpers/deliverToTrigger.ts): on the next started item and in the log, on any delivery the
+ * trigger receives after the Start Deadline, at most every 10 s per trigger.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
+import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import {
+	deliver,
+	envelope,
+	newWorkflow,
+	NOW_MS,
+	signed,
+	type DeliveryRequest,
+} from '../../../helpers/deliverToTrigger';
+
+const MINUTE = 60_000;
+let now = NOW_MS;
+beforeEach(() => {
+	now = NOW_MS;
+	jest.spyOn(Date, 'now').mockImplementation(() => now);
+	dedupeRegistry.clear();
+});
+afterEach(() => jest.restoreAllMocks());
+
+const fresh = (id: string): DeliveryRequest =>
+	signed(JSON.stringify(envelope({ id })), Math.floor(now / 1000));
+
+describe('naming events accepted and never started', () => {
+	it('the next started item after the Start Deadline names the lost event once; a look is made at most every 10 s', async () => {
+		const warnings: string[] = [];
+		jest
+			.spyOn(Container.get(Logger), 'warn')
+			.mockImplementation((message: unknown) => void warnings.push(String(message)));
+		const workflow = newWorkflow('wf-overdue-look');
+		await deliver({ ...fresh('evt_lost'), workflow, execution: 'later' });
+		now += 30 * MINUTE;
+		const first = await deliver({ ...fresh('evt_a'), workflow });
+		expect(first.started?.[0].dedupeNotice).toContain('"evt_lost" was accepted');
+		await deliver({ ...fresh('evt_lost_2'), workflow, execution: 'later' });
+		// A look 2 s before evt_lost_2's deadline: nothing to name yet.
+		now += 30 * MINUTE - 2_000;
+		expect((await deliver({ ...fresh('evt_b'), workflow })).started?.[0]).not.toHaveProperty(
+			'dedupeNotice',
+		);
+		// Overdue 3 s later, but within 10 s of that look: not looked for again yet.
+		now += 5_000;
+		expect((await deliver({ ...fresh('evt_c'), workflow })).started?.[0]).not.toHaveProperty(
+			'dedupeNotice',
+		);
+		now += 5_000;
+		const later = await deliver({ ...fresh('evt_d'), workflow });
+		expect(later.started?.[0].dedupeNotice).toContain('"evt_lost_2" was accepted');
+		expect(warnings.filter((w) => w.includes('was accepted at'))).toHaveLength(2);
+	});
+
+	it.each([
+		['a copy of an event already started', { id: 'evt_done' }],
+		['an event type the trigger does not select', { id: 'evt_other', type: 'ewaybill.expired' }],
+	])(
+		'%s, after the Start Deadline → the lost event is named at warn level, though nothing starts',
+		async (_, delivered) => {
+			const warnings: string[] = [];
+			jest
+				.spyOn(Container.get(Logger), 'warn')
+				.mockImplementation((message: unknown) => void warnings.push(String(message)));
+			const workflow = newWorkflow('wf-overdue-any');
+			const events = ['einvoice.generated'];
+			await deliver({ ...fresh('evt_done'), workflow, events });
+			await deliver({ ...fresh('evt_lost'), workflow, events, execution: 'later' });
+			now += 30 * MINUTE;
+			const body = JSON.stringify(envelope(delivered));
+			const result = await deliver({
+				...signed(body, Math.floor(now / 1000)),
+				workflow,
+				events,
+			});
+			expect(result.started).toBeUndefined();
+			expect(warnings.filter((w) => w.includes('"evt_lost" was accepted at'))).toHaveLength(1);
+		},
+	);
+});
