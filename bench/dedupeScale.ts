@@ -72,6 +72,7 @@ function memoryStore(filled: number): EventLedger {
 			return acceptance;
 		},
 		start: async (eventId, nowMs) => await store.start(eventId, nowMs),
+		startedElsewhere: async (eventId) => await store.startedElsewhere(eventId),
 		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
 	};
 }

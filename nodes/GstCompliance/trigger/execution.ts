@@ -33,6 +33,16 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 	const refetch = this.getNodeParameter('refetch', 0, false) as boolean;
 	const out: INodeExecutionData[] = [];
 	let ledger: TriggerLedger | undefined;
+	const open = async () =>
+		(ledger ??= await openLedger(dedupeSite(context, false), {
+			windowMs: options.dedupeWindowMs,
+			capacity: DEDUPE_CAPACITY,
+		}));
+	const endsEmpty = (eventId: string) => {
+		const message = duplicateStartMessage(eventId);
+		this.logger.info(`GST Compliance Trigger: ${message}`);
+		this.addExecutionHints({ message, location: 'outputPane' });
+	};
 	for (const [index, item] of items.entries()) {
 		const delivered = deliveredEvent(item.json);
 		// Not an item of this node's webhook (an execution queued by an earlier version): as is.
@@ -41,22 +51,28 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			continue;
 		}
 		const { event, acceptance } = delivered;
+		// An execution that would end empty spends no GET of the client's budget: a look first (a
+		// store that cannot answer it is left to the start).
+		if (
+			refetch &&
+			(await open().then(
+				async (it) => await it.startedElsewhere(event.id, acceptance),
+				() => false,
+			))
+		) {
+			endsEmpty(event.id);
+			continue;
+		}
 		// The item first: a step that fails before the start (the refetch's budget is its own) leaves
 		// the event unstarted, so retrying the execution from n8n's list starts it.
 		const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
 		try {
-			const start = await startRetried(async () => {
-				ledger ??= await openLedger(dedupeSite(context, false), {
-					windowMs: options.dedupeWindowMs,
-					capacity: DEDUPE_CAPACITY,
-				});
-				return await ledger.start(event.id, Date.now(), acceptance);
-			});
+			const start = await startRetried(
+				async () => await (await open()).start(event.id, Date.now(), acceptance),
+			);
 			if ('failure' in start) throw start.failure;
 			if (start.started === 'duplicate') {
-				const message = duplicateStartMessage(event.id);
-				this.logger.info(`GST Compliance Trigger: ${message}`);
-				this.addExecutionHints({ message, location: 'outputPane' });
+				endsEmpty(event.id);
 				continue;
 			}
 		} catch (error) {

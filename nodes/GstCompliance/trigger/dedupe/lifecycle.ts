@@ -74,6 +74,8 @@ export interface EventLedger {
 	 * executions list) is `started` again.
 	 */
 	start(eventId: string, nowMs: number, mark?: StartMark): Promise<Start>;
+	/** Whether `start` would be `duplicate` now: started by another acceptance. Reads only. */
+	startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean>;
 	/**
 	 * Events accepted more than `startWithinMs` before `nowMs` that never started, each returned
 	 * by one call only (the first to find it); a later copy of one is `retaken`.

@@ -164,6 +164,11 @@ export class MemoryDedupeStore implements EventLedger {
 		return 'started';
 	}
 
+	async startedElsewhere(eventId: string, mark?: Pick<StartMark, 'token'>): Promise<boolean> {
+		if (this.startedAtAnswer.has(eventId) || !this.seen.has(digestEventId(eventId))) return false;
+		return mark === undefined || this.startedBy.get(eventId) !== mark.token;
+	}
+
 	/**
 	 * Marks the event started as n8n reads its answer, once its execution exists (n8n 2.0–2.33), so
 	 * the save n8n makes right then carries it; that execution's own start then goes on, any

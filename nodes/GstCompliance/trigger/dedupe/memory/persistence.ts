@@ -88,6 +88,7 @@ export interface MemorySite {
 export interface MemoryLedger {
 	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
 	start(eventId: string, nowMs: number, mark?: StartMark): Promise<Start>;
+	startedElsewhere: MemoryDedupeStore['startedElsewhere'];
 	overdue: MemoryDedupeStore['overdue'];
 	notice(): string | undefined;
 	/** n8n reads the answer, once the execution exists (n8nCompat.ts, 2.): saved with that read. */
@@ -101,7 +102,8 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		const { store } = dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
 		return {
 			accept: async (...args) => store.acceptNow(...args),
-			start: async (eventId, nowMs) => await store.start(eventId, nowMs),
+			start: async (eventId, nowMs, mark) => await store.start(eventId, nowMs, mark),
+			startedElsewhere: async (eventId, mark) => await store.startedElsewhere(eventId, mark),
 			overdue: async (nowMs, within) => await store.overdue(nowMs, within),
 			notice: () => undefined,
 			answered: () => undefined,
@@ -151,6 +153,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			if (mark && acceptedElsewhere(mark)) throw new AcceptedElsewhereError();
 			return await store.start(eventId, nowMs, mark);
 		},
+		startedElsewhere: async (eventId, mark) => await store.startedElsewhere(eventId, mark),
 		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
 		notice: () => [entry.otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
 		answered: (eventId, nowMs = Date.now()) => {

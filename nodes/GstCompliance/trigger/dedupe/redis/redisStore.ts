@@ -112,7 +112,8 @@ return 'started'
 
 /**
  * KEYS[1] an event's key; ARGV: startWithinMs. Returns {state, acceptedMs}: 'overdue' (accepted
- * at least the bound ago, not started), 'waiting' (accepted less than the bound ago), 'done'
+ * at least the bound ago, not started), 'waiting' (accepted less than the bound ago; with
+ * Redis's time, as a third value), 'done'
  * (started) or 'gone' (its acceptance expired with the window before anyone looked: a start takes
  * its id out of the set, so it never started).
  */
@@ -122,7 +123,7 @@ if not v then return {'gone', 0} end
 local at = tonumber(string.match(v, '^a:(%d+)'))
 if not at then return {'done', 0} end
 if now - at >= tonumber(ARGV[1]) then return {'overdue', at} end
-return {'waiting', at}
+return {'waiting', at, now}
 `;
 
 /** The client the store runs its commands on. */
@@ -205,6 +206,14 @@ export class RedisDedupeStore implements EventLedger {
 		});
 	}
 
+	async startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean> {
+		const key = eventKey(this.options.scope, eventId);
+		const value = await this.step(
+			async (run) => await run(async (client) => await client.get(key)),
+		);
+		return value?.startsWith('d') === true && (!mark || value !== `d:t:${mark.token}`);
+	}
+
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
 		const setKey = acceptedKey(this.options.scope);
 		return await this.step(async (run) => {
@@ -223,12 +232,14 @@ export class RedisDedupeStore implements EventLedger {
 			const overdue: OverdueEvent[] = [];
 			for (let i = 0; i + 1 < found.length; i += 2) {
 				const [eventId, score] = [found[i], Number(found[i + 1])];
-				const [state, acceptedMs] = (await run(
+				const [state, acceptedMs, redisNowMs] = (await run(
 					script(CHECK, eventKey(this.options.scope, eventId), startWithinMs),
-				)) as [string, number];
+				)) as [string, number, number?];
 				if (state === 'waiting') {
-					// Retaken, or this process's clock ahead: looked at again once its deadline passes.
-					await run(async (client) => await client.zadd(setKey, 'XX', nowMs, eventId));
+					// Retaken, or looked at early (this process's clock ahead): scored again with its
+					// acceptance time on this process's clock, so the first look past its deadline names it.
+					const acceptedHereMs = nowMs - (Number(redisNowMs) - Number(acceptedMs));
+					await run(async (client) => await client.zadd(setKey, 'XX', acceptedHereMs, eventId));
 					continue;
 				}
 				// One process names it: whoever removes it from the set.

@@ -239,6 +239,38 @@ describe('starting with refetched null and the reason when the GET fails', () =>
 	});
 });
 
+describe('executions that end empty spend no GET', () => {
+	it('an execution of an event another execution started (its delivery taken again past the Start Deadline) → ends empty without a GET', async () => {
+		const invoice = newEinvoice();
+		const event = einvoiceEvent(invoice.id, 'evt_refetch_twice');
+		const realNow = Date.now();
+		let now = realNow;
+		jest.spyOn(Date, 'now').mockImplementation(() => now);
+		const deliverIt = async () =>
+			await deliver({
+				...signed(JSON.stringify(event), Math.floor(now / 1000)),
+				refetch: true,
+				apiCredential,
+				workflow,
+				execution: 'later',
+			});
+		const first = await deliverIt();
+		now = realNow + 31 * 60_000; // past the Start Deadline: the copy is taken again
+		const retaken = await deliverIt();
+		now = realNow;
+		expect((await retaken.execution!()).items).toEqual([
+			expect.objectContaining({ refetched: expect.objectContaining({ id: invoice.id }) }),
+		]);
+		const callsBefore = apiCalls();
+		const empty = await first.execution!();
+		expect(empty).toEqual({
+			items: [],
+			hints: [expect.stringContaining('"evt_refetch_twice" was already started')],
+		});
+		expect(apiCalls()).toBe(callsBefore);
+	});
+});
+
 describe('the item the webhook hands its execution', () => {
 	const event = {
 		id: 'evt_1',

@@ -23,6 +23,7 @@ import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedup
 import { MAX_BODY_BYTES } from '../../../../../nodes/GstCompliance/trigger/delivery';
 import { EVENT_TYPES } from '../../../../../nodes/GstCompliance/trigger/events';
 import * as output from '../../../../../nodes/GstCompliance/trigger/output';
+import { OVERDUE_LOOK_EVERY_MS } from '../../../../../nodes/GstCompliance/trigger/overdue';
 import { formatSignatureHeader, sign } from '../../../../../nodes/GstCompliance/trigger/signature';
 import * as n8nCompat from '../../../../../nodes/GstCompliance/n8nCompat';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../../../emulator';
@@ -624,8 +625,9 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		// The service got its 2xx; a replay within the Start Deadline is on its way.
 		await moveTo(NOW_MS + 30 * MINUTE - store.edgeMs);
 		expect(await send('evt_lost')).toEqual(ON_ITS_WAY);
-		// The next started event names it, once.
-		await moveTo(NOW_MS + 30 * MINUTE + store.edgeMs);
+		// The next started event names it, once (the replay looked, and found nothing yet, within
+		// OVERDUE_LOOK_EVERY_MS before).
+		await moveTo(NOW_MS + 30 * MINUTE + store.edgeMs + OVERDUE_LOOK_EVERY_MS);
 		const next = await send('evt_next');
 		expect(next.started).toEqual([
 			expect.objectContaining({

@@ -330,6 +330,7 @@ function memoryWorld(): StoreWorld {
 			if (started === 'started') unsaved.push(Number(eventId.slice(4)));
 			return started;
 		},
+		startedElsewhere: async (eventId, mark) => await memory.startedElsewhere(eventId, mark),
 		overdue: async (nowMs, within) => await memory.overdue(nowMs, within),
 	};
 	return {

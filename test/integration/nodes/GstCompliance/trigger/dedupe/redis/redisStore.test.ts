@@ -151,6 +151,20 @@ describe('accept, start and overdue', () => {
 		);
 	});
 
+	it('startedElsewhere → true only for an id another acceptance started (or an earlier version’s `d`)', async () => {
+		const store = processStore();
+		const mark = (token: string) => ({ token, process: 'p', acceptedMs: T0 });
+		await store.accept('evt_peek', T0, WITHIN, 'tok-a');
+		expect(await store.startedElsewhere('evt_peek', mark('tok-a'))).toBe(false);
+		await store.start('evt_peek', T0, mark('tok-a'));
+		expect(await store.startedElsewhere('evt_peek', mark('tok-a'))).toBe(false);
+		expect(await store.startedElsewhere('evt_peek', mark('tok-b'))).toBe(true);
+		expect(await store.startedElsewhere('evt_peek')).toBe(true);
+		expect(await store.startedElsewhere('evt_never')).toBe(false);
+		await inspect.set(eventKey('wf1:node-1:production', 'evt_old'), 'd');
+		expect(await store.startedElsewhere('evt_old', mark('tok-a'))).toBe(true);
+	});
+
 	it('start of an id never accepted (its key expired, or accepted by an earlier version) → started', async () => {
 		expect(await processStore().start('evt_unknown')).toBe('started');
 	});

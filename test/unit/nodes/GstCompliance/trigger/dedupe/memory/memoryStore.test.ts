@@ -177,6 +177,30 @@ describe('start with the acceptance’s token: the same item started again is st
 	});
 });
 
+describe('startedElsewhere: whether a start would be a duplicate, without starting', () => {
+	it('an id not started → false; started by token A → true for B and for no token, false for A; nothing changes', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		await store.accept('evt_1', T0, WITHIN);
+		expect(await store.startedElsewhere('evt_1', { token: 'A' })).toBe(false);
+		expect(await store.startedElsewhere('evt_1')).toBe(false);
+		await store.start('evt_1', T0, { token: 'A' });
+		expect(await store.startedElsewhere('evt_1', { token: 'A' })).toBe(false);
+		expect(await store.startedElsewhere('evt_1', { token: 'B' })).toBe(true);
+		expect(await store.startedElsewhere('evt_1')).toBe(true);
+		expect(store.size).toBe(1);
+		expect(await store.startedElsewhere('evt_2')).toBe(false);
+		expect(store.size).toBe(1);
+	});
+
+	it('an id marked started as n8n read its answer → false: the first execution to start it goes on', async () => {
+		const store = new MemoryDedupeStore(DAY_OPTIONS);
+		store.startAtAnswer('evt_1', T0);
+		expect(await store.startedElsewhere('evt_1', { token: 'A' })).toBe(false);
+		expect(await store.start('evt_1', T0, { token: 'A' })).toBe('started');
+		expect(await store.startedElsewhere('evt_1', { token: 'B' })).toBe(true);
+	});
+});
+
 describe('started as n8n reads the answer (n8n 2.0–2.33)', () => {
 	it('startAtAnswer → true, saved in the snapshot at once; that execution’s start → started, any other → duplicate', async () => {
 		const store = new MemoryDedupeStore(DAY_OPTIONS);
