@@ -293,14 +293,25 @@ export async function burstBehindLimit(
 	}
 }
 
+export interface CrashResult extends BurstResult {
+	/** Events done before the crash, each replayed from the dashboard after it (and one more event). */
+	doneBefore: string[];
+	/** The event delivered after the restart, whose acceptance saves the store again. */
+	after: string;
+}
+
 /**
- * n8n's only production slot held by another workflow for `holdSeconds`; `events` deliveries
- * reach the trigger and wait for it; n8n is SIGKILLed `killAfterMs` later and started again; the
- * service retries what it got no 2xx for.
+ * `doneBefore` events do their work first; then n8n's only production slot is held by another
+ * workflow for `holdSeconds`, `events` deliveries reach the trigger and wait for it, and n8n is
+ * SIGKILLed `killAfterMs` later and started again (the executions n8n runs again after a restart
+ * carry no static data); the service retries what it got no 2xx for. Once all has settled, one
+ * more event is delivered (its acceptance saves the store), then each event done before the crash
+ * is replayed from the dashboard: a copy, which must do no work.
  */
 export async function crashWhileQueued(
 	name: string,
 	opts: {
+		doneBefore: number;
 		events: number;
 		holdSeconds: number;
 		killAfterMs: number;
@@ -310,13 +321,16 @@ export async function crashWhileQueued(
 		retryBaseMs: number;
 		triggerOptions?: Record<string, unknown>;
 	},
-): Promise<BurstResult> {
+): Promise<CrashResult> {
 	const s = await scenario(name, {
 		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
 		workSeconds: 1,
 		...opts,
 	});
 	try {
+		const doneBefore = await emitEvents(s, opts.doneBefore, 500);
+		await serviceView(s, 60_000);
+		await settled(s, 60_000);
 		const holder = await slotHolder(s.n8n, opts.holdSeconds);
 		const held = await fetch(holder, { method: 'POST', body: '{}' }).catch(() => undefined);
 		if (!held) throw new Error('the slot holder did not answer');
@@ -327,12 +341,22 @@ export async function crashWhileQueued(
 			throw new Error('no delivery was waiting for the slot at the kill: nothing was tested');
 		await killHard(s.n8n);
 		await s.n8n.restart();
-		const service = await serviceView(s, 240_000);
+		await serviceView(s, 240_000);
 		// n8n 2.0–2.33 never run these again; 1.x and 2.34+ do.
 		const stranded = new Set(queued.map((e) => e.id));
 		await settled(s, 120_000, opts.recoversQueued ? undefined : stranded);
+		const [after] = await emitEvents(s, 1, 0);
+		// What the service saw of its own deliveries, before the replays add attempts.
+		const service = await serviceView(s, 60_000);
+		await settled(s, 60_000, opts.recoversQueued ? undefined : stranded);
+		const { control } = s.session.emulator;
+		for (const eventId of doneBefore) {
+			const [first] = control.deliveries({ subscriptionId: s.subscriptionId, eventId });
+			await control.replay(first.id);
+		}
+		await settled(s, 60_000, opts.recoversQueued ? undefined : stranded);
 		const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
-		return { emitted, service, work };
+		return { emitted: [...doneBefore, ...emitted, after], service, work, doneBefore, after };
 	} finally {
 		await s.session.stop();
 	}

@@ -458,8 +458,9 @@ describe(`n8n ${VERSION}: acknowledging behind the concurrency limit`, () => {
 		900_000,
 	);
 
-	it('a SIGKILL while deliveries wait for the slot, then the service’s retries: each event does its work once, none lost', async () => {
+	it('a SIGKILL while deliveries wait for the slot, then the service’s retries: each event does its work once, none lost; replays of events done before the crash do no work', async () => {
 		const { emitted, service, work } = await crashWhileQueued(`compat-crash-${VERSION}`, {
+			doneBefore: 2,
 			events: 5,
 			holdSeconds: 60,
 			killAfterMs: 3_000,

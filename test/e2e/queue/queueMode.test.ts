@@ -5,8 +5,9 @@
  * `n8n webhook` processes behind a round-robin balancer, the package installed as a community
  * package in each. Every trigger here has a Redis dedupe credential attached (the queue's own
  * Redis, database 1, except the outage spec, which has a Redis of its own so the queue keeps
- * running, and the cluster spec, which has a 3-node Redis Cluster). Counts are executions read
- * from n8n, exactly.
+ * running, and the cluster spec, which has a 3-node Redis Cluster), but one: without it, the
+ * worker refuses the execution and says what to attach. Counts are executions read from n8n,
+ * exactly.
  *
  * One cluster for the whole file (it takes about a minute to start on 2 cores); the specs run in
  * order and each has its own workflow, so one spec's events never count for another.
@@ -15,7 +16,6 @@ import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emul
 import Redis from 'ioredis';
 
 import { eventKey, KEY_PREFIX } from '../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { OVERLAP_MS } from '../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
 import { sleep, waitFor, type HttpResponse } from '../../harness/http';
 import type { N8n } from '../../harness/n8n';
@@ -297,44 +297,20 @@ it("the Redis credential's Test button, in the main, connects (ioredis resolved 
 	expect(wrong.message).not.toContain('not-the-Pa55word');
 });
 
-/**
- * Two webhook processes receiving one trigger's deliveries with the built-in store: the first
- * minutes here, the rest once OVERLAP_MS has passed (near the end of the file, after the other
- * specs), since another process counts as live only once its saves span that long.
- */
-const twoProcesses = {
-	trigger: undefined as unknown as Trigger,
-	/** When process 0 first saw process 1's marker change. */
-	changeSeenAt: 0,
-	async notices(): Promise<Map<string, unknown>> {
-		const notices = new Map<string, unknown>();
-		for (const execution of await main.executions(this.trigger.workflowId)) {
-			const [item] = await main.nodeOutput(execution.id, this.trigger.nodeName);
-			notices.set(String(item?.id), item?.dedupeNotice);
-		}
-		return notices;
-	},
-};
-
-describe('several webhook processes and no Redis credential, the first minutes', () => {
-	it('deliveries alternating between both for less than OVERLAP_MS (as in a deploy’s overlap) → no notice yet', async () => {
-		const trigger = await activeTrigger('queue: built-in store on two processes', undefined);
-		twoProcesses.trigger = trigger;
-		const events = [5_000_001, 5_000_002, 5_000_003, 5_000_004, 5_000_005].map((n) =>
-			einvoiceEvent(n),
+describe('queue mode with no Redis credential (the built-in store lives in one process)', () => {
+	it('a delivery is answered, and its execution on the worker fails holding the event, naming the Redis credential to attach; nothing after the trigger runs', async () => {
+		const trigger = await activeTrigger('queue: built-in store', undefined);
+		const event = einvoiceEvent(5_000_001);
+		expect(outcome(await deliverSigned(trigger.url(0), event, signingSecret))).toBe('accepted');
+		await waitForFinished(main, trigger.workflowId, 1, 60_000, 0);
+		const [execution] = await main.executions(trigger.workflowId);
+		expect(execution.status).toBe('error');
+		const detail = await main.execution(execution.id);
+		const error = detail.data?.resultData?.error as { message?: string; description?: string };
+		expect(error?.message).toMatch(
+			/another n8n process than the one that received its delivery.*Attach a GST Compliance Dedupe Redis credential/,
 		);
-		// Process 0, 1, 0, 1, 0: process 0 first sees 1's marker at its second delivery, and sees it
-		// change at its third. The answer goes out before n8n's save of the request's static data
-		// lands, so each delivery waits for its execution first, as deliveries spread over time do.
-		for (const [i, event] of events.entries()) {
-			expect(outcome(await deliverSigned(trigger.url(i % 2), event, signingSecret))).toBe(
-				'accepted',
-			);
-			await waitForFinished(main, trigger.workflowId, i + 1, 60_000, 0);
-		}
-		twoProcesses.changeSeenAt = Date.now();
-		const notices = await twoProcesses.notices();
-		expect(events.map((event) => notices.get(event.id))).toEqual(events.map(() => undefined));
+		expect(error?.description).toContain('once the credential is attached');
 	});
 });
 
@@ -589,27 +565,6 @@ describe('the dedupe store on a Redis Cluster', () => {
 	});
 });
 
-describe('several webhook processes and no Redis credential, 5 minutes on', () => {
-	it('the other process still saving over OVERLAP_MS → the started item and the log name the Redis credential', async () => {
-		const { trigger } = twoProcesses;
-		// The specs in between use most of the 5 minutes.
-		await sleep(Math.max(0, twoProcesses.changeSeenAt + OVERLAP_MS + 5_000 - Date.now()));
-		const events = [5_000_006, 5_000_007].map((n) => einvoiceEvent(n));
-		for (const [i, event] of events.entries()) {
-			expect(outcome(await deliverSigned(trigger.url((i + 1) % 2), event, signingSecret))).toBe(
-				'accepted',
-			);
-			await waitForFinished(main, trigger.workflowId, 6 + i, 60_000, 0);
-		}
-		const notices = await twoProcesses.notices();
-		expect(notices.get(events[1].id)).toMatch(
-			/Another n8n process is receiving this GST Compliance Trigger's deliveries too.*Attach a GST Compliance Dedupe Redis credential/,
-		);
-		expect(cluster.webhooks[0].logs()).toMatch(/Another n8n process is receiving/);
-	});
-});
-
-// After the built-in store's 5-minute spec: a restarted process is a new process to the others.
 it('SIGKILL of a webhook process mid-stream, restarted, the emulator retrying: every event once', async () => {
 	const EVENTS = 24;
 	const { trigger, subscriptionId } = await subscribedTrigger('queue: kill', queueRedisCredential);
