@@ -5,7 +5,7 @@
  * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
  * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
  * this file's integration test against n8n-core's own helper; 8 by this file's integration test and
- * the built-in store's persistence test, on n8n-core's own contexts. The trigger's node file writes its
+ * the built-in store's persistence test, on n8n-core's own contexts; 9 and 10 as they say. The trigger's node file writes its
  * versions, webhook and `execute` by 1 to 6.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
@@ -49,6 +49,22 @@
  *    webhook). n8n-workflow's types offer no list of a workflow's nodes; the built-in dedupe store
  *    reads their ids to drop the saved ids of trigger nodes that are gone. Where the property is
  *    missing, nothing is dropped.
+ * 9. Which steps see the workflow's static data: `webhook()` always sees the row's, loaded for each
+ *    request. An execution's first step sees the copy loaded when the execution was created in
+ *    regular mode, and none at all when n8n runs the execution again after a restart, on a Retry
+ *    from the executions list, or as a queue-mode worker's job (the execution row's workflow
+ *    snapshot keeps none; 2.41 `toWorkflowSnapshot`, 1.123 and 2.8 alike). Activation hooks see the
+ *    row's, but run after n8n starts the queued executions again (not awaited before them). The
+ *    built-in store relies on `webhook()`'s alone and reads an execution's copy as a union, never
+ *    writing it: pinned by the crash spec (test/e2e/specs/concurrencyLimit.test.ts, and the
+ *    compatibility project on 1.123.81 and 2.8.4: replays of events done before the crash do no
+ *    work after the waiting executions ran again) and by the queue spec (a worker's execution).
+ * 10. The items `webhook()` returns reach its execution's first step unchanged, on the process that
+ *    accepted, on a queue-mode worker, after a restart, and again on a Retry of a failed first step
+ *    (n8n keeps the step's input in the execution's run data). The acceptance (its token, the
+ *    accepting process and time) rides there, so a start knows its own earlier write: pinned by
+ *    the crash spec (executions run again after a restart start their events once), the queue spec
+ *    (a worker tells that another process accepted) and the e2e spec of this file (a Retry).
  */
 import type {
 	IDataObject,

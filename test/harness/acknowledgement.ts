@@ -111,6 +111,8 @@ export async function scenario(
 		serviceTimeoutMs: number;
 		retryBaseMs: number;
 		triggerOptions?: Record<string, unknown>;
+		/** A Redis for a GST Compliance Dedupe Redis credential on the trigger. */
+		redis?: { host: string; port: number };
 	},
 ): Promise<Scenario> {
 	const session = await startSession(
@@ -129,6 +131,12 @@ export async function scenario(
 		previousSigningSecret: '',
 	});
 	const trigger = triggerNode({ events: ['*'], webhookCredential, webhookId });
+	if (opts.redis)
+		(trigger.credentials as Record<string, unknown>)[CRED.redis] = await n8n.createCredential(
+			'GST dedupe Redis',
+			CRED.redis,
+			{ ...opts.redis, database: 0, user: '', password: '', ssl: false },
+		);
 	if (opts.triggerOptions)
 		(trigger.parameters as Record<string, unknown>).options = opts.triggerOptions;
 	const work = workNode(`Work for ${opts.workSeconds} s`, opts.workSeconds);

@@ -13,7 +13,11 @@ import { request, HttpResponse } from './http';
 import { N8n, NODE_TYPES, REPO_ROOT, WorkflowJson } from './n8n';
 
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
-export const CRED = { api: 'gstComplianceApi', webhook: 'gstComplianceWebhookApi' } as const;
+export const CRED = {
+	api: 'gstComplianceApi',
+	webhook: 'gstComplianceWebhookApi',
+	redis: 'gstComplianceRedisApi',
+} as const;
 export const EVENT_TYPES_ALL: string[] = [...EVENT_TYPES];
 
 /** Data of a "GST Compliance API" credential for an emulator client. */

@@ -15,3 +15,4 @@ export * from './n8n';
 export * from './session';
 export * from './workflows';
 export * from './acknowledgement';
+export * from './startFaults';

@@ -13,7 +13,7 @@ import { START_WITHIN_MINUTES, TOLERANCE_SECONDS, WINDOW_HOURS } from './options
  * event (docs/deployments.md).
  */
 const SEVERAL_PROCESSES =
-	'<b>Several n8n processes</b> (queue mode, where executions start on workers, or multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every process shares one record of the events already started; without it, each process remembers event IDs on its own (right for one process, up to about 10,000 events a day; beyond that each event gets slower, and the items it starts say so in dedupeNotice). The same credential is needed if <b>another node of this workflow writes workflow static data</b> (a Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs this node remembers, and after a restart a redelivered event can start again.';
+	'<b>Several n8n processes</b> (queue mode, where executions start on workers, or multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every process shares one record of the events already started (in queue mode it is required: without it, the workers refuse the executions and say so); without it, each process remembers event IDs on its own (right for one process, up to about 10,000 events a day; beyond that each event gets slower, and the items it starts say so in dedupeNotice). The same credential is needed if <b>another node of this workflow writes workflow static data</b> (a Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs this node remembers, and after a restart a redelivered event can start again.';
 const CONCURRENCY_LIMIT =
 	'<b>A production concurrency limit</b> (N8N_CONCURRENCY_PRODUCTION_LIMIT, or your n8n Cloud plan): this node answers the service as soon as a delivery is verified (202), before n8n runs the execution, so a burst never makes the service fail deliveries; each event still does its work once. On <b>n8n 2.0 to 2.33</b>, which never run queued executions again after a restart, it answers only once n8n has created the execution, so deliveries that wait longer than the service allows count as failed there (50 in a row deactivate the subscription): update n8n to 2.34 or later, or keep the limit above the bursts the service sends.';
 
@@ -34,7 +34,7 @@ export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 
 /** Shown when the workflow is published (n8n's activation dialog). */
 export const activationMessage =
-	"Your workflow now runs on every verified delivery to its Production URL. Subscribe that URL in the service's Developer hub, with the same events, and keep the subscription's signing secret in the GST Compliance Webhook credential. If several n8n processes run this workflow (queue mode, where executions start on workers, or multi-main), or if another node of this workflow writes workflow static data, attach a GST Compliance Dedupe Redis credential to the trigger.";
+	"Your workflow now runs on every verified delivery to its Production URL. Subscribe that URL in the service's Developer hub, with the same events, and keep the subscription's signing secret in the GST Compliance Webhook credential. If several n8n processes run this workflow (queue mode, where executions start on workers and refuse to run without it, or multi-main), or if another node of this workflow writes workflow static data, attach a GST Compliance Dedupe Redis credential to the trigger.";
 
 /** Shown on the canvas node while the editor listens for a test event. */
 export const eventTriggerDescription =

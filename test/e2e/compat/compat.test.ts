@@ -40,6 +40,8 @@ import {
 	waitForFinished,
 	burstBehindLimit,
 	crashWhileQueued,
+	retryAfterFailedStart,
+	startReplyLate,
 	type Session,
 } from '../../harness';
 import { triggerPanel } from '../../../nodes/GstCompliance/trigger/description';
@@ -478,4 +480,20 @@ describe(`n8n ${VERSION}: acknowledging behind the concurrency limit`, () => {
 		expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));
 		if (AT_ONCE) expect(service.failedAttempts).toBe(0);
 	}, 600_000);
+});
+
+describe(`n8n ${VERSION}: a start recognises its own earlier write (n8nCompat.ts, 10.)`, () => {
+	const once = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, 1]));
+
+	it('a start whose Redis reply comes 2.5 s late is tried again and finds its own mark: the event does its work once', async () => {
+		const { emitted, work, statuses } = await startReplyLate(`compat-late-${VERSION}`);
+		expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));
+		expect(statuses).toEqual(['success']);
+	});
+
+	it('Retry from the executions list, after the start failed (Redis stopped): the retried execution starts the event once', async () => {
+		const { emitted, work, statuses } = await retryAfterFailedStart(`compat-retry-${VERSION}`);
+		expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));
+		expect(statuses).toEqual(['error', 'success']);
+	});
 });

@@ -8,8 +8,10 @@ import {
 	envelope,
 	N8n,
 	request,
+	retryAfterFailedStart,
 	signatureHeader,
 	sleep,
+	startReplyLate,
 	startN8n,
 	triggerNode,
 	triggerUrl,
@@ -171,3 +173,17 @@ it.each([
 		});
 	},
 );
+
+describe('the items of a webhook’s execution reach its first step again, with their acceptance (10.)', () => {
+	it('a start whose Redis reply comes 2.5 s late (past the command timeout) is tried again and finds its own mark: the event does its work once', async () => {
+		const { emitted, work, statuses } = await startReplyLate('start-reply-late');
+		expect(Object.fromEntries(work.workRuns)).toEqual({ [emitted[0]]: 1 });
+		expect(statuses).toEqual(['success']);
+	});
+
+	it('Retry from the executions list, after the start failed (Redis stopped): the retried execution starts the event once', async () => {
+		const { emitted, work, statuses } = await retryAfterFailedStart('retry-failed-start');
+		expect(Object.fromEntries(work.workRuns)).toEqual({ [emitted[0]]: 1 });
+		expect(statuses).toEqual(['error', 'success']);
+	});
+});

@@ -48,11 +48,13 @@ describe('GST Compliance Trigger in the editor', () => {
 		expect(helpActive).toMatch(/update n8n to 2\.34 or later/);
 	});
 
-	it('once published, says when to attach a Redis credential (several n8n processes receiving webhooks)', () => {
+	it('once published, says when to attach a Redis credential (several n8n processes receiving webhooks), and that queue mode requires it', () => {
 		const [, helpActive] = both(panel.executionsHelp);
 		for (const text of [helpActive, description.activationMessage as string]) {
-			expect(text).toMatch(/queue mode, where executions start on workers, or multi-main/);
+			expect(text).toMatch(/queue mode, where executions start on workers/);
+			expect(text).toMatch(/multi-main/);
 			expect(text).toMatch(/GST Compliance Dedupe Redis/);
+			expect(text).toMatch(/refuse/);
 		}
 	});
 

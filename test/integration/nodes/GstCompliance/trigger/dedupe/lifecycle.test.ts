@@ -46,6 +46,11 @@ type Action =
 	| { kind: 'run'; which: number; concurrent: boolean }
 	/** The user retries a failed execution from the executions list. */
 	| { kind: 'retryFailed' }
+	/**
+	 * The next start runs in the store but its reply is lost (a timeout past a stall, a dropped
+	 * connection): the execution fails holding its event, and is tried again with the same item.
+	 */
+	| { kind: 'loseReply' }
 	| { kind: 'clock'; deltaMs: number }
 	/** n8n dies and starts again; it runs the queued executions again (1.x, 2.34+). */
 	| { kind: 'restart' }
@@ -76,6 +81,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 		}),
 	},
 	{ weight: 1, arbitrary: fc.constant({ kind: 'retryFailed' as const }) },
+	{ weight: 1, arbitrary: fc.constant({ kind: 'loseReply' as const }) },
 	{
 		weight: 4,
 		arbitrary: fc.record({
@@ -121,9 +127,10 @@ interface StoreWorld {
 	unsavedStarts(): number[];
 }
 
-/** One execution n8n holds for an event. */
+/** One execution n8n holds for an event, with its acceptance's token (in its item). */
 interface Execution {
 	id: number;
+	token: string;
 }
 
 class World {
@@ -145,13 +152,17 @@ class World {
 	/** Executions created per id (to count copies that created one). */
 	created = new Map<number, number>();
 	violations: string[] = [];
+	/** The next start's reply is lost after the store ran it. */
+	loseNextReply = false;
+	private tokens = 0;
 
 	constructor(readonly store: StoreWorld) {}
 
 	async deliver(id: number, lostBeforeRow: boolean, from: 'service' | 'replay'): Promise<void> {
 		let acceptance;
+		const token = `tok_${++this.tokens}`;
 		try {
-			acceptance = await this.store.ledger().accept(`evt_${id}`, this.now, WITHIN_MS);
+			acceptance = await this.store.ledger().accept(`evt_${id}`, this.now, WITHIN_MS, token);
 		} catch (error) {
 			if (!(error instanceof DedupeUnavailableError)) throw error;
 			// 503: the service retries; a replay is the user's to do again.
@@ -165,7 +176,7 @@ class World {
 			this.acceptedAt.set(id, this.now);
 			this.created.set(id, (this.created.get(id) ?? 0) + 1);
 			// 202 sent; n8n writes the row, unless the process dies right then.
-			if (!lostBeforeRow) this.queued.push({ id });
+			if (!lostBeforeRow) this.queued.push({ id, token });
 		}
 	}
 
@@ -196,8 +207,13 @@ class World {
 
 	async run(execution: Execution): Promise<void> {
 		let started;
+		const mark = { token: execution.token, process: 'n8n', acceptedMs: this.now };
 		try {
-			started = await this.store.ledger().start(`evt_${execution.id}`, this.now);
+			started = await this.store.ledger().start(`evt_${execution.id}`, this.now, mark);
+			if (this.loseNextReply) {
+				this.loseNextReply = false;
+				throw new DedupeUnavailableError('redis:6379', 'Command timed out');
+			}
 		} catch (error) {
 			if (!(error instanceof DedupeUnavailableError)) throw error;
 			this.failed.push(execution); // the execution fails holding its event
@@ -257,6 +273,9 @@ async function runScenario(store: StoreWorld, actions: Action[]): Promise<World>
 			}
 			case 'retryFailed':
 				world.queued.push(...world.failed.splice(0));
+				break;
+			case 'loseReply':
+				world.loseNextReply = true;
 				break;
 			case 'clock':
 				world.now += step.deltaMs;
@@ -325,8 +344,8 @@ function memoryWorld(): StoreWorld {
 			}
 			return acceptance;
 		},
-		start: async (eventId, nowMs) => {
-			const started = await memory.start(eventId, nowMs);
+		start: async (eventId, nowMs, mark) => {
+			const started = await memory.start(eventId, nowMs, mark);
 			if (started === 'started') unsaved.push(Number(eventId.slice(4)));
 			return started;
 		},

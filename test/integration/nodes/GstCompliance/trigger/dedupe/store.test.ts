@@ -16,7 +16,7 @@ import {
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { freePort, sleep, waitFor } from '../../../../../harness/http';
 import { deliver, envelope, NOW_MS, signed } from '../../../../helpers/deliverToTrigger';
-import { holdingProxy } from '../../../../helpers/holdingProxy';
+import { holdingProxy } from '../../../../../harness/holdingProxy';
 import { suiteRedis } from '../../../../helpers/suiteRedis';
 
 jest.setTimeout(60_000);

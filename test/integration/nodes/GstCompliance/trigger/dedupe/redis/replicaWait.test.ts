@@ -20,7 +20,7 @@ import { waitForReplica } from '../../../../../../../nodes/GstCompliance/trigger
 import type { RedisConnection } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { sleep, waitFor } from '../../../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
-import { holdingProxy, type HoldingProxy } from '../../../../../helpers/holdingProxy';
+import { holdingProxy, type HoldingProxy } from '../../../../../../harness/holdingProxy';
 
 jest.setTimeout(60_000);
 
