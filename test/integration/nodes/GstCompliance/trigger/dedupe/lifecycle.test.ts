@@ -323,8 +323,11 @@ async function runScenario(store: StoreWorld, actions: Action[]): Promise<World>
 	const drain = async () => {
 		for (let i = 0; i < 3 && world.unacknowledged.size > 0; i++)
 			for (const id of [...world.unacknowledged]) await world.deliver(id, false, 'service');
-		world.queued.push(...world.failed.splice(0));
-		while (world.queued.length > 0) await world.run(world.queued.shift()!);
+		// Executions that fail again (a reply lost on the way) are retried until none is left.
+		for (let i = 0; i < 3; i++) {
+			world.queued.push(...world.failed.splice(0));
+			while (world.queued.length > 0) await world.run(world.queued.shift()!);
+		}
 	};
 	await drain();
 	world.now += WITHIN_MS + 60_000;
