@@ -19,8 +19,8 @@ import { holdingProxy } from './holdingProxy';
 import { sleep, waitFor } from './http';
 import { startRedis } from './queue/services';
 
-/** The text of the trigger's START script that no other script sends (redisStore.ts). */
-const START_SCRIPT_MARKER = "'d:t:'";
+/** Text only the trigger's START script sends (redisStore.ts), in this version and before. */
+const START_SCRIPT_MARKER = "return 'started'";
 
 export interface StartFaultResult {
 	emitted: string[];
