@@ -40,10 +40,10 @@ export async function waitForReplica(
 ): Promise<Replication> {
 	const server = client.isCluster ? masterOf(client as Cluster, key) : (client as Redis);
 	if (!server || (await replicaCount(server)) === 0) return 'none';
-	const marker = client.isCluster ? markerOn(client as Cluster, server, markerKey) : markerKey;
-	if (marker === undefined) return 'none';
 	let barrier = barriers.get(server);
 	if (!barrier) {
+		const marker = client.isCluster ? markerOn(client as Cluster, server, markerKey) : markerKey;
+		if (marker === undefined) return 'none';
 		barrier = new ReplicaBarrier(server, marker, timeoutMs);
 		barriers.set(server, barrier);
 	}
