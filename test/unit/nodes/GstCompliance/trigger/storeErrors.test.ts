@@ -3,6 +3,7 @@ import {
 	RedisClientMissingError,
 } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { RedisCredentialError } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { AcceptedElsewhereError } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
 import { storeRefusal } from '../../../../../nodes/GstCompliance/trigger/storeErrors';
 
 describe('what a store error means for a delivery', () => {
@@ -97,6 +98,17 @@ describe('what a store error means for a delivery', () => {
 			answer: 'Trigger is not configured',
 			why: `${error.message} Every delivery is refused until it is fixed`,
 		});
+	});
+
+	it('storeRefusal(an execution of a delivery another running process accepted) → 500 "not configured", the key "acceptedElsewhere", the credential to attach', () => {
+		const error = new AcceptedElsewhereError();
+		expect(storeRefusal(error)).toEqual({
+			status: 500,
+			reason: 'acceptedElsewhere',
+			answer: 'Trigger is not configured',
+			why: error.message.slice(0, -1),
+		});
+		expect(error.message).toMatch(/Attach a GST Compliance Dedupe Redis credential.*\.$/);
 	});
 
 	it('storeRefusal(any other error) → undefined', () => {
