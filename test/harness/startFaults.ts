@@ -75,6 +75,9 @@ export async function retryAfterFailedStart(name: string): Promise<StartFaultRes
 			serviceTimeoutMs: 10_000,
 			retryBaseMs: 5_000,
 			redis: { host: redis.host, port: redis.port },
+			// Answered before the slot frees on every version (2.0–2.33 would wait for it), so Redis
+			// stops while the execution waits.
+			triggerOptions: { acknowledge: 'atOnce' },
 		});
 		try {
 			const holder = await slotHolder(s.n8n, 5);
