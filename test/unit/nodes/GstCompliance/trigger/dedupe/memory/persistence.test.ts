@@ -7,6 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	AcceptedElsewhereError,
+	ANSWER_FRESH_MS,
 	memoryLedger,
 	staticDataKey,
 	type MemorySite,
@@ -99,10 +101,11 @@ describe('what an acceptance writes', () => {
 });
 
 describe('what an execution writes: nothing', () => {
-	it('an execution’s start and answer → its static data untouched', async () => {
+	it('an execution’s start, accept and answer → its static data untouched', async () => {
 		const { site: s, global } = site({ writable: false });
 		const ledger = memoryLedger(s, OPTIONS);
 		expect(await ledger.start('evt_1', NOW)).toBe('started');
+		expect(await ledger.accept('evt_3', NOW, WITHIN)).toEqual({ kind: 'accepted' });
 		ledger.answered('evt_2', NOW);
 		expect(global).toEqual({});
 	});
@@ -118,6 +121,96 @@ describe('what an execution writes: nothing', () => {
 		}
 		expect(warnings).toEqual([]);
 		expect(ledger.notice()).toBeUndefined();
+	});
+});
+
+describe('reading the saved snapshot: the row’s once, an execution’s only into a store nothing read', () => {
+	const saved = () => {
+		const store = new MemoryDedupeStore(OPTIONS);
+		store.claimNow('evt_saved', NOW);
+		return { [staticDataKey('n1')]: JSON.parse(JSON.stringify(store.snapshot())) as IDataObject };
+	};
+
+	it('an execution with no static data first, then a webhook → the webhook reads the row’s snapshot in', async () => {
+		const execution = site({ writable: false });
+		expect(await memoryLedger(execution.site, OPTIONS).start('evt_waiting', NOW)).toBe('started');
+		const webhook = site({}, { global: saved() });
+		const ledger = memoryLedger(webhook.site, OPTIONS);
+		expect(await ledger.accept('evt_saved', NOW, WITHIN)).toEqual({ kind: 'duplicate' });
+		expect(await ledger.accept('evt_waiting', NOW, WITHIN)).toEqual({ kind: 'duplicate' });
+	});
+
+	it('an execution with the snapshot in its static data, first after a restart → reads it: another acceptance’s execution of a saved event is a duplicate', async () => {
+		const execution = site({ writable: false }, { global: saved() });
+		expect(
+			await memoryLedger(execution.site, OPTIONS).start('evt_saved', NOW, {
+				token: 'other',
+				process: dedupeRegistry.process.id,
+				acceptedMs: NOW,
+			}),
+		).toBe('duplicate');
+	});
+
+	it('the row’s snapshot is read once per process, an execution’s copy once, and an execution never after the row', () => {
+		const merges = jest.spyOn(MemoryDedupeStore.prototype, 'merge');
+		memoryLedger(site({ writable: false }, { global: saved() }).site, OPTIONS);
+		memoryLedger(site({ writable: false }, { global: saved() }).site, OPTIONS);
+		expect(merges).toHaveBeenCalledTimes(1);
+		memoryLedger(site({}, { global: saved() }).site, OPTIONS);
+		memoryLedger(site({}, { global: saved() }).site, OPTIONS);
+		memoryLedger(site({ writable: false }, { global: saved() }).site, OPTIONS);
+		expect(merges).toHaveBeenCalledTimes(2);
+		merges.mockRestore();
+	});
+});
+
+describe('an execution of a delivery another running process accepted', () => {
+	const mark = (process: string, acceptedMs: number) => ({ token: 't', process, acceptedMs });
+
+	it('start → AcceptedElsewhereError, naming the credential; accepted by this process, or before it loaded → started', async () => {
+		dedupeRegistry.process.loadedMs = NOW;
+		const ledger = memoryLedger(site({ writable: false }).site, OPTIONS);
+		const error = await ledger.start('evt_1', NOW, mark('other', NOW + 1)).catch((e: Error) => e);
+		expect(error).toBeInstanceOf(AcceptedElsewhereError);
+		expect(error).toMatchObject({ name: 'AcceptedElsewhereError' });
+		expect(await ledger.start('evt_2', NOW, mark('other', NOW))).toBe('started');
+		expect(await ledger.start('evt_3', NOW, mark(dedupeRegistry.process.id, NOW + 1))).toBe(
+			'started',
+		);
+	});
+});
+
+describe('startedElsewhere: a look before the refetch', () => {
+	it.each([
+		['production', false],
+		['the Test URL', true],
+	])('%s → true only for an event another acceptance started', async (_, test) => {
+		const ledger = memoryLedger(site({ test, writable: false }).site, OPTIONS);
+		const token = (t: string) => ({
+			token: t,
+			process: dedupeRegistry.process.id,
+			acceptedMs: NOW,
+		});
+		expect(await ledger.startedElsewhere('evt_1', token('a'))).toBe(false);
+		await ledger.start('evt_1', NOW, token('a'));
+		expect(await ledger.startedElsewhere('evt_1', token('a'))).toBe(false);
+		expect(await ledger.startedElsewhere('evt_1', token('b'))).toBe(true);
+	});
+});
+
+describe('an answer n8n reads once the execution exists (2.0–2.33)', () => {
+	it.each([
+		['at ANSWER_FRESH_MS after the delivery → written with that read', ANSWER_FRESH_MS, true],
+		['later → nothing written then; the start waits for the next save', ANSWER_FRESH_MS + 1, false],
+	])('read %s', async (_, afterMs, written) => {
+		const { site: s, global } = site();
+		const ledger = memoryLedger(s, OPTIONS);
+		await ledger.accept('evt_1', NOW, WITHIN);
+		delete global[staticDataKey('n1')];
+		ledger.answered('evt_1', NOW + afterMs);
+		expect(global[staticDataKey('n1')] !== undefined).toBe(written);
+		const [entry] = dedupeRegistry.production('wf');
+		expect(entry.store.unsavedStarts).toBe(written ? 0 : 1);
 	});
 });
 
