@@ -8,7 +8,8 @@ export type RedisFailure = 'full' | 'auth' | 'readOnly' | 'timeout' | 'unreachab
 const CAUSES: Array<[RedisFailure, RegExp]> = [
 	// noeviction and memory full: every write is refused, reads still work.
 	['full', /^OOM\b/],
-	['auth', /^(NOAUTH|WRONGPASS|NOPERM)\b|invalid (username-)?password/i],
+	// A script's inner call refused by the ACL (Redis 7) is a refused permission too.
+	['auth', /^(NOAUTH|WRONGPASS|NOPERM)\b|invalid (username-)?password|can't run this command/i],
 	// A replica refuses writes: Host names one, or the client still talks to the old master after a
 	// failover demoted it.
 	['readOnly', /^READONLY\b/],

@@ -40,6 +40,13 @@ describe('what a store error means for a delivery', () => {
 			says: /permission.*ACL/,
 		},
 		{
+			kind: 'auth',
+			reason:
+				"ERR The user executing the script can't run this command or subcommand script: 1861ea4e, on @user_script:2.",
+			// Every command the store runs, inside its scripts included.
+			says: /ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT and PING/,
+		},
+		{
 			kind: 'readOnly',
 			reason: "READONLY You can't write against a read only replica.",
 			says: /read-only replica.*failover.*current master/,

@@ -97,6 +97,41 @@ describe('each way Redis fails has its own words in the log', () => {
 		expect(warnings.join('\n')).not.toContain('not-the-Pa55word');
 	});
 
+	it('an ACL user granted exactly the commands the advice names → accepted and started; one without TIME (run inside the scripts) → 503 and the advice, not "check Redis\'s log"', async () => {
+		const admin = new Redis({ ...credential(plain) });
+		const named = '+get +set +del +eval +time +zadd +zrem +zrangebyscore +info +wait +ping';
+		const withoutTime = named.replace(' +time', '');
+		const keys = '~n8n-gst-compliance:*';
+		await admin.call(
+			'ACL',
+			'SETUSER',
+			'gst-named',
+			'on',
+			'>gst-Pa55word',
+			keys,
+			...named.split(' '),
+		);
+		await admin.call(
+			'ACL',
+			'SETUSER',
+			'gst-no-time',
+			'on',
+			'>gst-Pa55word',
+			keys,
+			...withoutTime.split(' '),
+		);
+		admin.disconnect();
+		const as = (user: string) => ({ ...credential(plain, 'gst-Pa55word'), user });
+		const granted = await deliver({ ...delivery(), redis: as('gst-named') });
+		expect(granted).toMatchObject({ status: 202 });
+		expect(granted.started).toHaveLength(1);
+		const refused = await deliver({ ...delivery(), redis: as('gst-no-time') });
+		expect(refused.status).toBe(503);
+		expect(refusals()).toEqual([
+			expect.stringMatching(/ACL permission lets it run GET, SET, DEL, EVAL, TIME/),
+		]);
+	});
+
 	it('Host names a read-only replica (a client on the old master after a failover) → "read-only replica": point at the current master', async () => {
 		const result = await deliver({ ...delivery(), redis: credential(replica) });
 		expect(result.status).toBe(503);

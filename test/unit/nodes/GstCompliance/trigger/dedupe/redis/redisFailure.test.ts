@@ -8,6 +8,11 @@ describe('redisFailure: the cause of a failure, from its words', () => {
 		['NOAUTH Authentication required.', 'auth'],
 		["NOPERM User gst has no permissions to run the 'eval' command", 'auth'],
 		['ERR invalid password', 'auth'],
+		// Redis 7 checks a script's inner calls against the ACL (TIME inside ACCEPT and CHECK).
+		[
+			"ERR The user executing the script can't run this command or subcommand script: 1861ea4e, on @user_script:2.",
+			'auth',
+		],
 		['ERR invalid username-password pair', 'auth'],
 		["READONLY You can't write against a read only replica.", 'readOnly'],
 		['Command timed out', 'timeout'],
