@@ -26,6 +26,7 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
+import { dedupeRegistry } from '../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import { formatSignatureHeader, sign } from '../../../nodes/GstCompliance/trigger/signature';
 import { additionalData, NODE_TYPE, nodeTypes, TestCredentialsHelper } from './n8nHost';
 
@@ -446,4 +447,22 @@ async function runFirstStep(
 	const changed = (workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
 	if (changed) throw new Error('the execution changed static data: n8n would save its old copy');
 	return { items: (output[0] ?? []).map((item) => item.json), hints };
+}
+
+/**
+ * A clock a test file moves: each test starts at NOW_MS in a fresh process (no store remembered),
+ * with Date.now stubbed to `clock.now`; `clock.fresh(id)` is an event signed at the current time.
+ */
+export function movingClock(): { now: number; fresh(id: string): DeliveryRequest } {
+	const clock = {
+		now: NOW_MS,
+		fresh: (id: string) => signed(JSON.stringify(envelope({ id })), Math.floor(clock.now / 1000)),
+	};
+	beforeEach(() => {
+		clock.now = NOW_MS;
+		jest.spyOn(Date, 'now').mockImplementation(() => clock.now);
+		dedupeRegistry.clear();
+	});
+	afterEach(() => jest.restoreAllMocks());
+	return clock;
 }

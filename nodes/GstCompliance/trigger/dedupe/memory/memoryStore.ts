@@ -14,15 +14,15 @@ import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '..
 import { AcceptedEvents } from './acceptedEvents';
 import { PersistedRecords } from './persistedRecords';
 import {
-	decodeOffset,
 	DIGEST_CHARS,
 	encodeOffset,
 	isSnapshot,
 	MAX_OFFSET,
 	pendingFromSnapshot,
-	RECORD_CHARS,
+	startedRecords,
 	type DedupeSnapshot,
 } from './snapshotRecords';
+import { StartTokens } from './startTokens';
 
 export interface DedupeOptions {
 	windowMs: number;
@@ -31,8 +31,6 @@ export interface DedupeOptions {
 }
 
 const MINUTE_MS = 60_000;
-/** Starts whose acceptance token the store keeps, to know the same item started again. */
-export const STARTED_BY_KEPT = 1_024;
 
 export function digestEventId(eventId: string): string {
 	return eventDigest(eventId).slice(0, DIGEST_CHARS);
@@ -88,12 +86,8 @@ export class MemoryDedupeStore implements EventLedger {
 	merge(snapshot: unknown): void {
 		if (!isSnapshot(snapshot)) return;
 		if (this.seen.size === 0) this.base = snapshot.base;
-		for (let at = 0; at + RECORD_CHARS <= snapshot.d.length; at += RECORD_CHARS) {
-			const digest = snapshot.d.slice(at, at + DIGEST_CHARS);
-			const offset = decodeOffset(snapshot.d.slice(at + DIGEST_CHARS, at + RECORD_CHARS));
-			if (offset === undefined || this.seen.has(digest)) continue;
-			this.append(digest, snapshot.base + offset);
-		}
+		for (const [digest, minute] of startedRecords(snapshot))
+			if (!this.seen.has(digest)) this.append(digest, minute);
 		this.pending.restore(pendingFromSnapshot(snapshot), (eventId) =>
 			this.seen.has(digestEventId(eventId)),
 		);
@@ -128,8 +122,8 @@ export class MemoryDedupeStore implements EventLedger {
 	unsavedStarts = 0;
 	/** Ids marked started when n8n read their answer, whose execution has not started yet. */
 	private readonly startedAtAnswer = new Set<string>();
-	/** The acceptance token of the latest starts, oldest first (STARTED_BY_KEPT). */
-	private readonly startedBy = new Map<string, string>();
+	/** Which acceptance made the latest starts (startTokens.ts). */
+	private readonly startTokens = new StartTokens();
 
 	async accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance> {
 		return this.acceptNow(eventId, nowMs, startWithinMs);
@@ -151,22 +145,17 @@ export class MemoryDedupeStore implements EventLedger {
 	 * executions list) is `started` again while this process remembers its token.
 	 */
 	async start(eventId: string, nowMs: number, mark?: Pick<StartMark, 'token'>): Promise<Start> {
-		const token = mark?.token;
 		if (this.startedAtAnswer.delete(eventId)) return 'started';
 		if (!this.claimNow(eventId, nowMs))
-			return token !== undefined && this.startedBy.get(eventId) === token ? 'started' : 'duplicate';
-		if (token !== undefined) {
-			if (this.startedBy.size >= STARTED_BY_KEPT)
-				this.startedBy.delete(this.startedBy.keys().next().value as string);
-			this.startedBy.set(eventId, token);
-		}
+			return this.startTokens.startedBy(eventId, mark?.token) ? 'started' : 'duplicate';
+		if (mark) this.startTokens.record(eventId, mark.token);
 		this.unsavedStarts++;
 		return 'started';
 	}
 
 	async startedElsewhere(eventId: string, mark?: Pick<StartMark, 'token'>): Promise<boolean> {
 		if (this.startedAtAnswer.has(eventId) || !this.seen.has(digestEventId(eventId))) return false;
-		return mark === undefined || this.startedBy.get(eventId) !== mark.token;
+		return !this.startTokens.startedBy(eventId, mark?.token);
 	}
 
 	/**

@@ -56,6 +56,15 @@ export function isSnapshot(value: unknown): value is DedupeSnapshot {
 	return v === 1 && Number.isSafeInteger(base) && typeof d === 'string';
 }
 
+/** The started records of a snapshot as [digest, minute], in order; a malformed one is skipped. */
+export function* startedRecords(snapshot: DedupeSnapshot): Generator<[string, number]> {
+	for (let at = 0; at + RECORD_CHARS <= snapshot.d.length; at += RECORD_CHARS) {
+		const offset = decodeOffset(snapshot.d.slice(at + DIGEST_CHARS, at + RECORD_CHARS));
+		if (offset !== undefined)
+			yield [snapshot.d.slice(at, at + DIGEST_CHARS), snapshot.base + offset];
+	}
+}
+
 /** The well-formed pending records of a snapshot; any other entry is skipped. */
 export function pendingFromSnapshot(snapshot: DedupeSnapshot): PendingRecord[] {
 	if (!Array.isArray(snapshot.p)) return [];

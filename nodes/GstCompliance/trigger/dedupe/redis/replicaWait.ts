@@ -61,8 +61,8 @@ export class ReplicaBarrier {
 	private readonly connection: Redis;
 	private waiting: Array<(acknowledged: boolean) => void> = [];
 	private running = false;
-	/** Barriers run (for tests). */
-	rounds = 0;
+	/** Rounds run: the marker's value, so each round writes. */
+	private rounds = 0;
 
 	constructor(
 		server: Redis,

@@ -15,21 +15,11 @@ import {
 	envelope,
 	firstStepWith,
 	newWorkflow,
-	NOW_MS,
-	signed,
-	type DeliveryRequest,
+	movingClock,
 } from '../../../helpers/deliverToTrigger';
 
-let now = NOW_MS;
-beforeEach(() => {
-	now = NOW_MS;
-	jest.spyOn(Date, 'now').mockImplementation(() => now);
-	dedupeRegistry.clear();
-});
-afterEach(() => jest.restoreAllMocks());
-
-const fresh = (id: string): DeliveryRequest =>
-	signed(JSON.stringify(envelope({ id })), Math.floor(now / 1000));
+const clock = movingClock();
+const { fresh } = clock;
 
 describe('starting the event', () => {
 	it('execute() of the webhook’s item → the envelope alone (the carried field gone), paired with its input', async () => {
@@ -48,7 +38,7 @@ describe('starting the event', () => {
 		const acceptedItem = (token: string) => ({
 			[DELIVERED_FIELD]: {
 				...envelope({ id: 'evt_twice' }),
-				acceptance: { token, process: dedupeRegistry.process.id, acceptedMs: now },
+				acceptance: { token, process: dedupeRegistry.process.id, acceptedMs: clock.now },
 			},
 		});
 		expect((await firstStepWith([acceptedItem('first')], row)).items).toHaveLength(1);

@@ -7,27 +7,17 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
-import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import {
 	deliver,
 	envelope,
 	newWorkflow,
-	NOW_MS,
+	movingClock,
 	signed,
-	type DeliveryRequest,
 } from '../../../helpers/deliverToTrigger';
 
 const MINUTE = 60_000;
-let now = NOW_MS;
-beforeEach(() => {
-	now = NOW_MS;
-	jest.spyOn(Date, 'now').mockImplementation(() => now);
-	dedupeRegistry.clear();
-});
-afterEach(() => jest.restoreAllMocks());
-
-const fresh = (id: string): DeliveryRequest =>
-	signed(JSON.stringify(envelope({ id })), Math.floor(now / 1000));
+const clock = movingClock();
+const { fresh } = clock;
 
 describe('naming events accepted and never started', () => {
 	it('the next started item after the Start Deadline names the lost event once; a look is made at most every 10 s', async () => {
@@ -37,21 +27,21 @@ describe('naming events accepted and never started', () => {
 			.mockImplementation((message: unknown) => void warnings.push(String(message)));
 		const workflow = newWorkflow('wf-overdue-look');
 		await deliver({ ...fresh('evt_lost'), workflow, execution: 'later' });
-		now += 30 * MINUTE;
+		clock.now += 30 * MINUTE;
 		const first = await deliver({ ...fresh('evt_a'), workflow });
 		expect(first.started?.[0].dedupeNotice).toContain('"evt_lost" was accepted');
 		await deliver({ ...fresh('evt_lost_2'), workflow, execution: 'later' });
 		// A look 2 s before evt_lost_2's deadline: nothing to name yet.
-		now += 30 * MINUTE - 2_000;
+		clock.now += 30 * MINUTE - 2_000;
 		expect((await deliver({ ...fresh('evt_b'), workflow })).started?.[0]).not.toHaveProperty(
 			'dedupeNotice',
 		);
 		// Overdue 3 s later, but within 10 s of that look: not looked for again yet.
-		now += 5_000;
+		clock.now += 5_000;
 		expect((await deliver({ ...fresh('evt_c'), workflow })).started?.[0]).not.toHaveProperty(
 			'dedupeNotice',
 		);
-		now += 5_000;
+		clock.now += 5_000;
 		const later = await deliver({ ...fresh('evt_d'), workflow });
 		expect(later.started?.[0].dedupeNotice).toContain('"evt_lost_2" was accepted');
 		expect(warnings.filter((w) => w.includes('was accepted at'))).toHaveLength(2);
@@ -71,10 +61,10 @@ describe('naming events accepted and never started', () => {
 			const events = ['einvoice.generated'];
 			await deliver({ ...fresh('evt_done'), workflow, events });
 			await deliver({ ...fresh('evt_lost'), workflow, events, execution: 'later' });
-			now += 30 * MINUTE;
+			clock.now += 30 * MINUTE;
 			const body = JSON.stringify(envelope(delivered));
 			const result = await deliver({
-				...signed(body, Math.floor(now / 1000)),
+				...signed(body, Math.floor(clock.now / 1000)),
 				workflow,
 				events,
 			});

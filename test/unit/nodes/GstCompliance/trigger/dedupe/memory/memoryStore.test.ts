@@ -13,9 +13,9 @@ import { runInNewContext } from 'vm';
 import {
 	digestEventId,
 	MemoryDedupeStore,
-	STARTED_BY_KEPT,
 	type DedupeOptions,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { STARTED_BY_KEPT } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startTokens';
 import { fcParameters, timeoutFor } from '../../../../../../properties/fcConfig';
 
 const MINUTE = 60_000;
