@@ -10,7 +10,9 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { CREDENTIAL } from './credentialNames';
 
 import { testGstComplianceCredentials } from './credential/connectionCheck';
 import { testRedisCredential } from './trigger/dedupe/redis/redisCredential';
@@ -23,7 +25,8 @@ import {
 } from './trigger/description';
 import { triggerOf } from './trigger/context';
 import { runExecution } from './trigger/execution';
-import { checkSigningSecrets } from './trigger/secretCheck';
+import { checkSigningSecrets, usableSigningSecrets } from './trigger/secretCheck';
+import { unusableSecretRemedy, unusableSecretTitle } from './trigger/refusals';
 import { handleWebhook } from './trigger/webhook';
 
 /**
@@ -102,10 +105,20 @@ export class GstComplianceTrigger implements INodeType {
 	};
 
 	// Subscriptions are made in the service's dashboard only (docs/service-api.md: no API for
-	// them), so activation registers nothing remotely; these hooks satisfy n8n's trigger lifecycle.
+	// them), so activation registers nothing remotely. n8n runs checkExists when the workflow is
+	// published and when the editor starts listening on the Test URL: a Signing Secret the webhook
+	// would refuse every delivery with fails both there, in the message (n8n shows no description).
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				const { unusable } = usableSigningSecrets(
+					await this.getCredentials<Record<string, unknown>>(CREDENTIAL.webhook),
+				);
+				if (unusable)
+					throw new NodeOperationError(
+						this.getNode(),
+						`${unusableSecretTitle}: ${unusableSecretRemedy(unusable)}`,
+					);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {

@@ -60,7 +60,6 @@ export function dedupeSite(context: TriggerContext, writable: boolean): DedupeSi
 	const hasRedis = !!context.getNode().credentials?.[CREDENTIAL.redis];
 	return {
 		...triggerOf(context),
-		test: isTest(context),
 		writable,
 		staticData: (type) => context.getWorkflowStaticData(type),
 		nodeIds: () => workflowNodeIds(context),

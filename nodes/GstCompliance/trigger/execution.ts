@@ -10,7 +10,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import { dedupeSite, type TriggerContext } from './context';
+import { dedupeSite, isTest, type TriggerContext } from './context';
 import { overdueNotes } from './overdue';
 import { settings } from '../settings';
 import { duplicateStartMessage, type Start } from './dedupe/lifecycle';
@@ -19,6 +19,7 @@ import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store'
 import { normaliseOptions, type RawTriggerOptions } from './options';
 import { buildOutput, deliveredEvent } from './output';
 import { storeRefusal } from './storeErrors';
+import { readShown } from './testUrl';
 
 /**
  * Waits between attempts at the start while the store does not answer (a Redis restart or
@@ -43,7 +44,14 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		this.logger.info(`GST Compliance Trigger: ${message}`);
 		this.addExecutionHints({ message, location: 'outputPane' });
 	};
+	const test = isTest(context);
 	for (const [index, item] of items.entries()) {
+		const shown = test ? readShown(item.json) : undefined;
+		if (shown)
+			throw new NodeOperationError(this.getNode(), shown.title, {
+				description: shown.description,
+				itemIndex: index,
+			});
 		const delivered = deliveredEvent(item.json);
 		// Not an item of this node's webhook (an execution queued by an earlier version): as is.
 		if (!delivered) {
@@ -51,6 +59,12 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			continue;
 		}
 		const { event, acceptance } = delivered;
+		// A Test-URL event is not deduplicated (webhook.ts): its execution starts it as it is.
+		if (test) {
+			const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
+			out.push({ json: output, pairedItem: { item: index } });
+			continue;
+		}
 		// An execution that would end empty spends no GET of the client's budget: a look first (a
 		// store that cannot answer it is left to the start).
 		if (

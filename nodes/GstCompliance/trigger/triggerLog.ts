@@ -13,9 +13,6 @@ export interface LoggedTrigger {
 	warn(message: string): void;
 }
 
-export const MISMATCH_ADVICE =
-	"its signature does not match the Signing Secret. Check that the GST Compliance Webhook credential's Signing Secret is the one the service's Developer hub shows for this subscription (after a rotation, the old one goes in Previous Signing Secret): the service deactivates a subscription after 50 failed deliveries in a row";
-
 /** Notes already logged in this process: a clamped option is said once, not on every delivery. */
 const loggedNotes = new Set<string>();
 

@@ -13,26 +13,19 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL } from '../credentialNames';
 import { answerAtOnce, answerOnceExecutionExists, n8nVersion, requestBytes } from '../n8nCompat';
 import { acknowledgeMode } from './acknowledgement';
-import { dedupeSite, loggedTrigger, readCredential, type TriggerContext } from './context';
+import { dedupeSite, isTest, loggedTrigger, readCredential, type TriggerContext } from './context';
 import type { Acceptance } from './dedupe/lifecycle';
 import { DEDUPE_CAPACITY, openLedger, thisAcceptor, type TriggerLedger } from './dedupe/store';
 import { overdueNotes } from './overdue';
 import { storeRefusal } from './storeErrors';
-import {
-	judgeDelivery,
-	MAX_BODY_BYTES,
-	SIGNATURE_ERROR,
-	SIZE_ERROR,
-	UNREADABLE_ERROR,
-	type EventEnvelope,
-} from './delivery';
+import { judgeDelivery, MAX_BODY_BYTES, type EventEnvelope } from './delivery';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { deliveredItem } from './output';
 import { usableSigningSecrets } from './secretCheck';
-import { logOnce, MISMATCH_ADVICE, sayRefused } from './triggerLog';
+import { refusals, type Refusal } from './refusals';
+import { shownItem } from './testUrl';
+import { logOnce, sayRefused } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
-
-const NOT_CONFIGURED = 'Trigger is not configured';
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	// Refused before the credential is read: a request that cannot verify costs no database read
@@ -42,22 +35,13 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		body = await requestBytes(this.getRequestObject());
 	} catch (error) {
 		// n8n's readRawBody: raw-body's 413 above n8n's payload limit, or a client that went away.
-		if ((error as { status?: unknown }).status === 413)
-			return respond(this, 413, { error: SIZE_ERROR });
-		return respond(this, 400, { error: UNREADABLE_ERROR });
+		if ((error as { status?: unknown }).status === 413) return refuse(this, refusals.tooLarge());
+		return refuse(this, refusals.unreadable());
 	}
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
-	if (body.length > MAX_BODY_BYTES) return respond(this, 413, { error: SIZE_ERROR });
+	if (body.length > MAX_BODY_BYTES) return refuse(this, refusals.tooLarge());
 	const parsedHeader = parseSignatureHeader(signatureHeader);
-	if (!parsedHeader) {
-		sayRefused(
-			loggedTrigger(asTrigger(this)),
-			401,
-			'header',
-			'it has no readable Service-Signature header (missing, or not "t=<seconds>,v1=<hex>"), so it is not from the service: check what else posts to this URL',
-		);
-		return respond(this, 401, { error: SIGNATURE_ERROR });
-	}
+	if (!parsedHeader) return refuse(this, refusals.noSignature());
 
 	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
 	if (options.notes.length > 0) logOnce(loggedTrigger(asTrigger(this)), options.notes);
@@ -69,24 +53,10 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 			logOnce(loggedTrigger(asTrigger(this)), [
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
 			]);
-		if (usable.unusable) {
-			sayRefused(
-				loggedTrigger(asTrigger(this)),
-				500,
-				'secret',
-				`${usable.unusable}: every delivery is refused until the credential is fixed`,
-			);
-			return respond(this, 500, { error: NOT_CONFIGURED });
-		}
+		if (usable.unusable) return refuse(this, refusals.unusableSecret(usable.unusable));
 		secrets = usable.secrets;
 	} catch {
-		sayRefused(
-			loggedTrigger(asTrigger(this)),
-			500,
-			'credential',
-			'the trigger has no GST Compliance Webhook credential it can read. Select one on the trigger',
-		);
-		return respond(this, 500, { error: NOT_CONFIGURED });
+		return refuse(this, refusals.noCredential());
 	}
 
 	const nowMs = Date.now();
@@ -101,17 +71,23 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	switch (outcome.kind) {
 		case 'rejected':
 			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
-			if (outcome.reason === 'mismatch')
-				sayRefused(loggedTrigger(asTrigger(this)), outcome.status, 'mismatch', MISMATCH_ADVICE);
-			if (outcome.reason === 'stale')
-				sayRefused(
-					loggedTrigger(asTrigger(this)),
-					outcome.status,
-					'stale',
-					`its timestamp is ${Math.round(Math.abs(nowMs / 1000 - Number(parsedHeader.timestamp)))} s from this server's clock, beyond the Timestamp Tolerance of ${options.toleranceMs / 1000} s. Check this server's clock (NTP), or raise the trigger's Timestamp Tolerance option`,
-				);
-			return respond(this, outcome.status, { error: outcome.error });
+			switch (outcome.reason) {
+				case 'tooLarge':
+					return refuse(this, refusals.tooLarge());
+				case 'notEnvelope':
+					return refuse(this, refusals.notEnvelope());
+				case 'mismatch':
+					return refuse(this, refusals.mismatch());
+				case 'stale': {
+					const offsetS = Math.round(Math.abs(nowMs / 1000 - Number(parsedHeader.timestamp)));
+					return refuse(this, refusals.stale(offsetS, options.toleranceMs / 1000));
+				}
+				case 'malformed':
+					return refuse(this, refusals.noSignature());
+			}
+			break;
 		case 'ignored':
+			if (isTest(asTrigger(this))) return refuse(this, refusals.notSelected(outcome.event.type));
 			await nameOverdue(asTrigger(this), options);
 			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
 		case 'verified':
@@ -122,18 +98,25 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 /**
  * A verified event: accept it and answer. A copy of an event already started, or accepted and on
  * its way to its execution, creates no execution; anything that fails before the acceptance is
- * recorded answers 5xx, so the service retries.
+ * recorded answers 5xx, so the service retries. A Test-URL delivery is not deduplicated: n8n stops
+ * listening after the first delivery that starts an execution, so each listening session runs the
+ * event it gets, a sample sent again included, and production's memory never sees test events.
  */
 async function accept(
 	context: IWebhookFunctions,
 	event: EventEnvelope,
 	options: TriggerOptions,
 ): Promise<IWebhookResponseData> {
+	const nowMs = Date.now();
+	const token = randomUUID();
+	if (isTest(asTrigger(context)))
+		return answerAtOnce(
+			context.getResponseObject(),
+			deliveredItem(event, { token, ...thisAcceptor(nowMs) }),
+		);
 	const mode = acknowledgeMode(options.acknowledge, await n8nVersion());
 	let ledger: TriggerLedger;
 	let acceptance: Acceptance;
-	const nowMs = Date.now();
-	const token = randomUUID();
 	try {
 		ledger = await openLedger(dedupeSite(asTrigger(context), true), {
 			windowMs: options.dedupeWindowMs,
@@ -189,6 +172,23 @@ async function nameOverdue(context: TriggerContext, options: TriggerOptions): Pr
 
 /** The webhook context as the trigger reads it (context.ts). */
 const asTrigger = (context: IWebhookFunctions) => context as unknown as TriggerContext;
+
+/**
+ * Answers a delivery the trigger does no work for, and logs why where the user must act. On the
+ * Test URL it also starts an execution that shows why in the editor (testUrl.ts).
+ */
+function refuse(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
+	if (refusal.logged)
+		sayRefused(
+			loggedTrigger(asTrigger(context)),
+			refusal.status,
+			refusal.logged.reason,
+			refusal.logged.why,
+		);
+	const answered = respond(context, refusal.status, refusal.body);
+	if (!isTest(asTrigger(context))) return answered;
+	return { ...answered, workflowData: [[{ json: shownItem(refusal.shown, refusal.status) }]] };
+}
 
 /** Answers the request directly; n8n then sends nothing else and starts nothing. */
 function respond(

@@ -263,7 +263,10 @@ function webhookDataOf(
 }
 
 /** n8n-core's HookContext, as WebhookService builds it for checkExists / create / delete. */
-export function hookContext(activation: WorkflowActivateMode): HookContext {
+export function hookContext(
+	activation: WorkflowActivateMode,
+	webhookCredential: IDataObject = { signingSecret: SECRET },
+): HookContext {
 	const row = newWorkflow();
 	const node = triggerNode(row, {});
 	const workflow = new Workflow({
@@ -274,7 +277,9 @@ export function hookContext(activation: WorkflowActivateMode): HookContext {
 		nodeTypes,
 	});
 	const hostData = additionalData(
-		new TestCredentialsHelper({ gstComplianceWebhookApi: { signingSecret: SECRET } }),
+		new TestCredentialsHelper({
+			gstComplianceWebhookApi: webhookCredential as ICredentialDataDecryptedObject,
+		}),
 	);
 	return new HookContext(
 		workflow,

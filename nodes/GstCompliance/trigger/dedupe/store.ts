@@ -39,8 +39,6 @@ export interface DedupeSite {
 	/** The workflow's id; `unsaved` before its first save. */
 	workflowId: string;
 	nodeId: string;
-	/** A Test-URL delivery, or its execution (n8n's manual mode). */
-	test: boolean;
 	/** The workflow's static data (n8n's `getWorkflowStaticData`), read by the built-in store only. */
 	staticData(type: 'global' | 'node'): IDataObject;
 	/** The ids of the workflow's nodes, where n8n shows them (n8nCompat.ts, 8.). */
@@ -71,7 +69,8 @@ export async function openLedger(site: DedupeSite, options: DedupeOptions): Prom
 	const { workflowId, nodeId } = site;
 	if (site.redisCredential)
 		return await redisDedupeStore(await site.redisCredential(), {
-			scope: `${workflowId}:${nodeId}:${site.test ? 'test' : 'production'}`,
+			// Production's keys only: Test-URL deliveries keep no ids (webhook.ts).
+			scope: `${workflowId}:${nodeId}:production`,
 			windowMs: options.windowMs,
 			user: `${workflowId}:${nodeId}`,
 			warn: site.warn,

@@ -112,6 +112,13 @@ describe('what the editor shows', () => {
 });
 
 describe('node lifecycle', () => {
+	it('activation or listening with a Signing Secret that breaks the rules → fails, naming the rule and the fix', async () => {
+		const context = hookContext('activate', { signingSecret: 'short' });
+		await expect(node.webhookMethods.default.checkExists.call(context)).rejects.toThrow(
+			'The Signing Secret cannot be used: Signing Secret is shorter than 16 characters: was it copied whole? Fix it in the GST Compliance Webhook credential',
+		);
+	});
+
 	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
 		const hooks = node.webhookMethods.default;
 		const context = hookContext('activate');

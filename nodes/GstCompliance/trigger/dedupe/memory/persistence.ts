@@ -73,7 +73,6 @@ export function staticDataKey(nodeId: string): string {
 export interface MemorySite {
 	workflowId: string;
 	nodeId: string;
-	test: boolean;
 	/**
 	 * The workflow's static data: a webhook's copy, saved by n8n after the answer (`writable`), or
 	 * an execution's, read only.
@@ -97,19 +96,7 @@ export interface MemoryLedger {
 
 export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLedger {
 	const { workflowId, nodeId } = site;
-	const key = `${workflowId}:${nodeId}:${site.test ? 'test' : 'production'}`;
-	if (site.test) {
-		const { store } = dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
-		return {
-			accept: async (...args) => store.acceptNow(...args),
-			start: async (eventId, nowMs, mark) => await store.start(eventId, nowMs, mark),
-			startedElsewhere: async (eventId, mark) => await store.startedElsewhere(eventId, mark),
-			overdue: async (nowMs, within) => await store.overdue(nowMs, within),
-			notice: () => undefined,
-			answered: () => undefined,
-		};
-	}
-
+	const key = `${workflowId}:${nodeId}:production`;
 	const idsKey = staticDataKey(nodeId);
 	const entry = dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
 	readSaved(site, entry, idsKey);

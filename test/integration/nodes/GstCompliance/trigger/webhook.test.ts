@@ -319,6 +319,99 @@ describe('a body n8n left unread (trigger version 2, a content type n8n does not
 	});
 });
 
+describe('showing the listening editor why a Test-URL delivery does no work', () => {
+	useFixedClock();
+
+	/** A Test-URL delivery: the same answer as production, and an execution whose step says why. */
+	const listened = async (request: DeliveryRequest) => {
+		const result = await deliver({ ...request, mode: 'manual', execution: 'later' });
+		const shown = await result.execution?.().then(
+			() => undefined,
+			(error: { message: string; description?: string }) => ({
+				message: error.message,
+				description: error.description,
+			}),
+		);
+		return { status: result.status, body: result.body, shown };
+	};
+
+	it('webhook() without a signature header → 401 as in production, and the step names the header', async () => {
+		expect(await listened({ body: event('evt_1'), headers: {} })).toEqual({
+			status: 401,
+			body: { error: 'Signature verification failed' },
+			shown: {
+				message: 'The delivery has no readable Service-Signature header',
+				description: expect.stringMatching(/not from the service.*answered 401/s),
+			},
+		});
+	});
+
+	it('webhook() signed with another secret → 401, and the step says to check the Signing Secret', async () => {
+		const shown = await listened(signed(event('evt_1'), NOW_S, PREVIOUS_SECRET));
+		expect(shown).toMatchObject({ status: 401, body: { error: 'Signature verification failed' } });
+		expect(shown.shown?.message).toBe("The delivery's signature does not match the Signing Secret");
+		expect(shown.shown?.description).toMatch(/Developer hub shows for this subscription/);
+	});
+
+	it('webhook() signed 10 minutes ago → 401, and the step names the clock and the tolerance', async () => {
+		const shown = await listened(signed(event('evt_1'), NOW_S - 600));
+		expect(shown.status).toBe(401);
+		expect(shown.shown?.message).toBe("The delivery's timestamp is 600 s from this server's clock");
+		expect(shown.shown?.description).toMatch(/Timestamp Tolerance of 300 s/);
+	});
+
+	it('webhook() with a body that is not an event → 400, and the step says what the body lacks', async () => {
+		const shown = await listened(fresh(JSON.stringify({ hello: 'world' })));
+		expect(shown).toMatchObject({ status: 400, body: { error: 'Body is not an event envelope' } });
+		expect(shown.shown?.message).toBe('The delivery is not an event');
+	});
+
+	it('webhook() with an event type not selected → 200 as in production, and the step names the type', async () => {
+		const body = event('evt_1', { type: 'ewaybill.expired' });
+		expect(await listened({ ...fresh(body), events: ['einvoice.failed'] })).toEqual({
+			status: 200,
+			body: { received: true, ignored: 'event type not selected' },
+			shown: {
+				message: 'The event type "ewaybill.expired" is not selected in Events',
+				description: expect.stringMatching(/Add it to Events, or choose All Events/),
+			},
+		});
+	});
+
+	it('webhook() with a Signing Secret that breaks the rules → 500, and the step gives the rule', async () => {
+		const shown = await listened({
+			...fresh(event('evt_1')),
+			credentials: { signingSecret: 'short' },
+		});
+		expect(shown).toMatchObject({ status: 500, body: { error: 'Trigger is not configured' } });
+		expect(shown.shown?.message).toBe('The Signing Secret cannot be used');
+		expect(shown.shown?.description).toMatch(/shorter than 16 characters/);
+	});
+
+	it('webhook() with no webhook credential → 500, and the step says to select one', async () => {
+		const shown = await listened({ ...fresh(event('evt_1')), credentials: null });
+		expect(shown.status).toBe(500);
+		expect(shown.shown?.message).toBe('The trigger has no GST Compliance Webhook credential');
+	});
+
+	it('webhook() with the same sample event in two listening sessions → each session runs it', async () => {
+		const workflow = ownWorkflow();
+		for (const session of [1, 2])
+			expect({
+				session,
+				run: await deliver({ ...fresh(event('evt_sample')), workflow, mode: 'manual' }),
+			}).toMatchObject({
+				session,
+				run: { status: 202, started: [expect.objectContaining({ id: 'evt_sample' })] },
+			});
+	});
+
+	it('webhook() refused on the Production URL → no execution, as before', async () => {
+		const result = await deliver({ body: event('evt_1'), headers: {}, execution: 'later' });
+		expect(result).toEqual({ status: 401, body: { error: 'Signature verification failed' }, started: undefined });
+	});
+});
+
 describe('acknowledging verified events that start nothing', () => {
 	useFixedClock();
 

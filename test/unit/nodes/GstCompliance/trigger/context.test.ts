@@ -102,7 +102,6 @@ describe('the dedupe code’s view (dedupeSite)', () => {
 		expect(site).toMatchObject({
 			workflowId: 'wf1',
 			nodeId: 'node-1',
-			test: false,
 			writable: true,
 		});
 		expect(site.redisCredential).toBeUndefined();

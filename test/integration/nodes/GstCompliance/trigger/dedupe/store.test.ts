@@ -67,15 +67,17 @@ describe('the trigger with a Redis credential', () => {
 		});
 	});
 
-	it('keeps Test-URL deliveries apart from production ones: each has its own keys', async () => {
-		const test = await deliver({
-			...signed(body('evt_modes')),
-			mode: 'manual',
-			redis: redisCredential(),
-		});
-		expect(test.started).toHaveLength(1);
-		expect(await suite.inspect.get(eventKey('wf1:node-1:test', 'evt_modes'))).not.toBeNull();
-		expect(await suite.inspect.get(key('evt_modes'))).toBeNull();
+	it('a Test-URL delivery writes no key: each listening session runs its event, production apart', async () => {
+		for (const session of [1, 2]) {
+			const test = await deliver({
+				...signed(body('evt_modes')),
+				mode: 'manual',
+				redis: redisCredential(),
+			});
+			expect({ session, started: test.started?.length }).toEqual({ session, started: 1 });
+		}
+		for (const scope of ['wf1:node-1:test', 'wf1:node-1:production'])
+			expect(await suite.inspect.get(eventKey(scope, 'evt_modes'))).toBeNull();
 		const production = await deliver({ ...signed(body('evt_modes')), redis: redisCredential() });
 		expect(production.started).toHaveLength(1);
 	});

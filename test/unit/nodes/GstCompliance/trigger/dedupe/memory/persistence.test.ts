@@ -41,7 +41,6 @@ function site(
 	const s: MemorySite = {
 		workflowId: 'wf',
 		nodeId: 'n1',
-		test: false,
 		writable: true,
 		staticData: (type) => (type === 'global' ? global : node),
 		warn: (message) => warnings.push(message),
@@ -181,11 +180,8 @@ describe('an execution of a delivery another running process accepted', () => {
 });
 
 describe('startedElsewhere: a look before the refetch', () => {
-	it.each([
-		['production', false],
-		['the Test URL', true],
-	])('%s → true only for an event another acceptance started', async (_, test) => {
-		const ledger = memoryLedger(site({ test, writable: false }).site, OPTIONS);
+	it('→ true only for an event another acceptance started', async () => {
+		const ledger = memoryLedger(site({ writable: false }).site, OPTIONS);
 		const token = (t: string) => ({
 			token: t,
 			process: dedupeRegistry.process.id,
@@ -211,21 +207,6 @@ describe('an answer n8n reads once the execution exists (2.0–2.33)', () => {
 		expect(global[staticDataKey('n1')] !== undefined).toBe(written);
 		const [entry] = dedupeRegistry.production('wf');
 		expect(entry.store.unsavedStarts).toBe(written ? 0 : 1);
-	});
-});
-
-describe('the Test URL’s own memory', () => {
-	it('a test site → starts and duplicates in its own store, apart from production, nothing written', async () => {
-		const test = site({ test: true });
-		const ledger = memoryLedger(test.site, OPTIONS);
-		expect(await ledger.accept('evt_1', NOW, WITHIN)).toEqual({ kind: 'accepted' });
-		expect(await ledger.start('evt_1', NOW)).toBe('started');
-		expect(await ledger.start('evt_1', NOW)).toBe('duplicate');
-		expect(test.global).toEqual({});
-		const production = site();
-		expect(await memoryLedger(production.site, OPTIONS).accept('evt_1', NOW, WITHIN)).toEqual({
-			kind: 'accepted',
-		});
 	});
 });
 

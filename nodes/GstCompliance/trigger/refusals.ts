@@ -1,0 +1,140 @@
+/**
+ * Each delivery the trigger does no work for, in one place: the answer the service gets (fixed
+ * words, never the secret or a stack), the line n8n's log gets for the ones the user must act on
+ * (triggerLog.ts), and what a user listening on the Test URL reads in the editor (testUrl.ts).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { SIGNATURE_ERROR, SIZE_ERROR, UNREADABLE_ERROR } from './delivery';
+import type { Shown } from './testUrl';
+
+export interface Refusal {
+	status: number;
+	body: IDataObject;
+	/** For n8n's log, rate-limited per reason; absent: nothing to act on beyond the sender. */
+	logged?: { reason: string; why: string };
+	shown: Shown;
+}
+
+export const NOT_CONFIGURED = 'Trigger is not configured';
+
+const SEND_FROM_HUB =
+	'Send the event from a subscription in the Developer hub, or a signed sample with examples/send-test-event.sh';
+
+const SECRET_REMEDY =
+	"Check that the GST Compliance Webhook credential's Signing Secret is the one the service's Developer hub shows for this subscription (after a rotation, the old one goes in Previous Signing Secret)";
+
+/** `text` closed as a sentence: a full stop unless it ends with one, or with a question mark. */
+const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
+
+/** What an unusable Signing Secret means, for a delivery and for the activation alike. */
+export const unusableSecretTitle = 'The Signing Secret cannot be used';
+export const unusableSecretRemedy = (problem: string) =>
+	`${sentence(problem)} Fix it in the GST Compliance Webhook credential`;
+
+export const refusals = {
+	unreadable: (): Refusal => ({
+		status: 400,
+		body: { error: UNREADABLE_ERROR },
+		shown: {
+			title: 'The delivery could not be read',
+			description: `The sender went away before its body arrived whole. ${SEND_FROM_HUB}.`,
+		},
+	}),
+
+	tooLarge: (): Refusal => ({
+		status: 413,
+		body: { error: SIZE_ERROR },
+		shown: {
+			title: 'The delivery is larger than 1 MiB',
+			description: `No event of the service is that large, so it is not from the service. ${SEND_FROM_HUB}.`,
+		},
+	}),
+
+	noSignature: (): Refusal => {
+		const why =
+			'it has no readable Service-Signature header (missing, or not "t=<seconds>,v1=<hex>"), so it is not from the service';
+		return {
+			status: 401,
+			body: { error: SIGNATURE_ERROR },
+			logged: { reason: 'header', why: `${why}: check what else posts to this URL` },
+			shown: {
+				title: 'The delivery has no readable Service-Signature header',
+				description: `Missing, or not "t=<seconds>,v1=<hex>": it is not from the service. ${SEND_FROM_HUB}.`,
+			},
+		};
+	},
+
+	mismatch: (): Refusal => ({
+		status: 401,
+		body: { error: SIGNATURE_ERROR },
+		logged: {
+			reason: 'mismatch',
+			why: `its signature does not match the Signing Secret. ${SECRET_REMEDY}: the service deactivates a subscription after 50 failed deliveries in a row`,
+		},
+		shown: {
+			title: "The delivery's signature does not match the Signing Secret",
+			description: `${SECRET_REMEDY}.`,
+		},
+	}),
+
+	stale: (offsetS: number, toleranceS: number): Refusal => ({
+		status: 401,
+		body: { error: SIGNATURE_ERROR },
+		logged: {
+			reason: 'stale',
+			why: `its timestamp is ${offsetS} s from this server's clock, beyond the Timestamp Tolerance of ${toleranceS} s. Check this server's clock (NTP), or raise the trigger's Timestamp Tolerance option`,
+		},
+		shown: {
+			title: `The delivery's timestamp is ${offsetS} s from this server's clock`,
+			description: `Deliveries signed further than the Timestamp Tolerance of ${toleranceS} s from now are refused (replay protection). Check this server's clock (NTP), or raise the trigger's Timestamp Tolerance option.`,
+		},
+	}),
+
+	notEnvelope: (): Refusal => ({
+		status: 400,
+		body: { error: 'Body is not an event envelope' },
+		shown: {
+			title: 'The delivery is not an event',
+			description: `Its signature verifies, but its body is not a JSON object with a text "id" and "type", as every event of the service is. ${SEND_FROM_HUB}.`,
+		},
+	}),
+
+	unusableSecret: (problem: string): Refusal => ({
+		status: 500,
+		body: { error: NOT_CONFIGURED },
+		logged: {
+			reason: 'secret',
+			why: `${problem}: every delivery is refused until the credential is fixed`,
+		},
+		shown: {
+			title: unusableSecretTitle,
+			description: `${unusableSecretRemedy(problem)}: every delivery is refused until then.`,
+		},
+	}),
+
+	noCredential: (): Refusal => ({
+		status: 500,
+		body: { error: NOT_CONFIGURED },
+		logged: {
+			reason: 'credential',
+			why: 'the trigger has no GST Compliance Webhook credential it can read. Select one on the trigger',
+		},
+		shown: {
+			title: 'The trigger has no GST Compliance Webhook credential',
+			description:
+				"Select one under the trigger's Webhook Signing credential, holding the signing secret of the subscription that posts to this URL.",
+		},
+	}),
+
+	/** Acknowledged, as every verified event is: the service must not retry it. */
+	notSelected: (type: string): Refusal => ({
+		status: 200,
+		body: { received: true, ignored: 'event type not selected' },
+		shown: {
+			title: `The event type "${type}" is not selected in Events`,
+			description:
+				'The trigger starts the workflow only for the event types selected in Events. Add it to Events, or choose All Events.',
+		},
+	}),
+};
