@@ -20,9 +20,11 @@ import { tokenCache } from './tokenCache';
 
 /**
  * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and
- * rate limits": no status codes are shown): an authenticated GET of an id that does not exist
- * answers 404 (or 2xx / 403 entitlement), and
- * an unauthenticated one 401, so any answer but 401 means "token accepted here".
+ * rate limits": no status codes or error bodies are shown): an authenticated GET of an id that
+ * does not exist answers 404 (or 2xx / 403 entitlement) with a JSON body, and an unauthenticated
+ * one 401. So 401 means "token refused here", and a 403 or 404 means "token accepted" only when
+ * its body is JSON: a web page at the URL (the Developer hub, a mistyped host) answers HTML, and
+ * would pass a test that every Get then fails. A 2xx must be an e-invoice.
  */
 export const CREDENTIAL_CHECK_PATH = '/v1/einvoices/einv_credential_check';
 
@@ -61,14 +63,21 @@ export async function testGstComplianceCredentials(
 	const organization = token.organizationId
 		? `organization ${token.organizationId}`
 		: 'the organization of this client';
-	let status: number;
+	let answer: CheckAnswer;
 	try {
-		status = await checkStatus(`${base}${CREDENTIAL_CHECK_PATH}`, token.accessToken);
+		answer = await checkAnswer(`${base}${CREDENTIAL_CHECK_PATH}`, token.accessToken);
 	} catch (caught) {
 		return error(
 			messages.credentialTest.hostUnreachable(environment, host, describeNetworkFailure(caught)),
 		);
 	}
+	const { status, body } = answer;
+	const connected = {
+		status: 'OK' as const,
+		message: messages.credentialTest.connected(environment, host, organization),
+	};
+	const notTheApi = (what: string) =>
+		error(messages.credentialTest.notTheApi(environment, host, status, what));
 	switch (classifyStatus(status)) {
 		case 'unauthorized':
 			return error(messages.credentialTest.tokenRejected(environment, host, organization));
@@ -76,26 +85,44 @@ export async function testGstComplianceCredentials(
 			return error(
 				messages.rateLimited({ party: 'API', host, advice: 'Try the test again in a minute.' }),
 			);
-		// 403 is an entitlement answer and 404 the unknown id: both come after the token was accepted.
 		case 'success':
+			if (!body.json) return notTheApi(body.what);
+			if ((body.json as { object?: unknown }).object !== 'einvoice')
+				return notTheApi('JSON that is not an e-invoice');
+			return connected;
+		// 403 is an entitlement answer and 404 the unknown id: both come after the token was accepted.
 		case 'forbidden':
 		case 'notFound':
-			return {
-				status: 'OK',
-				message: messages.credentialTest.connected(environment, host, organization),
-			};
+			return body.json ? connected : notTheApi(body.what);
 		default:
 			return error(messages.credentialTest.unexpectedStatus(environment, host, status));
 	}
 }
 
-/** Status of an authenticated GET, redirects not followed. */
-async function checkStatus(url: string, accessToken: string): Promise<number> {
+interface CheckAnswer {
+	status: number;
+	/** The body as JSON (an object or array), or what it is instead, as the message names it. */
+	body: { json: object; what?: undefined } | { json?: undefined; what: string };
+}
+
+/** Status and body of an authenticated GET, redirects not followed. */
+async function checkAnswer(url: string, accessToken: string): Promise<CheckAnswer> {
 	const response = await fetch(url, {
 		headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
 		redirect: 'manual',
 		signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
 	});
-	await response.arrayBuffer();
-	return response.status;
+	const text = await response.text();
+	try {
+		const json: unknown = JSON.parse(text);
+		if (typeof json === 'object' && json !== null)
+			return { status: response.status, body: { json } };
+	} catch {
+		// Not JSON: named below.
+	}
+	const html = /html/i.test(response.headers.get('content-type') ?? '') || /^\s*</.test(text);
+	return {
+		status: response.status,
+		body: { what: html ? 'an HTML page' : text ? 'a body that is not JSON' : 'an empty body' },
+	};
 }

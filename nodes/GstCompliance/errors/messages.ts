@@ -150,6 +150,8 @@ export const credentialTest = {
 		`A token was issued for ${organization}, but the ${environment} API host ${host} rejected it (HTTP 401). Check that the ${environment} API URL really is the ${environment.toLowerCase()} host and that the client was created in the ${environment === 'Production' ? 'Live' : 'Sandbox'} tab.`,
 	unexpectedStatus: (environment: string, host: string, status: number): string =>
 		`A token was issued, but the ${environment} API host ${host} answered HTTP ${status}. Check the ${environment} API URL.`,
+	notTheApi: (environment: string, host: string, status: number, what: string): string =>
+		`A token was issued, but ${host} answered HTTP ${status} with ${what}, not the API's JSON: it is not the GST Compliance API. Check the ${environment} API URL: the API's address from your onboarding material, not a web page such as the Developer hub.`,
 	notChecked: (detail: string): string =>
 		`The credential could not be checked${detail ? `: ${detail}` : ''}`,
 };

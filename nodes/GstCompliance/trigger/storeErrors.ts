@@ -4,7 +4,7 @@
  * one reading of each store error, with what the user must check.
  */
 import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redis/redisConnection';
-import type { RedisFailure } from './dedupe/redis/redisFailure';
+import { REDIS_ADVICE, type RedisFailure } from './dedupe/redis/redisFailure';
 import { RedisCredentialError } from './dedupe/redis/redisSettings';
 import { AcceptedElsewhereError } from './dedupe/memory/persistence';
 
@@ -18,18 +18,6 @@ export interface StoreRefusal {
 	why: string;
 }
 
-/** What the operator does about each cause (redisFailure.ts). */
-const ADVICE: Record<RedisFailure, string> = {
-	full: "Redis is out of memory: it reached its maxmemory and, under noeviction, refuses new writes while keeping every remembered id. Raise Redis's maxmemory (or the instance size), free memory other keys hold, or shorten the trigger's Dedupe Window",
-	auth: "Redis refused the credential: check the GST Compliance Dedupe Redis credential's User and Password, and that the user's ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT and PING (TIME runs inside the store's scripts, which Redis checks too)",
-	readOnly:
-		"Redis answered as a read-only replica: Host names a replica, or after a failover this connection still reaches the old master. Point the credential's Host at the current master (a provider's primary endpoint follows failovers); the client reconnects on this answer",
-	timeout:
-		"Redis did not answer in time (2 s): it is overloaded, blocked by a slow command, or the network is slow. Check Redis's latency (SLOWLOG, LATENCY DOCTOR) and the network between n8n and Redis",
-	unreachable: 'Check that Redis runs and that this n8n process reaches it (Host, Port, SSL)',
-	other: "Check Redis's log for this error",
-};
-
 /** The refusal for a store error; undefined for any other error. */
 export function storeRefusal(error: unknown): StoreRefusal | undefined {
 	if (error instanceof DedupeUnavailableError)
@@ -37,7 +25,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			status: 503,
 			reason: `dedupe:${error.failure}`,
 			answer: 'Dedupe store unavailable, retry later',
-			why: `${error.message}. ${ADVICE[error.failure]}; the service retries the delivery`,
+			why: `${error.message}. ${REDIS_ADVICE[error.failure]}; the service retries the delivery`,
 		};
 	if (error instanceof RedisClientMissingError)
 		return {

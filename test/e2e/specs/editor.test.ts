@@ -23,6 +23,8 @@ import {
 	bindCredentials,
 	chain,
 	CRED,
+	deliver,
+	envelope,
 	loadTemplate,
 	triggerNode,
 	uuid,
@@ -296,6 +298,32 @@ it('Execute step (listening) + examples/send-test-event.sh to the Test URL: the 
 		expect(text).toContain(field);
 	await expectNoErrorTexts();
 	await shot('trigger-test-event.png');
+	await page.click('[data-test-id="ndv-close-button"]');
+});
+
+it('Execute step + a delivery the trigger refuses: the editor shows why and what to fix, not silence', async () => {
+	await page.dblclick('[data-test-id="canvas-node"][data-node-name="GST Compliance Trigger"]');
+	await page.locator('[data-test-id="trigger-execute-button"]').first().click();
+	await page.locator('[data-test-id="trigger-listening"]').waitFor();
+	const testUrl = `${n8n.baseUrl}/webhook-test/${webhookId}/webhook`;
+	const sample = envelope('einvoice.failed', { id: 'einv_sample_refused', status: 'failed_terminal' });
+	const refused = await deliver(testUrl, sample, 'whsec_not_the_subscription_secret');
+	expect(refused.status).toBe(401);
+	const output = page.locator('[data-test-id="output-panel"]');
+	await output.getByText("The delivery's signature does not match the Signing Secret").first().waitFor();
+	expect(squash(await output.innerText())).toContain('Developer hub shows for this subscription');
+	await shot('trigger-test-refused.png');
+
+	// The same sample, signed right, in a new listening session: it runs (no 24 h memory).
+	for (const session of [1, 2]) {
+		await page.locator('[data-test-id="trigger-execute-button"]').first().click();
+		await page.locator('[data-test-id="trigger-listening"]').waitFor();
+		const sent = await deliver(testUrl, { ...sample, id: 'evt_same_sample' }, SIGNING_SECRET);
+		expect({ session, status: sent.status }).toEqual({ session, status: 202 });
+		await output.getByText('evt_same_sample').first().waitFor();
+		await page.locator('[data-test-id="trigger-listening"]').waitFor({ state: 'detached' });
+	}
+	await expectNoErrorTexts();
 	await page.click('[data-test-id="ndv-close-button"]');
 });
 

@@ -39,6 +39,9 @@ export class FakeRedis extends EventEmitter {
 		this.disconnect();
 	}
 }
+/** The Test's run of the store's commands, which a fake without a server cannot answer. */
+export const noRehearsal = async () => undefined;
+
 export const fakeModule = { Redis: FakeRedis, Cluster: FakeRedis } as unknown as RedisModule;
 export const SETTINGS: RedisConnection = {
 	host: 'cache',

@@ -9,6 +9,7 @@ import { sleep } from 'n8n-workflow';
 import {
 	CONNECT_TIMEOUT_MS,
 	createClient,
+	errorCause,
 	DedupeUnavailableError,
 	loadRedisModule,
 	type RedisClient,
@@ -135,7 +136,7 @@ export class RedisClients {
 					: Math.min(100 * times, MAX_RECONNECT_DELAY_MS),
 			);
 			created.client.on('error', (error: Error) => {
-				const message = redactConnectionSecrets(error.message, connection);
+				const message = redactConnectionSecrets(errorCause(error), connection);
 				// One log line per distinct failure, not one per reconnect attempt.
 				if (message !== created.lastError) created.onError(message);
 				created.lastError = message;
@@ -226,7 +227,9 @@ async function ready(entry: Entry, connection: RedisConnection): Promise<void> {
 	const connected = new Promise<void>((resolve, reject) => {
 		const onReady = () => resolve();
 		const onFail = (error: Error) =>
-			reject(new DedupeUnavailableError(where, redactConnectionSecrets(error.message, connection)));
+			reject(
+				new DedupeUnavailableError(where, redactConnectionSecrets(errorCause(error), connection)),
+			);
 		const onEnd = () => reject(new DedupeUnavailableError(where, 'connection closed'));
 		client.once('ready', onReady);
 		client.once('error', onFail);

@@ -119,10 +119,23 @@ export function createClient(
 		enableOfflineQueue: false,
 		lazyConnect: true,
 		clusterRetryStrategy: retry,
+		// Connects to each node by the name it is given, so TLS checks the certificate against that
+		// name (managed cluster-mode services name hosts, not IPs); ioredis resolves it otherwise.
+		dnsLookup: (address: string, callback: (error: null, address: string) => void) =>
+			callback(null, address),
 		slotsRefreshTimeout: CONNECT_TIMEOUT_MS,
 		// A moved slot or a failover is followed, within the command timeout.
 		maxRedirections: 16,
 	});
+}
+
+/**
+ * What a client's error says of its cause: a cluster that could not refresh its slots reports the
+ * last node's own error (a refused password, a timeout) as `lastNodeError`, and its connect fails
+ * with "None of startup nodes is available", which names no cause.
+ */
+export function errorCause(error: Error): string {
+	return (error as { lastNodeError?: Error }).lastNodeError?.message ?? error.message;
 }
 
 /** Runs a command; any failure becomes a DedupeUnavailableError naming hosts and ports. */

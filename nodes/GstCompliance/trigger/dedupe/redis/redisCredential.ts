@@ -3,13 +3,16 @@
  * or a Redis Cluster, through the process's shared clients) and its Test button. Kept apart from the single-process store's static-data handling, which the Redis
  * store does not use: Redis is the only record of the ids.
  */
+import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { redisClients } from './redisClients';
 import {
 	createClient,
 	DedupeUnavailableError,
+	errorCause,
 	loadRedisModule,
+	type RedisClient,
 	type RedisModule,
 } from './redisConnection';
 import {
@@ -19,32 +22,69 @@ import {
 	type RedisConnection,
 } from './redisSettings';
 import { evictionProblem, type EvictionProblem } from './redisEviction';
-import { RedisDedupeStore } from './redisStore';
+import { REDIS_ADVICE, redisFailure } from './redisFailure';
+import { fixedClient, RedisDedupeStore } from './redisStore';
 
 /**
- * Connects once with these settings, PINGs, reads the eviction policy and disconnects (the
- * credential's Test button).
+ * Connects once with these settings, PINGs, reads the eviction policy, runs the store's commands
+ * on a probe event (RedisDedupeStore.rehearse) and disconnects (the credential's Test button).
  */
 export async function probeOnce(
 	connection: RedisConnection,
 	module?: RedisModule,
+	rehearse: (client: RedisClient, connection: RedisConnection) => Promise<void> = rehearseStore,
 ): Promise<{ pong: string; eviction?: EvictionProblem }> {
-	const client = createClient(module ?? (await loadRedisModule()), connection, () => null);
-	client.on('error', () => undefined); // the awaited connect() or ping() reports the failure
+	const redis = module ?? (await loadRedisModule());
+	const client = createClient(redis, connection, () => null);
+	// The awaited steps report the failure; a cluster's cause comes only with the 'error' event.
+	let cause: string | undefined;
+	client.on('error', (error: Error) => (cause = errorCause(error)));
 	const answer = await client
 		.connect()
 		.then(async () => await client.ping())
-		.then(
-			async (pong) => ({ pong, eviction: await evictionProblem(client, connection) }),
-			(error: Error) => ({ error }),
-		);
+		.then(async (pong) => {
+			const eviction = await evictionProblem(client, connection);
+			if (pong === 'PONG') await rehearse(client, connection);
+			return { pong, eviction };
+		})
+		.catch((error: Error) => ({ error }));
 	client.disconnect();
-	if ('error' in answer)
-		throw new DedupeUnavailableError(
-			describeConnection(connection),
-			redactConnectionSecrets(answer.error.message, connection),
-		);
-	return answer;
+	if (!('error' in answer)) return answer;
+	let reason = answer.error instanceof DedupeUnavailableError ? undefined : answer.error.message;
+	if (reason && /None of startup nodes/.test(reason))
+		reason = cause && !/None of startup nodes/.test(cause) ? cause : reason;
+	// A cluster whose TLS handshake fails reports only a closed connection: one plain client to the
+	// first node names the certificate's problem.
+	if (reason && connection.clusterNodes && connection.ssl && redisFailure(reason) !== 'auth')
+		reason = (await firstNodeTlsProblem(redis, connection)) ?? reason;
+	if (!reason) throw answer.error;
+	throw new DedupeUnavailableError(
+		describeConnection(connection),
+		redactConnectionSecrets(reason, connection),
+	);
+}
+
+/** The store's commands on a probe event of a scope of its own (RedisDedupeStore.rehearse). */
+async function rehearseStore(client: RedisClient, connection: RedisConnection): Promise<void> {
+	await new RedisDedupeStore(fixedClient(client), connection, {
+		scope: `credential-test:${randomUUID()}`,
+		windowMs: 60_000,
+	}).rehearse(Date.now());
+}
+
+/** The TLS error of one standalone connection to a cluster's first node, if there is one. */
+async function firstNodeTlsProblem(
+	module: RedisModule,
+	connection: RedisConnection,
+): Promise<string | undefined> {
+	const client = createClient(module, { ...connection, clusterNodes: undefined }, () => null);
+	client.on('error', () => undefined);
+	const failure = await client.connect().then(
+		() => undefined,
+		(error: Error) => error.message,
+	);
+	client.disconnect();
+	return failure && redisFailure(failure) === 'certificate' ? failure : undefined;
 }
 
 /**
@@ -97,6 +137,8 @@ export async function testRedisCredential(
 			return { status: 'OK', message: `Connected to Redis at ${where}, but ${eviction.message}` };
 		return { status: 'OK', message: `Connected to Redis at ${where}` };
 	} catch (error) {
-		return { status: 'Error', message: (error as Error).message };
+		const failure = error instanceof DedupeUnavailableError ? error.failure : undefined;
+		const advice = failure && failure !== 'other' ? `. ${REDIS_ADVICE[failure]}` : '';
+		return { status: 'Error', message: `${(error as Error).message}${advice}` };
 	}
 }

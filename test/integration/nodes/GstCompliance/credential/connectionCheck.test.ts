@@ -5,6 +5,8 @@
  * n8n-core's CredentialTestContext against the emulator.
  */
 import { Container } from '@n8n/di';
+import { createServer, type Server } from 'http';
+import type { AddressInfo } from 'net';
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, ICredentialTestFunction } from 'n8n-workflow';
 
@@ -68,6 +70,55 @@ describe("passes only when a token is issued and the environment's API host acce
 		expect(result.message).toMatch(
 			/token was issued, but the Sandbox API host .* could not be reached: the connection was refused/,
 		);
+	});
+});
+
+describe('passes only when the API host answers as the API does (JSON), not any web page', () => {
+	/** A host answering every request with `status`, `contentType` and `body`. */
+	const host = async (status: number, contentType: string, body: string) => {
+		const server = createServer((_req, res) => {
+			res.writeHead(status, { 'content-type': contentType });
+			res.end(body);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		servers.push(server);
+		return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	};
+	const servers: Server[] = [];
+	afterEach(async () => {
+		await Promise.all(servers.splice(0).map(async (s) => await new Promise((r) => s.close(r))));
+	});
+	const HTML = '<!doctype html><html><body><h1>Page not found</h1></body></html>';
+
+	it.each([
+		['an HTML 404 page (the Developer hub, a mistyped host)', 404, 'text/html', HTML],
+		['an HTML 200 page', 200, 'text/html; charset=utf-8', HTML],
+		['an HTML 403 page', 403, 'text/html', HTML],
+		['a 404 in plain text', 404, 'text/plain', 'Not Found'],
+	])('Test with an API URL answering %s → Error: not the API, check the URL', async (_, status, type, body) => {
+		const result = await run({ sandboxApiUrl: await host(status, type, body) });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			new RegExp(`answered HTTP ${status} with .*not the API's JSON.*Check the Sandbox API URL`),
+		);
+	});
+
+	it('Test with an API URL answering 200 JSON that is not an e-invoice → Error: not the API', async () => {
+		const result = await run({
+			sandboxApiUrl: await host(200, 'application/json', '{"status":"ok"}'),
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/answered HTTP 200 with JSON that is not an e-invoice/);
+	});
+
+	it.each([
+		['404 JSON (the id does not exist)', 404],
+		['403 JSON (the plan lacks e-invoices)', 403],
+	])('Test with an API answering %s → OK', async (_, status) => {
+		const result = await run({
+			sandboxApiUrl: await host(status, 'application/json', '{"error":"whatever"}'),
+		});
+		expect(result.status).toBe('OK');
 	});
 });
 

@@ -88,3 +88,98 @@ describe('GST Compliance Trigger in the editor', () => {
 		);
 	});
 });
+
+describe('each credential slot says what it is for', () => {
+	const slot = (name: string) => description.credentials!.find((c) => c.name === name)!;
+	const shown = (name: string, parameters: Record<string, unknown>, typeVersion: number) =>
+		NodeHelpers.displayParameter(
+			parameters as never,
+			slot(name),
+			{ typeVersion },
+			description,
+			parameters as never,
+		);
+
+	it('labels every slot (n8n shows "Credential" for a slot without one)', () => {
+		expect(description.credentials!.map((c) => [c.name, c.displayName])).toEqual([
+			['gstComplianceWebhookApi', 'Webhook Signing Secret'],
+			['gstComplianceApi', 'API Access (for Refetch Latest State)'],
+			['gstComplianceRedisApi', 'Shared Dedupe Store (Redis)'],
+		]);
+	});
+
+	it('version 3: the Redis slot only when Dedupe Store is Redis; versions 1 and 2 keep showing it', () => {
+		expect(shown('gstComplianceRedisApi', { dedupeStore: 'builtIn' }, 3)).toBe(false);
+		expect(shown('gstComplianceRedisApi', { dedupeStore: 'redis' }, 3)).toBe(true);
+		for (const typeVersion of [1, 2])
+			expect(shown('gstComplianceRedisApi', { events: ['*'] }, typeVersion)).toBe(true);
+		const store = description.properties.find((p) => p.name === 'dedupeStore')!;
+		expect(store.default).toBe('builtIn');
+		expect(NodeHelpers.displayParameter({}, store, { typeVersion: 2 }, description)).toBe(false);
+		expect(NodeHelpers.displayParameter({}, store, { typeVersion: 3 }, description)).toBe(true);
+	});
+
+	it('Refetch Latest State on → the API slot is shown and required, so n8n flags it while empty', () => {
+		expect(slot('gstComplianceApi').required).toBe(true);
+		expect(shown('gstComplianceApi', { refetch: true }, 3)).toBe(true);
+		expect(shown('gstComplianceApi', { refetch: false }, 3)).toBe(false);
+	});
+});
+
+describe('words a user knows', () => {
+	const option = (name: string) =>
+		(description.properties.find((p) => p.name === 'options')!.options as Array<{
+			name: string;
+			displayName: string;
+			options?: Array<{ name: string; value: string }>;
+		}>)!.find((o) => o.name === name)!;
+
+	it('the subtitle says "All Events" for *, else the selected types', () => {
+		expect(description.subtitle).toBe(
+			'={{$parameter["events"].includes("*") ? "All Events" : $parameter["events"].join(", ")}}',
+		);
+	});
+
+	it('is found by searching e-invoice, IRN, e-way bill or GST (codex aliases)', () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- the codex file n8n reads beside the node
+		const codex = require('../../../../../nodes/GstCompliance/GstComplianceTrigger.node.json') as {
+			alias?: string[];
+			resources?: object;
+		};
+		expect(codex.resources).toBeDefined();
+		expect(codex.alias).toEqual(expect.arrayContaining(['e-invoice', 'IRN', 'e-way bill', 'GST']));
+	});
+
+	it('the answer option is "Respond", as in n8n\'s Webhook node, with the saved values unchanged', () => {
+		const respond = option('acknowledge');
+		expect(respond.displayName).toBe('Respond');
+		expect(respond.options!.map((o) => [o.value, o.name])).toEqual([
+			['auto', 'Automatically'],
+			['atOnce', 'Immediately'],
+			['afterExecutionCreated', 'When the Execution Is Recorded'],
+		]);
+		expect(option('outputShape').displayName).toBe('Output');
+		expect(option('startWithinMinutes').displayName).toBe('Warn If Not Started Within (Minutes)');
+	});
+
+	it('the panel and the activation message are short, with a docs link for operators', () => {
+		const [helpInactive, helpActive] = both(panel.executionsHelp);
+		for (const text of [helpActive, description.activationMessage as string]) {
+			const sentences = text
+				.replace(/<[^>]+>/g, '')
+				.split(/(?<=[.!?])\s+/)
+				.filter(Boolean);
+			expect(sentences.length).toBeLessThanOrEqual(3);
+			expect(text).not.toMatch(/static data|N8N_CONCURRENCY_PRODUCTION_LIMIT/);
+		}
+		expect(helpActive).toMatch(/docs\/deployments\.md/);
+		expect(helpActive).toMatch(/Retry/);
+		expect(helpInactive).toMatch(/send-test-event/);
+	});
+
+	it('the Dedupe Window says how to run an event again', () => {
+		expect(option('dedupeWindowHours')).toMatchObject({
+			description: expect.stringMatching(/Retry.*executions list/),
+		});
+	});
+});

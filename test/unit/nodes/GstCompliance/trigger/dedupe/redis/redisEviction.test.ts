@@ -10,6 +10,7 @@ import {
 	FakeCluster,
 	FakeRedis,
 	fakeModule,
+	noRehearsal,
 	SETTINGS,
 } from '../../../../../helpers/fakeRedis';
 
@@ -25,7 +26,10 @@ describe('the eviction policy: only noeviction keeps every remembered id', () =>
 	afterEach(() => jest.restoreAllMocks());
 
 	it('the Test reads maxmemory-policy from INFO memory: noeviction → nothing to say', async () => {
-		expect(await probeOnce(SETTINGS, fakeModule)).toEqual({ pong: 'PONG', eviction: undefined });
+		expect(await probeOnce(SETTINGS, fakeModule, noRehearsal)).toEqual({
+			pong: 'PONG',
+			eviction: undefined,
+		});
 		expect(FakeRedis.made[0].info).toHaveBeenCalledWith('memory');
 	});
 
@@ -33,7 +37,7 @@ describe('the eviction policy: only noeviction keeps every remembered id', () =>
 		'%s → evicting, naming the policy and the fix',
 		async (policy) => {
 			FakeRedis.policy = policy;
-			const { eviction } = await probeOnce(SETTINGS, fakeModule);
+			const { eviction } = await probeOnce(SETTINGS, fakeModule, noRehearsal);
 			expect(eviction?.kind).toBe('evicting');
 			expect(eviction?.message).toContain(`maxmemory-policy is ${policy}`);
 			expect(eviction?.message).toMatch(/deletes remembered event ids/);
@@ -43,7 +47,7 @@ describe('the eviction policy: only noeviction keeps every remembered id', () =>
 
 	it('INFO refused (an ACL without it, or a renamed command) → unknown, said as such, without the password', async () => {
 		FakeRedis.policy = NOPERM;
-		const { pong, eviction } = await probeOnce(SETTINGS, fakeModule);
+		const { pong, eviction } = await probeOnce(SETTINGS, fakeModule, noRehearsal);
 		expect(pong).toBe('PONG');
 		expect(eviction?.kind).toBe('unknown');
 		expect(eviction?.message).toMatch(/could not read maxmemory-policy \(NOPERM .*\[redacted\]\)/);
@@ -53,12 +57,16 @@ describe('the eviction policy: only noeviction keeps every remembered id', () =>
 
 	it('INFO memory without the policy (a proxy that filters it) → unknown', async () => {
 		FakeRedis.made = [];
-		const { eviction } = await probeOnce(SETTINGS, {
-			...fakeModule,
-			Redis: class extends FakeRedis {
-				info = jest.fn(async () => '# Memory\r\nused_memory:1000\r\n');
-			},
-		} as unknown as RedisModule);
+		const { eviction } = await probeOnce(
+			SETTINGS,
+			{
+				...fakeModule,
+				Redis: class extends FakeRedis {
+					info = jest.fn(async () => '# Memory\r\nused_memory:1000\r\n');
+				},
+			} as unknown as RedisModule,
+			noRehearsal,
+		);
 		expect(eviction?.kind).toBe('unknown');
 		expect(eviction?.message).toMatch(
 			/could not read maxmemory-policy \(INFO memory has no maxmemory_policy\)/,
@@ -71,7 +79,7 @@ describe('the eviction policy: only noeviction keeps every remembered id', () =>
 			{ port: 7001, policy: 'volatile-lru' },
 			{ port: 7002, policy: 'allkeys-lfu' },
 		];
-		const { eviction } = await probeOnce(CLUSTER, clusterModule);
+		const { eviction } = await probeOnce(CLUSTER, clusterModule, noRehearsal);
 		expect(eviction?.kind).toBe('evicting');
 		expect(eviction?.message).toContain(
 			'maxmemory-policy is volatile-lru on 10.0.0.1:7001, allkeys-lfu on 10.0.0.1:7002,',
@@ -80,14 +88,14 @@ describe('the eviction policy: only noeviction keeps every remembered id', () =>
 			{ port: 7000, policy: 'noeviction' },
 			{ port: 7001, policy: NOPERM },
 		];
-		const unknown = (await probeOnce(CLUSTER, clusterModule)).eviction;
+		const unknown = (await probeOnce(CLUSTER, clusterModule, noRehearsal)).eviction;
 		expect(unknown?.kind).toBe('unknown');
 		expect(unknown?.message).toContain('could not read maxmemory-policy (on 10.0.0.1:7001: NOPERM');
 		FakeCluster.masters = [
 			{ port: 7000, policy: 'noeviction' },
 			{ port: 7001, policy: 'noeviction' },
 		];
-		expect((await probeOnce(CLUSTER, clusterModule)).eviction).toBeUndefined();
+		expect((await probeOnce(CLUSTER, clusterModule, noRehearsal)).eviction).toBeUndefined();
 	});
 
 	/** Lets the check that runs after the first connect finish. */

@@ -1,0 +1,253 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The GST Compliance Dedupe Redis credential's Test button against real redis-servers (started
+ * here; missing, the suite fails with the command that installs it): it fails wherever the
+ * trigger's first delivery would (an ACL without a command the scripts run, a read-only replica),
+ * leaves no key behind, and reaches a Redis Cluster over TLS whose certificate names its host.
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as tls from 'tls';
+import Redis from 'ioredis';
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { KEY_PREFIX } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { freePort, waitFor } from '../../../../../../harness/http';
+import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer of the test services
+const installer = require('../../../../../../harness/queue/installServices.js') as {
+	redisCli(): string | undefined;
+};
+
+jest.setTimeout(90_000);
+
+const PASSWORD = 'redis-test-button-Pa55word';
+let master: RunningRedis;
+let replica: RunningRedis;
+
+beforeAll(async () => {
+	master = await startRedis('test-button-master', { password: PASSWORD });
+	replica = await startRedis('test-button-replica', {
+		password: PASSWORD,
+		args: ['--replicaof', master.host, String(master.port), '--masterauth', PASSWORD],
+	});
+});
+
+afterAll(async () => {
+	await replica?.dispose();
+	await master?.dispose();
+});
+
+const credential = (server: RunningRedis, extra: ICredentialDataDecryptedObject = {}) => ({
+	host: server.host,
+	port: server.port,
+	password: PASSWORD,
+	...extra,
+});
+
+/** Grants an ACL user exactly `commands` on the package's keys. */
+async function aclUser(name: string, commands: string): Promise<ICredentialDataDecryptedObject> {
+	const admin = new Redis({ ...credential(master) });
+	await admin.call(
+		'ACL',
+		'SETUSER',
+		name,
+		'reset',
+		'on',
+		'>gst-Pa55word',
+		'~n8n-gst-compliance:*',
+		...commands.split(' '),
+	);
+	admin.disconnect();
+	return credential(master, { user: name, password: 'gst-Pa55word' });
+}
+
+/** The commands docs/trigger.md's ACL advice names: exactly what the store runs. */
+const NAMED = '+get +set +del +eval +time +zadd +zrem +zrangebyscore +info +wait +ping';
+
+describe('the Test runs what the trigger runs, so it fails where a delivery would', () => {
+	it('Test as a user granted the commands the advice names → OK', async () => {
+		const result = await testRedisCredential(await aclUser('button-named', NAMED));
+		expect(result).toEqual({
+			status: 'OK',
+			message: `Connected to Redis at ${master.host}:${master.port} (db 0)`,
+		});
+	});
+
+	it.each([
+		['TIME (run inside the scripts)', '+time'],
+		['EVAL', '+eval'],
+		['ZADD', '+zadd'],
+		['DEL', '+del'],
+		['WAIT', '+wait'],
+	])(
+		'Test as a user without %s → Error: the permission, as the delivery would be refused',
+		async (_, missing) => {
+			const result = await testRedisCredential(
+				await aclUser(`button-no-${missing.slice(1)}`, NAMED.replace(` ${missing}`, '')),
+			);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(
+				/refused the credential.*ACL permission lets it run GET, SET, DEL, EVAL, TIME/,
+			);
+		},
+	);
+
+	it('Test with Host naming a read-only replica → Error: point at the current master', async () => {
+		const result = await testRedisCredential(credential(replica));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/read-only replica.*current master/);
+	});
+
+	it('Test leaves no key of its own behind', async () => {
+		expect((await testRedisCredential(credential(master))).status).toBe('OK');
+		const admin = new Redis({ ...credential(master) });
+		const left = await admin.keys(`${KEY_PREFIX}:*`);
+		admin.disconnect();
+		expect(left.filter((key) => !key.endsWith(':replica-barrier'))).toEqual([]);
+	});
+});
+
+describe('a Redis Cluster over TLS whose certificate names its host (managed cluster-mode services)', () => {
+	let dir: string;
+	let server: RunningRedis;
+	let tlsPort: number;
+	let ca: Buffer;
+
+	beforeAll(async () => {
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gst-tls-cluster-'));
+		const openssl = (...args: string[]) => {
+			const run = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+			if (run.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${run.stderr}`);
+		};
+		openssl(
+			'req',
+			'-x509',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-days',
+			'2',
+			'-subj',
+			'/CN=test CA',
+			'-keyout',
+			'ca.key',
+			'-out',
+			'ca.crt',
+		);
+		openssl(
+			'req',
+			'-newkey',
+			'rsa:2048',
+			'-nodes',
+			'-subj',
+			'/CN=localhost',
+			'-keyout',
+			'srv.key',
+			'-out',
+			'srv.csr',
+		);
+		fs.writeFileSync(path.join(dir, 'ext'), 'subjectAltName=DNS:localhost\n');
+		openssl(
+			'x509',
+			'-req',
+			'-in',
+			'srv.csr',
+			'-CA',
+			'ca.crt',
+			'-CAkey',
+			'ca.key',
+			'-CAcreateserial',
+			'-days',
+			'2',
+			'-extfile',
+			'ext',
+			'-out',
+			'srv.crt',
+		);
+		ca = fs.readFileSync(path.join(dir, 'ca.crt'));
+		tlsPort = await freePort();
+		server = await startRedis('tls-cluster', {
+			password: PASSWORD,
+			args: [
+				'--tls-port',
+				String(tlsPort),
+				'--tls-cert-file',
+				path.join(dir, 'srv.crt'),
+				'--tls-key-file',
+				path.join(dir, 'srv.key'),
+				'--tls-ca-cert-file',
+				path.join(dir, 'ca.crt'),
+				'--tls-auth-clients',
+				'no',
+				'--tls-cluster',
+				'yes',
+				'--cluster-enabled',
+				'yes',
+				'--cluster-node-timeout',
+				'2000',
+			],
+		});
+		const cli = installer.redisCli()!;
+		const auth = ['-a', PASSWORD, '--no-auth-warning', '-p', String(server.port)];
+		spawnSync(cli, [...auth, 'cluster', 'addslotsrange', '0', '16383'], { encoding: 'utf8' });
+		await waitFor(
+			async () =>
+				spawnSync(cli, [...auth, 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes(
+					'cluster_state:ok',
+				),
+			'the TLS cluster to report cluster_state:ok',
+			30_000,
+			200,
+		);
+	});
+
+	afterAll(async () => {
+		await server?.dispose();
+		if (dir) fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	// The certificate is signed by the test's own CA: every TLS connection trusts it, and still
+	// checks that the certificate names the host it was asked for.
+	beforeEach(() => {
+		const connect = tls.connect.bind(tls) as (options: tls.ConnectionOptions) => tls.TLSSocket;
+		jest
+			.spyOn(tls, 'connect')
+			.mockImplementation(((options: tls.ConnectionOptions) =>
+				connect({ ...options, ca })) as unknown as typeof tls.connect);
+	});
+	afterEach(() => jest.restoreAllMocks());
+
+	const clusterCredential = (extra: ICredentialDataDecryptedObject = {}) => ({
+		deployment: 'cluster',
+		clusterNodes: `localhost:${tlsPort}`,
+		password: PASSWORD,
+		ssl: true,
+		...extra,
+	});
+
+	it('Test with the cluster node named as the certificate names it → OK, verified', async () => {
+		const result = await testRedisCredential(clusterCredential());
+		expect(result).toMatchObject({ status: 'OK' });
+	});
+
+	it('Test with a wrong password → Error naming the refusal, not "None of startup nodes"', async () => {
+		const result = await testRedisCredential(clusterCredential({ password: 'not-the-Pa55word' }));
+		expect(result.status).toBe('Error');
+		expect(result.message).not.toMatch(/None of startup nodes/);
+		expect(result.message).toMatch(/WRONGPASS|refused the credential/);
+	});
+
+	it('Test with the node named by an IP the certificate does not name → Error naming the certificate', async () => {
+		const result = await testRedisCredential(
+			clusterCredential({ clusterNodes: `127.0.0.1:${tlsPort}` }),
+		);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/certificate/i);
+	});
+});
