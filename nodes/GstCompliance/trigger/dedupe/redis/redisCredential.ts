@@ -7,7 +7,10 @@ import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { redisClients } from './redisClients';
+import { sleep } from 'n8n-workflow';
+
 import {
+	CONNECT_TIMEOUT_MS,
 	createClient,
 	DedupeUnavailableError,
 	errorCause,
@@ -25,6 +28,9 @@ import { evictionProblem, type EvictionProblem } from './redisEviction';
 import { REDIS_ADVICE, redisFailure } from './redisFailure';
 import { fixedClient, RedisDedupeStore } from './redisStore';
 
+/** How long the Test waits for a connection (ioredis's own connect timeouts each attempt). */
+const PROBE_CONNECT_MS = 3 * CONNECT_TIMEOUT_MS;
+
 /**
  * Connects once with these settings, PINGs, reads the eviction policy, runs the store's commands
  * on a probe event (RedisDedupeStore.rehearse) and disconnects (the credential's Test button).
@@ -39,8 +45,14 @@ export async function probeOnce(
 	// The awaited steps report the failure; a cluster's cause comes only with the 'error' event.
 	let cause: string | undefined;
 	client.on('error', (error: Error) => (cause = errorCause(error)));
-	const answer = await client
-		.connect()
+	// Bounded: a cluster whose slots name nodes it cannot reach may never settle its connect().
+	const connected = Promise.race([
+		client.connect(),
+		sleep(PROBE_CONNECT_MS).then(() => {
+			throw new Error(cause ?? `no answer within ${PROBE_CONNECT_MS} ms`);
+		}),
+	]);
+	const answer = await connected
 		.then(async () => await client.ping())
 		.then(async (pong) => {
 			const eviction = await evictionProblem(client, connection);
@@ -78,11 +90,10 @@ async function firstNodeTlsProblem(
 	connection: RedisConnection,
 ): Promise<string | undefined> {
 	const client = createClient(module, { ...connection, clusterNodes: undefined }, () => null);
-	client.on('error', () => undefined);
-	const failure = await client.connect().then(
-		() => undefined,
-		(error: Error) => error.message,
-	);
+	// The TLS error comes with the 'error' event; connect() fails with the closed connection.
+	let failure: string | undefined;
+	client.on('error', (error: Error) => (failure ??= error.message));
+	await Promise.race([client.connect(), sleep(PROBE_CONNECT_MS)]).catch(() => undefined);
 	client.disconnect();
 	return failure && redisFailure(failure) === 'certificate' ? failure : undefined;
 }

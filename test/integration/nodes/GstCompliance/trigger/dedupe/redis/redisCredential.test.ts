@@ -10,11 +10,11 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import * as tls from 'tls';
 import Redis from 'ioredis';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { REDIS_ADVICE } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
 import { KEY_PREFIX } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { freePort, waitFor } from '../../../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
@@ -25,6 +25,10 @@ const installer = require('../../../../../../harness/queue/installServices.js') 
 };
 
 jest.setTimeout(90_000);
+
+const CREDENTIAL_MODULE = require.resolve(
+	'../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential',
+);
 
 const PASSWORD = 'redis-test-button-Pa55word';
 let master: RunningRedis;
@@ -71,6 +75,16 @@ async function aclUser(name: string, commands: string): Promise<ICredentialDataD
 const NAMED = '+get +set +del +eval +time +zadd +zrem +zrangebyscore +info +wait +ping';
 
 describe('the Test runs what the trigger runs, so it fails where a delivery would', () => {
+	it('the ACL list of the advice and of docs/deployments.md is the one granted here', () => {
+		const listed = NAMED.replace(/\+/g, '').toUpperCase().split(' ').join(', ');
+		expect(REDIS_ADVICE.auth).toContain(listed);
+		const docs = fs.readFileSync(
+			path.join(__dirname, '../../../../../../../docs/deployments.md'),
+			'utf8',
+		);
+		expect(docs).toContain(`the ACL (${listed};`);
+	});
+
 	it('Test as a user granted the commands the advice names → OK', async () => {
 		const result = await testRedisCredential(await aclUser('button-named', NAMED));
 		expect(result).toEqual({
@@ -84,7 +98,6 @@ describe('the Test runs what the trigger runs, so it fails where a delivery woul
 		['EVAL', '+eval'],
 		['ZADD', '+zadd'],
 		['DEL', '+del'],
-		['WAIT', '+wait'],
 	])(
 		'Test as a user without %s → Error: the permission, as the delivery would be refused',
 		async (_, missing) => {
@@ -104,12 +117,16 @@ describe('the Test runs what the trigger runs, so it fails where a delivery woul
 		expect(result.message).toMatch(/read-only replica.*current master/);
 	});
 
+	// The replica barrier's marker (replicaWait.ts) is the store's, one per server, expiring in 60 s.
 	it('Test leaves no key of its own behind', async () => {
-		expect((await testRedisCredential(credential(master))).status).toBe('OK');
 		const admin = new Redis({ ...credential(master) });
-		const left = await admin.keys(`${KEY_PREFIX}:*`);
+		const before = await admin.keys(`${KEY_PREFIX}:*`);
+		expect((await testRedisCredential(credential(master))).status).toBe('OK');
+		const after = await admin.keys(`${KEY_PREFIX}:*`);
 		admin.disconnect();
-		expect(left.filter((key) => !key.endsWith(':replica-barrier'))).toEqual([]);
+		const probes = (keys: string[]) =>
+			keys.filter((key) => !key.endsWith(':replica-barrier')).sort();
+		expect(probes(after)).toEqual(probes(before));
 	});
 });
 
@@ -117,7 +134,6 @@ describe('a Redis Cluster over TLS whose certificate names its host (managed clu
 	let dir: string;
 	let server: RunningRedis;
 	let tlsPort: number;
-	let ca: Buffer;
 
 	beforeAll(async () => {
 		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gst-tls-cluster-'));
@@ -170,7 +186,6 @@ describe('a Redis Cluster over TLS whose certificate names its host (managed clu
 			'-out',
 			'srv.crt',
 		);
-		ca = fs.readFileSync(path.join(dir, 'ca.crt'));
 		tlsPort = await freePort();
 		server = await startRedis('tls-cluster', {
 			password: PASSWORD,
@@ -191,6 +206,11 @@ describe('a Redis Cluster over TLS whose certificate names its host (managed clu
 				'yes',
 				'--cluster-node-timeout',
 				'2000',
+				// As managed cluster-mode services answer CLUSTER SLOTS: host names, not IPs.
+				'--cluster-announce-hostname',
+				'localhost',
+				'--cluster-preferred-endpoint-type',
+				'hostname',
 			],
 		});
 		const cli = installer.redisCli()!;
@@ -212,16 +232,30 @@ describe('a Redis Cluster over TLS whose certificate names its host (managed clu
 		if (dir) fs.rmSync(dir, { recursive: true, force: true });
 	});
 
-	// The certificate is signed by the test's own CA: every TLS connection trusts it, and still
-	// checks that the certificate names the host it was asked for.
-	beforeEach(() => {
-		const connect = tls.connect.bind(tls) as (options: tls.ConnectionOptions) => tls.TLSSocket;
-		jest
-			.spyOn(tls, 'connect')
-			.mockImplementation(((options: tls.ConnectionOptions) =>
-				connect({ ...options, ca })) as unknown as typeof tls.connect);
-	});
-	afterEach(() => jest.restoreAllMocks());
+	/**
+	 * The Test in a Node process that trusts the test's own CA as n8n would trust a private one
+	 * (NODE_EXTRA_CA_CERTS, read at start-up only): TLS still checks that the certificate names the
+	 * host it was asked for.
+	 */
+	const testTrusting = async (data: ICredentialDataDecryptedObject) => {
+		const run = spawnSync(
+			process.execPath,
+			[
+				'-r',
+				'ts-node/register/transpile-only',
+				'-e',
+				`require(${JSON.stringify(CREDENTIAL_MODULE)}).testRedisCredential(${JSON.stringify(data)}).then((r) => console.log(JSON.stringify(r)))`,
+			],
+			{
+				encoding: 'utf8',
+				env: { ...process.env, NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.crt') },
+				timeout: 60_000,
+			},
+		);
+		const line = run.stdout.trim().split('\n').pop() ?? '';
+		if (!line.startsWith('{')) throw new Error(`the Test did not answer: ${run.stderr}`);
+		return JSON.parse(line) as { status: string; message: string };
+	};
 
 	const clusterCredential = (extra: ICredentialDataDecryptedObject = {}) => ({
 		deployment: 'cluster',
@@ -232,12 +266,12 @@ describe('a Redis Cluster over TLS whose certificate names its host (managed clu
 	});
 
 	it('Test with the cluster node named as the certificate names it → OK, verified', async () => {
-		const result = await testRedisCredential(clusterCredential());
+		const result = await testTrusting(clusterCredential());
 		expect(result).toMatchObject({ status: 'OK' });
 	});
 
 	it('Test with a wrong password → Error naming the refusal, not "None of startup nodes"', async () => {
-		const result = await testRedisCredential(clusterCredential({ password: 'not-the-Pa55word' }));
+		const result = await testTrusting(clusterCredential({ password: 'not-the-Pa55word' }));
 		expect(result.status).toBe('Error');
 		expect(result.message).not.toMatch(/None of startup nodes/);
 		expect(result.message).toMatch(/WRONGPASS|refused the credential/);
