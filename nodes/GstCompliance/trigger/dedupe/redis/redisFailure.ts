@@ -36,7 +36,7 @@ export function redisFailure(reason: string): RedisFailure {
 /** What the operator does about each cause (storeErrors.ts and the credential's Test say it). */
 export const REDIS_ADVICE: Record<RedisFailure, string> = {
 	full: "Redis is out of memory: it reached its maxmemory and, under noeviction, refuses new writes while keeping every remembered id. Raise Redis's maxmemory (or the instance size), free memory other keys hold, or shorten the trigger's Dedupe Window",
-	auth: "Redis refused the credential: check the GST Compliance Dedupe Redis credential's User and Password, and that the user's ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT and PING (TIME runs inside the store's scripts, which Redis checks too)",
+	auth: "Redis refused the credential: check the GST Compliance Dedupe Redis credential's User and Password, and that the user's ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT, PING (TIME runs inside the store's scripts, which Redis checks too)",
 	readOnly:
 		"Redis answered as a read-only replica: Host names a replica, or after a failover this connection still reaches the old master. Point the credential's Host at the current master (a provider's primary endpoint follows failovers); the client reconnects on this answer",
 	certificate:

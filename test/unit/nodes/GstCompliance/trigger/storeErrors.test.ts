@@ -44,7 +44,7 @@ describe('what a store error means for a delivery', () => {
 			reason:
 				"ERR The user executing the script can't run this command or subcommand script: 1861ea4e, on @user_script:2.",
 			// Every command the store runs, inside its scripts included.
-			says: /ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT and PING/,
+			says: /ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT, PING/,
 		},
 		{
 			kind: 'readOnly',
