@@ -23,7 +23,7 @@ import {
 	properties,
 	triggerPanel,
 } from './trigger/description';
-import { triggerOf } from './trigger/context';
+import { triggerOf, usesRedis } from './trigger/context';
 import { runExecution } from './trigger/execution';
 import { checkSigningSecrets, usableSigningSecrets } from './trigger/secretCheck';
 import { unusableSecretRemedy, unusableSecretTitle } from './trigger/refusals';
@@ -43,10 +43,13 @@ export class GstComplianceTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		// Version 2 is version 1 unchanged: n8n skips a per-request expression for nodes above
-		// version 1 (n8nCompat.ts, 3.), so the editor adds 2 and saved version-1 nodes keep working.
-		version: [1, 2],
-		defaultVersion: 2,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// version 1 (n8nCompat.ts, 3.). Version 3 asks which dedupe store (the Redis slot shows only
+		// for Redis) and says store notices as execution hints, not in the item. Saved version-1
+		// and version-2 nodes keep working as they are.
+		version: [1, 2, 3],
+		defaultVersion: 3,
+		subtitle:
+			'={{$parameter["events"].includes("*") ? "All Events" : $parameter["events"].join(", ")}}',
 		description: 'Starts the workflow on verified e-invoice and e-way bill events',
 		defaults: { name: 'GST Compliance Trigger' },
 		eventTriggerDescription,
@@ -57,18 +60,25 @@ export class GstComplianceTrigger implements INodeType {
 		credentials: [
 			{
 				name: 'gstComplianceWebhookApi',
+				displayName: 'Webhook Signing Secret',
 				required: true,
 				testedBy: 'gstComplianceWebhookSecretCheck',
 			},
 			{
 				name: 'gstComplianceApi',
-				required: false,
+				displayName: 'API Access (for Refetch Latest State)',
+				// Shown only with Refetch on; required there, so n8n flags the node while it is empty.
+				required: true,
 				displayOptions: { show: { refetch: [true] } },
 				testedBy: 'testGstComplianceCredentials',
 			},
 			{
 				name: 'gstComplianceRedisApi',
+				displayName: 'Shared Dedupe Store (Redis)',
 				required: false,
+				// Version 3 shows it for Dedupe Store "Redis" only; versions 1 and 2 have no such
+				// parameter, and keep showing it (a hidden credential is not read at run time).
+				displayOptions: { hide: { dedupeStore: ['builtIn'] } },
 				testedBy: 'gstComplianceRedisCheck',
 			},
 		],
@@ -119,6 +129,11 @@ export class GstComplianceTrigger implements INodeType {
 						this.getNode(),
 						`${unusableSecretTitle}: ${unusableSecretRemedy(unusable)}`,
 					);
+				try {
+					usesRedis(this.getNode());
+				} catch (error) {
+					throw new NodeOperationError(this.getNode(), (error as Error).message);
+				}
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {

@@ -15,6 +15,7 @@ import type {
 import { CREDENTIAL } from '../credentialNames';
 import { workflowNodeIds } from '../n8nCompat';
 import { cachedCredentials } from './credentialCache';
+import { RedisCredentialMissingError } from './dedupe/redis/redisSettings';
 import type { DedupeSite } from './dedupe/store';
 import type { LoggedTrigger } from './triggerLog';
 
@@ -55,16 +56,38 @@ export async function readCredential(
 	return await cachedCredentials(key, async () => await context.getCredentials(type));
 }
 
+/**
+ * Whether the trigger uses Redis: version 3 says so in Dedupe Store (a credential left attached
+ * after choosing Built-In is not used, n8n hides it), versions 1 and 2 by attaching the credential.
+ * Throws RedisCredentialMissingError when Redis is chosen and no credential is selected.
+ */
+export function usesRedis(node: INode): boolean {
+	const attached = !!node.credentials?.[CREDENTIAL.redis];
+	const chosen = node.parameters?.dedupeStore;
+	if (chosen === 'builtIn') return false;
+	if (chosen === 'redis' && !attached) throw new RedisCredentialMissingError();
+	return attached;
+}
+
 /** The dedupe code's view; `writable` for a webhook, whose static data n8n saves after it. */
 export function dedupeSite(context: TriggerContext, writable: boolean): DedupeSite {
-	const hasRedis = !!context.getNode().credentials?.[CREDENTIAL.redis];
+	let hasRedis: boolean;
+	let missing: Error | undefined;
+	try {
+		hasRedis = usesRedis(context.getNode());
+	} catch (error) {
+		[hasRedis, missing] = [true, error as Error];
+	}
 	return {
 		...triggerOf(context),
 		writable,
 		staticData: (type) => context.getWorkflowStaticData(type),
 		nodeIds: () => workflowNodeIds(context),
 		redisCredential: hasRedis
-			? async () => await readCredential(context, CREDENTIAL.redis)
+			? async () => {
+					if (missing) throw missing;
+					return await readCredential(context, CREDENTIAL.redis);
+				}
 			: undefined,
 		warn: (message) => context.logger.warn(message),
 	};

@@ -8,21 +8,18 @@ import { START_WITHIN_MINUTES, TOLERANCE_SECONDS, WINDOW_HOURS } from './options
  * in the service's Developer hub only (docs/service-api.md, "Subscriptions"), so the panel says
  * where, which of the node's two URLs to paste there, and where the signing secret goes. The
  * panel renders these strings as HTML; `data-key="executions"` is n8n's link to the executions
- * list. Once published, the panel and the activation message also say when a Redis credential is
- * needed: with several n8n processes receiving webhooks, only a shared store keeps one start per
- * event (docs/deployments.md).
+ * list. What only operators need (several n8n processes, a production concurrency limit) is
+ * behind a link to docs/deployments.md, not in front of every user.
  */
-const SEVERAL_PROCESSES =
-	'<b>Several n8n processes</b> (queue mode, where executions start on workers, or multi-main)? Attach a <b>GST Compliance Dedupe Redis</b> credential to this node, so every process shares one record of the events already started (in queue mode it is required: without it, the workers refuse the executions and say so); without it, each process remembers event IDs on its own (right for one process, up to about 10,000 events a day; beyond that each event gets slower, and the items it starts say so in dedupeNotice). The same credential is needed if <b>another node of this workflow writes workflow static data</b> (a Code node with $getWorkflowStaticData): n8n then saves its older copy over the event IDs this node remembers, and after a restart a redelivered event can start again.';
-const CONCURRENCY_LIMIT =
-	'<b>A production concurrency limit</b> (N8N_CONCURRENCY_PRODUCTION_LIMIT, or your n8n Cloud plan): this node answers the service as soon as a delivery is verified (202), before n8n runs the execution, so a burst never makes the service fail deliveries; each event still does its work once. On <b>n8n 2.0 to 2.33</b>, which never run queued executions again after a restart, it answers only once n8n has created the execution, so deliveries that wait longer than the service allows count as failed there (50 in a row deactivate the subscription): update n8n to 2.34 or later, or keep the limit above the bursts the service sends.';
+const DEPLOYMENT_GUIDE =
+	'<a href="https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance/blob/main/docs/deployments.md" target="_blank">the deployment guide (docs/deployments.md)</a>';
 
 export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	header: "Deliveries come from a subscription in the service's Developer hub",
 	executionsHelp: {
 		inactive:
-			"This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. <br /><br /><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, create a subscription (sandbox client) with the Test URL and the same events as this node, and paste its signing secret into the <b>GST Compliance Webhook</b> credential. Click <b>Execute step</b> to listen, then make the service send an event (for example, replay a delivery in the hub): it shows up here. No subscription yet? <b>examples/send-test-event.sh</b> in the package's repository sends a signed sample event to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it (on n8n 1.x: activate it) and subscribe the <b>Production URL</b> instead, with that subscription's signing secret in the credential. Those executions show up in the executions list, not in the editor.",
-		active: `The workflow is published (active): subscriptions in the Developer hub that use this node's <b>Production URL</b> (under <b>Webhook URLs</b> at the top of its parameters) start it, and the runs show up in the <a data-key="executions">executions list</a>, not in the editor. <br /><br />To see a delivery here, subscribe the <b>Test URL</b> in the hub, click <b>Execute step</b> to listen and make the service send an event (for example, replay a delivery in the hub). Each subscription's signing secret goes into the <b>GST Compliance Webhook</b> credential. <br /><br />${SEVERAL_PROCESSES} <br /><br />${CONCURRENCY_LIMIT}`,
+			"This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. <br /><br /><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, create a subscription (sandbox client) with the Test URL and the same events as this node, and paste its signing secret into the <b>Webhook Signing Secret</b> credential. Click <b>Execute step</b> to listen, then make the service send an event (for example, replay a delivery in the hub): it shows up here, and so does the reason when a delivery is refused. No subscription yet? <b>examples/send-test-event.sh</b> in the package's repository sends a signed sample event to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it (on n8n 1.x: activate it) and subscribe the <b>Production URL</b> instead, with that subscription's signing secret in the credential. Those executions show up in the executions list, not in the editor.",
+		active: `The workflow is published (active): subscriptions in the Developer hub that use this node's <b>Production URL</b> start it, and the runs show up in the <a data-key="executions">executions list</a>, where <b>Retry</b> runs an event again (a replay from the hub within the Dedupe Window starts nothing). <br /><br />To see a delivery here, subscribe the <b>Test URL</b> (its signing secret goes in the credential), click <b>Execute step</b> and make the service send an event; with several n8n processes (queue mode, multi-main) or a production concurrency limit, read ${DEPLOYMENT_GUIDE}.`,
 	},
 	activationHint: {
 		inactive:
@@ -34,7 +31,7 @@ export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 
 /** Shown when the workflow is published (n8n's activation dialog). */
 export const activationMessage =
-	"Your workflow now runs on every verified delivery to its Production URL. Subscribe that URL in the service's Developer hub, with the same events, and keep the subscription's signing secret in the GST Compliance Webhook credential. If several n8n processes run this workflow (queue mode, where executions start on workers and refuse to run without it, or multi-main), or if another node of this workflow writes workflow static data, attach a GST Compliance Dedupe Redis credential to the trigger.";
+	"Your workflow now runs on every verified delivery to its Production URL: subscribe that URL in the service's Developer hub, with the subscription's signing secret in the Webhook Signing Secret credential. Several n8n processes (queue mode, multi-main) need Dedupe Store set to Redis: see docs/deployments.md in the package's repository.";
 
 /** Shown on the canvas node while the editor listens for a test event. */
 export const eventTriggerDescription =
@@ -60,6 +57,27 @@ export const properties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Dedupe Store',
+		name: 'dedupeStore',
+		type: 'options',
+		default: 'builtIn',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
+		description: 'Where the IDs of the events already started are kept',
+		options: [
+			{
+				name: 'Built-In',
+				value: 'builtIn',
+				description: 'In this n8n, for a single n8n process (most installations and n8n Cloud)',
+			},
+			{
+				name: 'Redis (Shared)',
+				value: 'redis',
+				description:
+					'For several n8n processes (queue mode, multi-main): attach a Shared Dedupe Store credential',
+			},
+		],
+	},
+	{
 		displayName: 'Refetch Latest State',
 		name: 'refetch',
 		type: 'boolean',
@@ -75,26 +93,26 @@ export const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Acknowledge',
+				displayName: 'Respond',
 				name: 'acknowledge',
 				type: 'options',
 				default: 'auto',
-				description: 'When the service gets its 2xx',
+				description: 'When the service gets its answer (2xx) to a delivery',
 				options: [
 					{
-						name: 'Automatic',
+						name: 'Automatically',
 						value: 'auto',
 						description:
 							'At once, except on n8n 2.0 to 2.33 (queued executions are lost at a restart there)',
 					},
 					{
-						name: 'At Once',
+						name: 'Immediately',
 						value: 'atOnce',
 						description:
 							'202 as soon as the delivery is verified, whatever the concurrency queue holds',
 					},
 					{
-						name: 'Once the Execution Exists',
+						name: 'When the Execution Is Recorded',
 						value: 'afterExecutionCreated',
 						description:
 							'200 once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
@@ -108,20 +126,24 @@ export const properties: INodeProperties[] = [
 				typeOptions: { minValue: WINDOW_HOURS.min, maxValue: WINDOW_HOURS.max },
 				default: 24, // WINDOW_HOURS.default: n8n's lint wants the literal
 				description:
-					'How long an event ID is remembered so a redelivery starts nothing; the timestamp tolerance is added. The service retries for 24 hours.',
+					'How long an event ID is remembered so a redelivery starts nothing (the service retries for 24 hours). A replay from the Developer hub within it starts nothing either: to run an event again, use Retry on its execution in the executions list.',
 			},
 			{
-				displayName: 'Output Shape',
+				displayName: 'Output',
 				name: 'outputShape',
 				type: 'options',
 				default: 'envelope',
 				options: [
 					{
-						name: 'Full Envelope',
+						name: 'Whole Event',
 						value: 'envelope',
-						description: 'ID, type, createdAt and data',
+						description: 'The event ID, type and time, and the resource under data',
 					},
-					{ name: 'Data Only', value: 'data', description: 'The resource in the event' },
+					{
+						name: 'Resource Only',
+						value: 'data',
+						description: 'The e-invoice or e-way bill alone',
+					},
 				],
 			},
 			{

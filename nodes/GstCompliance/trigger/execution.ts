@@ -45,6 +45,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		this.addExecutionHints({ message, location: 'outputPane' });
 	};
 	const test = isTest(context);
+	const noticeAsHint = this.getNode().typeVersion >= 3;
 	for (const [index, item] of items.entries()) {
 		const shown = test ? readShown(item.json) : undefined;
 		if (shown)
@@ -103,8 +104,12 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			...(ledger ? await overdueNotes(context, ledger, options.startWithinMs) : []),
 		];
 		const notice = notes.filter(Boolean).join(' ');
+		// Version 3 says it beside the output (an execution hint), so it never reaches a sheet or a
+		// message mapped from the item; versions 1 and 2 keep the field they were built with.
+		if (notice && noticeAsHint)
+			this.addExecutionHints({ message: notice, type: 'warning', location: 'outputPane' });
 		out.push({
-			json: notice ? { ...output, dedupeNotice: notice } : output,
+			json: notice && !noticeAsHint ? { ...output, dedupeNotice: notice } : output,
 			pairedItem: { item: index },
 		});
 	}

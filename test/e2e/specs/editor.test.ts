@@ -261,7 +261,7 @@ it('the trigger node shows events, credential and both webhook URLs', async () =
 		.innerText();
 	for (const label of [
 		'Events',
-		'Credential',
+		'Webhook Signing Secret',
 		'Refetch Latest State',
 		'Options',
 		'E-Invoice Failed',

@@ -97,7 +97,7 @@ describe("the node's execute() as the first step of its execution (6.)", () => {
 	});
 });
 
-describe('answered by n8n once the execution exists (1. and 2.; Acknowledge "Once the Execution Exists")', () => {
+describe('answered by n8n once the execution exists (1. and 2.; Respond "When the Execution Is Recorded")', () => {
 	it('responseData "": n8n answers an onReceived webhook with the node\'s webhookResponse', async () => {
 		const wf = await publish(AFTER_EXECUTION);
 		const res = await deliver(

@@ -65,6 +65,10 @@ export interface DeliveryRequest {
 	 */
 	unreadBody?: true | Error;
 	mode?: 'webhook' | 'manual';
+	/** The trigger node's version (default 1, as saved by the first release). */
+	typeVersion?: number;
+	/** The node's Dedupe Store parameter (version 3). */
+	dedupeStore?: 'builtIn' | 'redis';
 	/** The webhook credential's data; null: the node has no webhook credential selected. */
 	credentials?: IDataObject | null;
 	events?: string[];
@@ -213,13 +217,14 @@ function triggerNode(row: WorkflowRow, delivery: Omit<DeliveryRequest, 'body'>):
 		id: delivery.node?.id ?? row.nodeId,
 		name: delivery.node?.name ?? row.nodeName ?? TRIGGER_NAME,
 		type: NODE_TYPE.trigger,
-		typeVersion: 1,
+		typeVersion: delivery.typeVersion ?? 1,
 		position: [0, 0],
 		webhookId: `${row.id}-webhook`,
 		parameters: {
 			events: delivery.events ?? ['*'],
 			options: (delivery.options ?? {}) as INodeParameters,
 			refetch,
+			...(delivery.dedupeStore ? { dedupeStore: delivery.dedupeStore } : {}),
 		},
 		credentials: {
 			...(delivery.credentials === null
@@ -266,9 +271,10 @@ function webhookDataOf(
 export function hookContext(
 	activation: WorkflowActivateMode,
 	webhookCredential: IDataObject = { signingSecret: SECRET },
+	saved: Pick<DeliveryRequest, 'typeVersion' | 'dedupeStore'> = {},
 ): HookContext {
 	const row = newWorkflow();
-	const node = triggerNode(row, {});
+	const node = triggerNode(row, saved);
 	const workflow = new Workflow({
 		id: row.id,
 		nodes: [node],

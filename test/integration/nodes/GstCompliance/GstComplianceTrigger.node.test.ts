@@ -11,6 +11,7 @@ import {
 	deliver,
 	envelope,
 	hookContext,
+	SECRET,
 	newWorkflow,
 	NOW_MS,
 	NOW_S,
@@ -119,6 +120,17 @@ describe('node lifecycle', () => {
 		);
 	});
 
+	it('publishing version 3 with Dedupe Store Redis and no Redis credential → fails, saying what to select', async () => {
+		const context = hookContext(
+			'activate',
+			{ signingSecret: SECRET },
+			{ typeVersion: 3, dedupeStore: 'redis' },
+		);
+		await expect(node.webhookMethods.default.checkExists.call(context)).rejects.toThrow(
+			/no Shared Dedupe Store \(Redis\) credential: select one, or set Dedupe Store to Built-In/,
+		);
+	});
+
 	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
 		const hooks = node.webhookMethods.default;
 		const context = hookContext('activate');
@@ -143,10 +155,10 @@ describe('node lifecycle', () => {
 });
 
 describe('the trigger versions', () => {
-	it('the editor adds version 2; version 1 stays loadable for saved workflows', () => {
+	it('the editor adds version 3; versions 1 and 2 stay loadable for saved workflows', () => {
 		const { description } = new GstComplianceTrigger();
-		expect(description.version).toEqual([1, 2]);
-		expect(description.defaultVersion).toBe(2);
+		expect(description.version).toEqual([1, 2, 3]);
+		expect(description.defaultVersion).toBe(3);
 	});
 });
 

@@ -36,6 +36,16 @@ export class RedisCredentialError extends Error {
 	}
 }
 
+/** Dedupe Store is Redis (trigger version 3), and no Redis credential is selected. */
+export class RedisCredentialMissingError extends RedisCredentialError {
+	constructor() {
+		super('', '');
+		this.message =
+			'Dedupe Store is Redis (Shared), but the trigger has no Shared Dedupe Store (Redis) credential: select one, or set Dedupe Store to Built-In.';
+		this.name = 'RedisCredentialMissingError';
+	}
+}
+
 /** Why a host value is not a host name alone, or undefined when it is. */
 function hostProblem(host: string): string | undefined {
 	if (host.includes('://')) return 'is a URL (it contains "://")';

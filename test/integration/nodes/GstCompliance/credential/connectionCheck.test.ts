@@ -95,13 +95,16 @@ describe('passes only when the API host answers as the API does (JSON), not any 
 		['an HTML 200 page', 200, 'text/html; charset=utf-8', HTML],
 		['an HTML 403 page', 403, 'text/html', HTML],
 		['a 404 in plain text', 404, 'text/plain', 'Not Found'],
-	])('Test with an API URL answering %s → Error: not the API, check the URL', async (_, status, type, body) => {
-		const result = await run({ sandboxApiUrl: await host(status, type, body) });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(
-			new RegExp(`answered HTTP ${status} with .*not the API's JSON.*Check the Sandbox API URL`),
-		);
-	});
+	])(
+		'Test with an API URL answering %s → Error: not the API, check the URL',
+		async (_, status, type, body) => {
+			const result = await run({ sandboxApiUrl: await host(status, type, body) });
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(
+				new RegExp(`answered HTTP ${status} with .*not the API's JSON.*Check the Sandbox API URL`),
+			);
+		},
+	);
 
 	it('Test with an API URL answering 200 JSON that is not an e-invoice → Error: not the API', async () => {
 		const result = await run({

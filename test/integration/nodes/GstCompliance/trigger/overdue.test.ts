@@ -20,6 +20,17 @@ const clock = movingClock();
 const { fresh } = clock;
 
 describe('naming events accepted and never started', () => {
+	it('version 3: the notice is an execution hint beside the output, never a field of the item', async () => {
+		const workflow = newWorkflow('wf-overdue-hint');
+		await deliver({ ...fresh('evt_lost'), workflow, execution: 'later', typeVersion: 3 });
+		clock.now += 30 * MINUTE;
+		const next = await deliver({ ...fresh('evt_a'), workflow, typeVersion: 3, execution: 'later' });
+		const run = await next.execution!();
+		expect(run.items).toHaveLength(1);
+		expect(run.items[0]).not.toHaveProperty('dedupeNotice');
+		expect(run.hints).toEqual([expect.stringContaining('"evt_lost" was accepted')]);
+	});
+
 	it('the next started item after the Start Deadline names the lost event once; a look is made at most every 10 s', async () => {
 		const warnings: string[] = [];
 		jest

@@ -408,7 +408,11 @@ describe('showing the listening editor why a Test-URL delivery does no work', ()
 
 	it('webhook() refused on the Production URL → no execution, as before', async () => {
 		const result = await deliver({ body: event('evt_1'), headers: {}, execution: 'later' });
-		expect(result).toEqual({ status: 401, body: { error: 'Signature verification failed' }, started: undefined });
+		expect(result).toEqual({
+			status: 401,
+			body: { error: 'Signature verification failed' },
+			started: undefined,
+		});
 	});
 });
 
@@ -760,7 +764,7 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		).toEqual(DUPLICATE);
 	});
 
-	it('webhook() with Acknowledge "Once the Execution Exists" → n8n answers 200 after creating the execution; a copy meanwhile gets its own, which ends empty', async () => {
+	it('webhook() with Respond "When the Execution Is Recorded" → n8n answers 200 after creating the execution; a copy meanwhile gets its own, which ends empty', async () => {
 		const workflow = ownWorkflow();
 		const options = { acknowledge: 'afterExecutionCreated' };
 		const send = async (extra: Partial<DeliveryRequest> = {}) =>
@@ -784,7 +788,7 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		expect(await send()).toEqual(DUPLICATE);
 	});
 
-	it('webhook() with Acknowledge "Once the Execution Exists", answered, then a restart → a copy is a duplicate and creates no execution', async () => {
+	it('webhook() with Respond "When the Execution Is Recorded", answered, then a restart → a copy is a duplicate and creates no execution', async () => {
 		const workflow = ownWorkflow();
 		const options = { acknowledge: 'afterExecutionCreated' };
 		const send = async (extra: Partial<DeliveryRequest> = {}) =>

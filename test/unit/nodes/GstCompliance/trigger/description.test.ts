@@ -40,22 +40,12 @@ describe('GST Compliance Trigger in the editor', () => {
 		expect(description.eventTriggerDescription).toMatch(/Test URL/);
 	});
 
-	it('once published, says what a production concurrency limit means: answered at once, except on n8n 2.0 to 2.33, and what to do there', () => {
+	it('once published, sends operators to docs/deployments.md (several processes, a concurrency limit) and says Redis for several processes', () => {
 		const [, helpActive] = both(panel.executionsHelp);
-		expect(helpActive).toMatch(/N8N_CONCURRENCY_PRODUCTION_LIMIT, or your n8n Cloud plan/);
-		expect(helpActive).toMatch(/answers the service as soon as a delivery is verified \(202\)/);
-		expect(helpActive).toMatch(/n8n 2\.0 to 2\.33.*50 in a row deactivate the subscription/);
-		expect(helpActive).toMatch(/update n8n to 2\.34 or later/);
-	});
-
-	it('once published, says when to attach a Redis credential (several n8n processes receiving webhooks), and that queue mode requires it', () => {
-		const [, helpActive] = both(panel.executionsHelp);
-		for (const text of [helpActive, description.activationMessage as string]) {
-			expect(text).toMatch(/queue mode, where executions start on workers/);
-			expect(text).toMatch(/multi-main/);
-			expect(text).toMatch(/GST Compliance Dedupe Redis/);
-			expect(text).toMatch(/refuse/);
-		}
+		expect(helpActive).toMatch(/several n8n processes.*concurrency limit.*docs\/deployments\.md/);
+		expect(description.activationMessage).toMatch(
+			/Several n8n processes.*Redis.*docs\/deployments\.md/,
+		);
 	});
 
 	it('has no notice parameter; a saved workflow that still carries one loads without it', () => {
@@ -159,7 +149,6 @@ describe('words a user knows', () => {
 			['afterExecutionCreated', 'When the Execution Is Recorded'],
 		]);
 		expect(option('outputShape').displayName).toBe('Output');
-		expect(option('startWithinMinutes').displayName).toBe('Warn If Not Started Within (Minutes)');
 	});
 
 	it('the panel and the activation message are short, with a docs link for operators', () => {

@@ -82,6 +82,30 @@ describe('the trigger with a Redis credential', () => {
 		expect(production.started).toHaveLength(1);
 	});
 
+	it('version 3 with Dedupe Store Built-In → the built-in store, though a Redis credential is attached', async () => {
+		const result = await deliver({
+			...signed(body('evt_builtin_chosen')),
+			redis: redisCredential(),
+			typeVersion: 3,
+			dedupeStore: 'builtIn',
+		});
+		expect(result.started).toHaveLength(1);
+		expect(await suite.inspect.get(key('evt_builtin_chosen'))).toBeNull();
+	});
+
+	it('version 3 with Dedupe Store Redis and no credential → 500 "not configured", saying what to select', async () => {
+		const result = await deliver({
+			...signed(body('evt_redis_missing')),
+			typeVersion: 3,
+			dedupeStore: 'redis',
+		});
+		expect(result).toEqual({
+			status: 500,
+			body: { error: 'Trigger is not configured' },
+			started: undefined,
+		});
+	});
+
 	it('Redis down for a moment when the execution starts: the start is tried again and the event starts once', async () => {
 		const sleeps = jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
 		const first = await deliver({
