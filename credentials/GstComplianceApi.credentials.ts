@@ -24,6 +24,13 @@ export class GstComplianceApi implements ICredentialType {
 
 	properties: INodeProperties[] = [
 		{
+			displayName:
+				"Client ID and Client Secret come from the service's Developer hub (Live tab for Production, Sandbox tab for Sandbox). Auth URL, Realm and the API URL come from the service's onboarding material for your account: the Developer hub does not show them.",
+			name: 'sourcesNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
 			displayName: 'Environment',
 			name: 'environment',
 			type: 'options',
@@ -71,35 +78,36 @@ export class GstComplianceApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://auth.example.com',
 			description:
-				'Base URL of the token service, without /realms/…. The same for Production and Sandbox.',
+				'Base URL of the token service, the same for Production and Sandbox. The whole token URL (…/realms/{realm}/protocol/openid-connect/token) works too, with Realm left empty.',
 		},
 		{
 			displayName: 'Realm',
 			name: 'realm',
 			type: 'string',
 			default: '',
-			required: true,
 			placeholder: 'gst',
 			description:
-				'Realm name in the token URL {Auth URL}/realms/{Realm}/protocol/openid-connect/token',
+				'Realm name in the token URL {Auth URL}/realms/{Realm}/protocol/openid-connect/token. Leave empty when Auth URL is that whole token URL.',
 		},
 		{
 			displayName: 'Production API URL',
 			name: 'productionApiUrl',
 			type: 'string',
 			default: '',
+			required: true,
+			displayOptions: { show: { environment: ['production'] } },
 			placeholder: 'https://api.example.com',
-			description:
-				'Base URL of the production API host (without /v1). Needed when Environment is Production.',
+			description: 'Base URL of the production API host; a trailing /v1 is fine',
 		},
 		{
 			displayName: 'Sandbox API URL',
 			name: 'sandboxApiUrl',
 			type: 'string',
 			default: '',
+			required: true,
+			displayOptions: { show: { environment: ['sandbox'] } },
 			placeholder: 'https://sandbox.api.example.com',
-			description:
-				'Base URL of the sandbox API host (without /v1). Needed when Environment is Sandbox.',
+			description: 'Base URL of the sandbox API host; a trailing /v1 is fine',
 		},
 	];
 

@@ -46,6 +46,30 @@ function text(data: ICredentialDataDecryptedObject, key: string): string {
 
 const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, '');
 
+/** An API URL as pasted with its version path (`…/v1`): the package adds /v1 to every path. */
+const apiBase = (url: string): string => withoutTrailingSlash(url).replace(/\/v1$/i, '');
+
+/** `<base>/realms/<realm>[/protocol/openid-connect/token]`: a token URL pasted whole. */
+const TOKEN_URL = /^(.*?)\/realms\/([^/]+)(?:\/protocol\/openid-connect\/token)?$/;
+
+/**
+ * The Auth URL's base and the realm, from the two fields or from a token URL pasted whole into
+ * Auth URL (Realm then empty or the same).
+ */
+function authBaseAndRealm(
+	authUrlField: string,
+	realmField: string,
+): { authUrl: string; realm: string } {
+	const authUrl = withoutTrailingSlash(authUrlField);
+	const realm = realmField.replace(/^\/+|\/+$/g, '');
+	const pasted = TOKEN_URL.exec(authUrl);
+	if (!pasted) return { authUrl, realm };
+	const named = decodeURIComponent(pasted[2]);
+	if (realm && realm !== named)
+		throw new GstCredentialError('configuration', messages.realmConflict(named, realm));
+	return { authUrl: pasted[1], realm: named };
+}
+
 /**
  * Reads and validates the credential data. Only the fields the chosen environment needs are
  * required, so a sandbox-only user may leave the Production API URL empty.
@@ -56,10 +80,9 @@ export function parseCredentials(data: ICredentialDataDecryptedObject): GstCrede
 		environment,
 		clientId: text(data, 'clientId'),
 		clientSecret: typeof data.clientSecret === 'string' ? data.clientSecret : '',
-		authUrl: withoutTrailingSlash(text(data, 'authUrl')),
-		realm: text(data, 'realm').replace(/^\/+|\/+$/g, ''),
-		productionApiUrl: withoutTrailingSlash(text(data, 'productionApiUrl')),
-		sandboxApiUrl: withoutTrailingSlash(text(data, 'sandboxApiUrl')),
+		...authBaseAndRealm(text(data, 'authUrl'), text(data, 'realm')),
+		productionApiUrl: apiBase(text(data, 'productionApiUrl')),
+		sandboxApiUrl: apiBase(text(data, 'sandboxApiUrl')),
 	};
 	const required: Array<keyof typeof FIELD_LABEL> = [
 		'clientId',

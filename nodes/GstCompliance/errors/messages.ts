@@ -156,6 +156,10 @@ export const credentialTest = {
 		`The credential could not be checked${detail ? `: ${detail}` : ''}`,
 };
 
+/** A token URL pasted into Auth URL whose realm is not the Realm field's. */
+export const realmConflict = (named: string, realm: string): string =>
+	`The Auth URL names the realm "${named}" but Realm says "${realm}": clear Realm to use the one in the URL, or give the Auth URL without /realms/….`;
+
 /** Required fields of the GST Compliance API credential left empty. */
 export const credentialFieldsMissing = (labels: string[]): string =>
 	`The GST Compliance API credential is missing: ${labels.join(', ')}`;

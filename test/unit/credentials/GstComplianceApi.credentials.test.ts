@@ -23,7 +23,7 @@ const field = (name: string) => fieldOf(credential, name);
 const defaults = () => defaultsOf(credential);
 
 describe('the fields the editor shows', () => {
-	it('properties → the seven fields in order, each with its label, type, default and required flag', () => {
+	it('properties → the notice and the seven fields in order, each with its label, type, default and required flag', () => {
 		expect(
 			credential.properties.map(({ name, displayName, type, default: value, required }) => ({
 				name,
@@ -33,6 +33,13 @@ describe('the fields the editor shows', () => {
 				required: required ?? false,
 			})),
 		).toEqual([
+			{
+				name: 'sourcesNotice',
+				displayName: expect.stringMatching(/^Client ID and Client Secret come from/),
+				type: 'notice',
+				default: '',
+				required: false,
+			},
 			{
 				name: 'environment',
 				displayName: 'Environment',
@@ -49,25 +56,25 @@ describe('the fields the editor shows', () => {
 				required: true,
 			},
 			{ name: 'authUrl', displayName: 'Auth URL', type: 'string', default: '', required: true },
-			{ name: 'realm', displayName: 'Realm', type: 'string', default: '', required: true },
+			{ name: 'realm', displayName: 'Realm', type: 'string', default: '', required: false },
 			{
 				name: 'productionApiUrl',
 				displayName: 'Production API URL',
 				type: 'string',
 				default: '',
-				required: false,
+				required: true,
 			},
 			{
 				name: 'sandboxApiUrl',
 				displayName: 'Sandbox API URL',
 				type: 'string',
 				default: '',
-				required: false,
+				required: true,
 			},
 		]);
 	});
 
-	it('properties → only Client Secret masked (password), nothing else hidden or conditional', () => {
+	it('properties → only Client Secret masked (password); only the API URLs conditional (on Environment)', () => {
 		expect(
 			credential.properties
 				.filter((property) => property.typeOptions?.password === true)
@@ -77,7 +84,7 @@ describe('the fields the editor shows', () => {
 			credential.properties
 				.filter((property) => property.displayOptions !== undefined)
 				.map((property) => property.name),
-		).toEqual([]);
+		).toEqual(['productionApiUrl', 'sandboxApiUrl']);
 	});
 
 	it('environment options → Production (production) and Sandbox (sandbox), each naming the prefix the parser checks', () => {
@@ -176,5 +183,33 @@ describe('the documentation link', () => {
 		expect(url.hash).toBe('#credentials');
 		const readme = readFileSync(join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
 		expect(readme.split('\n')).toContain('## Credentials');
+	});
+});
+
+describe('a form a user can fill', () => {
+	const { properties } = new GstComplianceApi();
+	const field = (name: string) => properties.find((p) => p.name === name)!;
+
+	it('opens with a notice saying where each value comes from', () => {
+		const [first] = properties;
+		expect(first.type).toBe('notice');
+		expect(first.displayName).toMatch(/Client ID and Client Secret.*Developer hub/);
+		expect(first.displayName).toMatch(/Auth URL, Realm and the API URL/);
+	});
+
+	it("shows and requires only the chosen environment's API URL", () => {
+		expect(field('productionApiUrl')).toMatchObject({
+			required: true,
+			displayOptions: { show: { environment: ['production'] } },
+		});
+		expect(field('sandboxApiUrl')).toMatchObject({
+			required: true,
+			displayOptions: { show: { environment: ['sandbox'] } },
+		});
+	});
+
+	it('Realm may stay empty when the Auth URL is the whole token URL', () => {
+		expect(field('realm').required).toBeFalsy();
+		expect(field('authUrl').description).toMatch(/whole token URL/);
 	});
 });

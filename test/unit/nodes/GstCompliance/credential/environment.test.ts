@@ -68,6 +68,51 @@ describe('trims the text fields, keeps the client secret as entered, builds the 
 	});
 });
 
+describe('understands what users paste: the whole token URL, an API URL ending in /v1', () => {
+	it.each([
+		['the whole token URL', 'https://auth.example.com/realms/gst/protocol/openid-connect/token'],
+		[
+			'the token URL with a trailing slash',
+			'https://auth.example.com/realms/gst/protocol/openid-connect/token/',
+		],
+		['the realm URL', 'https://auth.example.com/realms/gst'],
+	])(
+		'parseCredentials with %s as Auth URL and Realm empty → the base URL and the realm from it',
+		(_, authUrl) => {
+			const parsed = parseCredentials({ ...sandbox, authUrl, realm: '' });
+			expect(parsed).toMatchObject({ authUrl: 'https://auth.example.com', realm: 'gst' });
+			expect(tokenUrl(parsed)).toBe(
+				'https://auth.example.com/realms/gst/protocol/openid-connect/token',
+			);
+		},
+	);
+
+	it('parseCredentials with the token URL and the same Realm → accepted', () => {
+		const authUrl = 'https://auth.example.com/realms/gst/protocol/openid-connect/token';
+		expect(parseCredentials({ ...sandbox, authUrl, realm: 'gst' })).toMatchObject({
+			authUrl: 'https://auth.example.com',
+			realm: 'gst',
+		});
+	});
+
+	it('parseCredentials with a token URL naming another realm than Realm → an error naming both', () => {
+		const authUrl = 'https://auth.example.com/realms/other/protocol/openid-connect/token';
+		const error = thrown(() => parseCredentials({ ...sandbox, authUrl, realm: 'gst' }));
+		expect(error.kind).toBe('configuration');
+		expect(error.message).toBe(
+			'The Auth URL names the realm "other" but Realm says "gst": clear Realm to use the one in the URL, or give the Auth URL without /realms/….',
+		);
+	});
+
+	it.each([
+		['https://sandbox.example.com/v1', 'https://sandbox.example.com'],
+		['https://sandbox.example.com/v1/', 'https://sandbox.example.com'],
+		['https://sandbox.example.com/gst/v1', 'https://sandbox.example.com/gst'],
+	])('parseCredentials with the Sandbox API URL %s → %s (paths add /v1)', (url, base) => {
+		expect(apiBaseUrl(parseCredentials({ ...sandbox, sandboxApiUrl: url }))).toBe(base);
+	});
+});
+
 describe('requires the fields the chosen environment needs, naming each one missing', () => {
 	it('parseCredentials of a sandbox credential missing all → every field in form order, with the Sandbox API URL', () => {
 		const error = thrown(() =>
