@@ -83,22 +83,42 @@ async function createAndActivate(wf: ReturnType<typeof loadTemplate>) {
 	return created.id;
 }
 
-it('einvoice-failed-alert: a failed e-invoice → refetched, Slack and e-mail messages written', async () => {
+/** The flagship template with Slack and e-mail writing CSV files instead (test copy only). */
+function alertWithFiles(slackFile: string, mailFile: string) {
 	const template = loadTemplate('einvoice-failed-alert.json');
-	const slackFile = path.join(n8n.filesDir, 'slack.csv');
-	const mailFile = path.join(n8n.filesDir, 'email.csv');
 	const slack = template.nodes.find((n) => n.name === 'Slack #finance')!;
 	const mail = template.nodes.find((n) => n.name === 'E-mail finance')!;
-	let wf = bindCredentials(template, { [CRED.api]: apiCred });
+	let wf = bindCredentials(template, {});
 	wf = swapForFileWrite(wf, slack.name, slackFile, {
 		channel: slack.parameters.channelId.value,
 		text: slack.parameters.text,
 	});
-	wf = swapForFileWrite(wf, mail.name, mailFile, {
+	return swapForFileWrite(wf, mail.name, mailFile, {
 		to: mail.parameters.toEmail,
 		subject: mail.parameters.subject,
 		text: mail.parameters.text,
 	});
+}
+
+it('einvoice-failed-alert on import: Execute workflow on the pinned sample reaches Slack and e-mail, green', async () => {
+	const slackFile = path.join(n8n.filesDir, 'slack-sample.csv');
+	const mailFile = path.join(n8n.filesDir, 'email-sample.csv');
+	const created = await n8n.createWorkflow(alertWithFiles(slackFile, mailFile));
+	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'GST Compliance Trigger' },
+	});
+	expect(run.executionId).toBeDefined();
+	const [execution] = await n8n.waitForExecutions(created.id, 1);
+	expect(execution.status).toBe('success');
+	const [slackRow] = readCsv(slackFile);
+	expect(slackRow[1]).toMatch(/E-invoice INV\/2025\/\d+ failed \(status failed_terminal\)/);
+	expect(readCsv(mailFile)[0][1]).toMatch(/^E-invoice INV\/2025\/\d+ failed \(failed_terminal\)$/);
+});
+
+it('einvoice-failed-alert: a failed e-invoice → Slack and e-mail messages written from the event', async () => {
+	const slackFile = path.join(n8n.filesDir, 'slack.csv');
+	const mailFile = path.join(n8n.filesDir, 'email.csv');
+	const wf = alertWithFiles(slackFile, mailFile);
 	const { sub } = await subscribe(wf, ['einvoice.generated', 'einvoice.failed']);
 	const id = await createAndActivate(wf);
 
@@ -134,12 +154,6 @@ it('einvoice-failed-alert: a failed e-invoice → refetched, Slack and e-mail me
 	expect(await n8n.executions(id)).toHaveLength(2); // einvoice.generated is not selected
 	const execution = executions[startedFor.indexOf(inv.id)];
 	expect(execution.status).toBe('success');
-	const refetched = await n8n.nodeOutput(execution.id, 'Get latest e-invoice');
-	expect(refetched[0]).toMatchObject({
-		id: inv.id,
-		status: 'failed_terminal',
-		invoiceNumber: 'INV-E2E-42',
-	});
 	// One Slack message and one e-mail per failed e-invoice: this one and the barrier's.
 	const slackRows = readCsv(slackFile).filter((row) => row[1].includes('INV-E2E-42'));
 	expect(readCsv(slackFile)).toHaveLength(2);
@@ -169,9 +183,9 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 			includeOtherFields: false,
 			assignments: {
 				assignments: [
-					{ id: uuid(), name: 'id', type: 'string', value: '={{ $json.data.id }}' },
-					{ id: uuid(), name: 'status', type: 'string', value: 'generated' },
-					{ id: uuid(), name: 'eventCreatedAt', type: 'string', value: stored },
+					{ id: uuid(), name: 'Document ID', type: 'string', value: '={{ $json.data.id }}' },
+					{ id: uuid(), name: 'Status', type: 'string', value: 'generated' },
+					{ id: uuid(), name: 'Status Time', type: 'string', value: stored },
 				],
 			},
 			options: {},
@@ -199,12 +213,17 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 
 	const rows = readCsv(sheetFile);
 	expect(rows).toHaveLength(1);
-	expect(rows[0].slice(0, 4)).toEqual([inv.id, 'einvoice', 'cancelled', 'einvoice.cancelled']);
+	// The business columns: Document ID, Type, Invoice Number, IRN, Seller GSTIN, Invoice Value,
+	// Status, Status Time, Event ID.
+	expect(rows[0][0]).toBe(inv.id);
+	expect(rows[0][1]).toBe('E-invoice');
+	expect(rows[0][2]).toBe(inv.invoiceNumber);
+	expect(rows[0][6]).toBe('cancelled');
 	const executions = await n8n.executions(id);
 	const skipped = await Promise.all(
 		executions.map((e) => n8n.nodeOutput(e.id, 'Older event: keep the sheet')),
 	);
-	expect(skipped.flat().map((i) => i.id)).toEqual(['ewb_late']);
+	expect(skipped.flat().map((i) => i['Document ID'])).toEqual(['ewb_late']);
 });
 
 it('scheduled-status-check: the list of ids → their current status (run as n8n runs the schedule)', async () => {
