@@ -235,3 +235,42 @@ describe('docs quote only what is there', () => {
 		expect(text).toBe(mutationScores.documentWithScores(text));
 	});
 });
+
+describe('the README, for the npm reader first', () => {
+	const readme = read('README.md');
+	const sections = readme
+		.split('\n')
+		.filter((line) => line.startsWith('## '))
+		.map((line) => line.slice(3));
+
+	it('is at most 300 lines', () => {
+		expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+	});
+
+	it('runs Installation → Credentials → first workflow → Templates → Troubleshooting, operator and contributor material after', () => {
+		const at = (name: string) => sections.findIndex((section) => section.startsWith(name));
+		const order = [
+			'Installation',
+			'Credentials',
+			'Your first workflow',
+			'Templates',
+			'Troubleshooting',
+			'Compatibility',
+			'For contributors',
+		].map((name) => [name, at(name)] as const);
+		expect(order.every(([, index]) => index >= 0)).toBe(true);
+		expect(order.map(([, index]) => index)).toEqual(
+			[...order.map(([, i]) => i)].sort((a, b) => a - b),
+		);
+	});
+
+	it('keeps the two commands of a clone (the demo and the tests) that .ci/run runs', () => {
+		expect(readme).toMatch(/npm ci && npm run demo/);
+		expect(readme).toMatch(/^npm test {2,}#/m);
+		expect(read('.ci/run')).toMatch(/^npm test$/m);
+	});
+
+	it('promises no message n8n never shows (a passing Test shows only "Connection tested successfully")', () => {
+		expect(readme).not.toMatch(/Connected to Sandbox/);
+	});
+});

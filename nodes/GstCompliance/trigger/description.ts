@@ -93,33 +93,6 @@ export const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Respond',
-				name: 'acknowledge',
-				type: 'options',
-				default: 'auto',
-				description: 'When the service gets its answer (2xx) to a delivery',
-				options: [
-					{
-						name: 'Automatically',
-						value: 'auto',
-						description:
-							'At once, except on n8n 2.0 to 2.33 (queued executions are lost at a restart there)',
-					},
-					{
-						name: 'Immediately',
-						value: 'atOnce',
-						description:
-							'202 as soon as the delivery is verified, whatever the concurrency queue holds',
-					},
-					{
-						name: 'When the Execution Is Recorded',
-						value: 'afterExecutionCreated',
-						description:
-							'200 once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
-					},
-				],
-			},
-			{
 				displayName: 'Dedupe Window (Hours)',
 				name: 'dedupeWindowHours',
 				type: 'number',
@@ -143,6 +116,33 @@ export const properties: INodeProperties[] = [
 						name: 'Resource Only',
 						value: 'data',
 						description: 'The e-invoice or e-way bill alone',
+					},
+				],
+			},
+			{
+				displayName: 'Respond',
+				name: 'acknowledge',
+				type: 'options',
+				default: 'auto',
+				description: 'When the service gets its answer (2xx) to a delivery',
+				options: [
+					{
+						name: 'Automatically',
+						value: 'auto',
+						description:
+							'At once, except on n8n 2.0 to 2.33 (queued executions are lost at a restart there)',
+					},
+					{
+						name: 'Immediately',
+						value: 'atOnce',
+						description:
+							'202 as soon as the delivery is verified, whatever the concurrency queue holds',
+					},
+					{
+						name: 'When the Execution Is Recorded',
+						value: 'afterExecutionCreated',
+						description:
+							'200 once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
 					},
 				],
 			},

@@ -422,7 +422,7 @@ it('publishing the workflow shows the activation message; the trigger panel then
 	await page.click('[data-test-id="ndv-close-button"]');
 });
 
-it('opens the credential form: every field, and the connection test passes', async () => {
+it('opens the credential form: where each value comes from, the sandbox fields only, and the connection test passes', async () => {
 	await page.goto(`${n8n.baseUrl}/home/credentials/${apiCred.id}`);
 	const modal = page.locator('[data-test-id="editCredential-modal"]');
 	await modal.waitFor();
@@ -435,11 +435,13 @@ it('opens the credential form: every field, and the connection test passes', asy
 		'Client Secret',
 		'Auth URL',
 		'Realm',
-		'Production API URL',
 		'Sandbox API URL',
+		'onboarding material',
 	]) {
 		expect(text).toContain(label);
 	}
+	// Only the chosen environment's API URL is asked for.
+	expect(text).not.toContain('Production API URL');
 	expect(text).not.toContain(emu.seeded!.sandbox.clientSecret);
 	await expectNoErrorTexts();
 	await shot('credential-api.png');

@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n; it starts redis-cli, openssl and a Node process */
 /**
  * The GST Compliance Dedupe Redis credential's Test button against real redis-servers (started
  * here; missing, the suite fails with the command that installs it): it fails wherever the
