@@ -104,7 +104,11 @@ module.exports = [
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/redis/redisFailure.ts',
-		tests: ['unit/nodes/GstCompliance/trigger/dedupe/redis/redisFailure'],
+		// The advice of each cause is judged where it is said (storeErrors.test).
+		tests: [
+			'unit/nodes/GstCompliance/trigger/dedupe/redis/redisFailure',
+			'unit/nodes/GstCompliance/trigger/storeErrors',
+		],
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/failureLog.ts',

@@ -13,6 +13,7 @@
  */
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import {
+	apiCredentialData,
 	bindCredentials,
 	CRED,
 	deliver,
@@ -199,4 +200,43 @@ it('one e-invoice, events out of order: one row, the newest status, an older lat
 			field,
 			filled: true,
 		});
+});
+
+it('scheduled-status-check: the e-invoice rows of the same table get their current status written back (run as n8n runs the schedule)', async () => {
+	const scope = { organizationId: client.organizationId, environment: 'sandbox' as const };
+	const a = emu.control.createEinvoice({ ...scope, fields: { invoiceNumber: 'INV-SC-1' } });
+	const b = emu.control.createEinvoice({ ...scope, status: 'cancelled' });
+	// The rows a user adds to watch three e-invoices, one the service does not know; an e-way bill's
+	// row is left alone.
+	const watched = [a.id, b.id, 'einv_does_not_exist'];
+	await n8n.rest('POST', `/projects/${projectId}/data-tables/${table.id}/insert`, {
+		data: [
+			...watched.map((resourceId) => ({ resourceId, type: 'einvoice' })),
+			{ resourceId: 'ewb_left_alone', type: 'ewaybill', status: 'generated' },
+		],
+	});
+	const wf = bindCredentials(loadTemplate('scheduled-status-check.json'), {
+		[CRED.api]: await n8n.createCredential(
+			'GST Compliance API',
+			CRED.api,
+			apiCredentialData(emu, client),
+		),
+	});
+	const created = await n8n.createWorkflow(wf);
+	// The editor's "Execute workflow" from the schedule trigger.
+	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'Every hour' },
+	});
+	expect(run.executionId).toBeDefined();
+	const [execution] = await n8n.waitForExecutions(created.id, 1);
+	expect(execution.status).toBe('success');
+	const statusOf = async (resourceId: string) => (await tableRows(resourceId)).data[0];
+	expect(await statusOf(a.id)).toMatchObject({
+		status: 'generated',
+		invoiceNumber: 'INV-SC-1',
+		irn: a.irn,
+	});
+	expect(await statusOf(b.id)).toMatchObject({ status: 'cancelled' });
+	expect(await statusOf('einv_does_not_exist')).toMatchObject({ status: 'not_found' });
+	expect(await statusOf('ewb_left_alone')).toMatchObject({ status: 'generated' });
 });

@@ -7,7 +7,6 @@
 import * as path from 'path';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import {
-	apiCredentialData,
 	bindCredentials,
 	CRED,
 	deliver,
@@ -32,17 +31,11 @@ const TEMPLATES = [
 let emu: RunningEmulator;
 let n8n: N8n;
 let client: ClientInfo;
-let apiCred: { id: string; name: string };
 
 beforeAll(async () => {
 	emu = await startEmulator({ seed: false });
 	client = emu.control.createClient({ environment: 'sandbox', plan: 'einvoice+ewaybill' });
 	n8n = await startN8n({ name: 'examples' });
-	apiCred = await n8n.createCredential(
-		'GST Compliance API',
-		CRED.api,
-		apiCredentialData(emu, client),
-	);
 });
 
 afterAll(async () => {
@@ -224,33 +217,4 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 		executions.map((e) => n8n.nodeOutput(e.id, 'Older event: keep the sheet')),
 	);
 	expect(skipped.flat().map((i) => i['Document ID'])).toEqual(['ewb_late']);
-});
-
-it('scheduled-status-check: the list of ids → their current status (run as n8n runs the schedule)', async () => {
-	const a = emu.control.createEinvoice({
-		organizationId: client.organizationId,
-		environment: 'sandbox',
-	});
-	const b = emu.control.createEinvoice({
-		organizationId: client.organizationId,
-		environment: 'sandbox',
-		status: 'cancelled',
-	});
-	const wf = bindCredentials(loadTemplate('scheduled-status-check.json'), { [CRED.api]: apiCred });
-	const ids = wf.nodes.find((n) => n.name === 'E-invoice IDs')!;
-	ids.parameters.assignments.assignments[0].value = `={{ ${JSON.stringify([a.id, b.id, 'einv_does_not_exist'])} }}`;
-	const created = await n8n.createWorkflow(wf);
-	// The editor's "Execute workflow" from the schedule trigger.
-	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, {
-		triggerToStartFrom: { name: 'Every hour' },
-	});
-	expect(run.executionId).toBeDefined();
-	const [execution] = await n8n.waitForExecutions(created.id, 1);
-	expect(execution.status).toBe('success');
-	const out = await n8n.nodeOutput(execution.id, 'Current status');
-	expect(out.map((o) => [o.id, o.status])).toEqual([
-		[a.id, 'generated'],
-		[b.id, 'cancelled'],
-		['einv_does_not_exist', 'not_found'],
-	]);
 });

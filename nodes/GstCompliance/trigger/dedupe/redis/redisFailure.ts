@@ -20,13 +20,14 @@ const CAUSES: Array<[RedisFailure, RegExp]> = [
 	// A replica refuses writes: Host names one, or the client still talks to the old master after a
 	// failover demoted it.
 	['readOnly', /^READONLY\b/],
-	// Node's TLS: the certificate does not name the host connected to, or no trusted CA signed it.
-	['certificate', /ERR_TLS_CERT|altnames|certificate|self[- ]signed/i],
 	['timeout', /timed out|ETIMEDOUT|no answer within/i],
 	[
 		'unreachable',
 		/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|Connection is closed|connection closed|isn't writeable|CLUSTERDOWN|All nodes failed|refresh slots cache|MASTERDOWN|LOADING/i,
 	],
+	// Node's TLS: the certificate does not name the host connected to, or no trusted CA signed it
+	// (after the network causes, so a host name holding the word is still unreachable).
+	['certificate', /ERR_TLS_CERT|altnames|certificate|self[- ]signed/i],
 ];
 
 export function redisFailure(reason: string): RedisFailure {

@@ -51,6 +51,12 @@ describe('what a store error means for a delivery', () => {
 			reason: "READONLY You can't write against a read only replica.",
 			says: /read-only replica.*failover.*current master/,
 		},
+		{
+			kind: 'certificate',
+			reason:
+				"Hostname/IP does not match certificate's altnames: IP: 10.0.0.1 is not in the cert's list: ",
+			says: /certificate did not verify.*must name the host connected to.*host names the certificate names.*Disable TLS Verification/,
+		},
 		{ kind: 'timeout', reason: 'Command timed out', says: /did not answer in time.*latency/ },
 		{ kind: 'timeout', reason: 'no answer within 2000 ms', says: /did not answer in time/ },
 		{

@@ -36,6 +36,14 @@ describe('redisFailure: the cause of a failure, from its words', () => {
 			'unreachable',
 		],
 		['LOADING Redis is loading the dataset in memory', 'unreachable'],
+		[
+			"Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: ",
+			'certificate',
+		],
+		['self-signed certificate in certificate chain', 'certificate'],
+		['unable to verify the first certificate', 'certificate'],
+		['ERR_TLS_CERT_ALTNAME_INVALID', 'certificate'],
+		['getaddrinfo ENOTFOUND certificate.cache.internal', 'unreachable'],
 		['ERR unknown command', 'other'],
 		['', 'other'],
 		// A cause's word inside a host name is not that cause: Redis's answers begin with it.
