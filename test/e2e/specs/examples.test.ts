@@ -24,6 +24,7 @@ jest.setTimeout(240_000);
 
 const TEMPLATES = [
 	'einvoice-failed-alert.json',
+	'send-test-event.json',
 	'status-sheet-upsert.json',
 	'scheduled-status-check.json',
 ];
@@ -77,11 +78,16 @@ async function createAndActivate(wf: ReturnType<typeof loadTemplate>) {
 }
 
 /** The flagship template with Slack and e-mail writing CSV files instead (test copy only). */
-function alertWithFiles(slackFile: string, mailFile: string) {
-	const template = loadTemplate('einvoice-failed-alert.json');
+function alertWithFiles(
+	slackFile: string,
+	mailFile: string,
+	template = loadTemplate('einvoice-failed-alert.json'),
+) {
 	const slack = template.nodes.find((n) => n.name === 'Slack #finance')!;
 	const mail = template.nodes.find((n) => n.name === 'E-mail finance')!;
-	let wf = bindCredentials(template, {});
+	let wf = template.nodes.some((n) => n.credentials?.[CRED.webhook]?.id)
+		? template
+		: bindCredentials(template, {});
 	wf = swapForFileWrite(wf, slack.name, slackFile, {
 		channel: slack.parameters.channelId.value,
 		text: slack.parameters.text,
@@ -217,4 +223,36 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 		executions.map((e) => n8n.nodeOutput(e.id, 'Older event: keep the sheet')),
 	);
 	expect(skipped.flat().map((i) => i['Document ID'])).toEqual(['ewb_late']);
+});
+
+it('send-test-event: Execute workflow signs a sample event as the service does; the trigger takes it', async () => {
+	// A trigger to send to: its production URL verifies exactly as its Test URL does.
+	const target = bindCredentials(loadTemplate('einvoice-failed-alert.json'), {});
+	const { url, secret } = await subscribe(target, ['einvoice.failed']);
+	const targetId = await createAndActivate(
+		alertWithFiles(
+			path.join(n8n.filesDir, 'slack-signed.csv'),
+			path.join(n8n.filesDir, 'email-signed.csv'),
+			target,
+		),
+	);
+	const crypto = await n8n.createCredential('Crypto: signing secret', 'crypto', {
+		hmacSecret: secret,
+	});
+	const wf = bindCredentials(loadTemplate('send-test-event.json'), { crypto });
+	wf.nodes.find((n) => n.name === 'Settings')!.parameters.assignments.assignments[0].value = url;
+	const created = await n8n.createWorkflow(wf);
+	await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'Send a test event' },
+	});
+	const [run] = await n8n.waitForExecutions(created.id, 1);
+	expect(run.status).toBe('success');
+	const [answer] = await n8n.nodeOutput(run.id, 'Send to the Test URL');
+	expect(answer.statusCode).toBe(202);
+	const [execution] = await n8n.waitForExecutions(targetId, 1);
+	const [event] = await n8n.nodeOutput(execution.id, 'GST Compliance Trigger');
+	expect(event).toMatchObject({
+		type: 'einvoice.failed',
+		data: { object: 'einvoice', status: 'failed_terminal' },
+	});
 });
