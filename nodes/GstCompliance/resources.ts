@@ -1,5 +1,9 @@
 import { firstHiddenCharacter, hasControlCharacter } from './controlCharacters';
-import { idNumberBeyondSafeRange, idNumberNotWhole } from './errors/messages';
+import {
+	idNumberBeyondSafeRange,
+	idNumberForPrefixedId,
+	idNumberNotWhole,
+} from './errors/messages';
 
 /** What the package knows about the API's resources (docs/service-api.md, "Resource endpoints"). */
 export type GstResource = 'einvoice' | 'ewaybill';
@@ -69,6 +73,9 @@ export function checkResourceId(resource: GstResource, raw: unknown): IdCheck {
 	const expected = idPrefix
 		? `an id starting with "${idPrefix}", for example ${idPrefix}123`
 		: 'an id';
+	// An id with a prefix is never a number: the number mapped is another field (an invoice number).
+	if (typeof raw === 'number' && idPrefix)
+		return { ok: false, message: idNumberForPrefixedId(label, String(raw), expected) };
 	if (typeof raw === 'number' && !(Number.isSafeInteger(raw) && raw >= 0)) {
 		const describe = Number.isInteger(raw) && raw > 0 ? idNumberBeyondSafeRange : idNumberNotWhole;
 		return { ok: false, message: describe(label, String(raw), expected) };

@@ -13,6 +13,8 @@ const seconds = (ms: number): string =>
 	ms >= RETRY_AFTER_CEILING_MS ? 'a day or more' : `${Math.ceil(ms / 1000)} s`;
 /** A server's own words (errors/serverWords.ts) after its status; nothing when it said none. */
 const saying = (serverSays: string): string => (serverSays ? `: ${serverSays}` : '');
+/** `text` closed as a sentence (a server's words may end with their own mark). */
+const closed = (text: string): string => (/[.?!]$/.test(text) ? text : `${text}.`);
 
 export type RateLimitedParty = 'token endpoint' | 'API';
 
@@ -52,8 +54,18 @@ export function rateLimited(facts: RateLimitFacts): string {
 	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}${paused}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
 }
 
-export const gaveUpAfter = (message: string, count: number): string =>
-	`${message} (gave up after ${attempts(count)})`;
+/**
+ * The message with how often it was tried, at the end of what happened: before the first full stop
+ * that starts the advice (a full stop before a capital letter, so hosts such as auth.example.com
+ * stay whole).
+ */
+export const gaveUpAfter = (message: string, count: number): string => {
+	const tried = ` (gave up after ${attempts(count)})`;
+	const end = /\.\s+(?=[A-Z])/.exec(message);
+	return end
+		? `${message.slice(0, end.index)}${tried}${message.slice(end.index)}`
+		: `${message}${tried}`;
+};
 
 export const unreachable = (what: string, host: string, why: string, fix: string): string =>
 	`Could not reach the ${what} at ${host}: ${why}. ${fix}`;
@@ -72,7 +84,7 @@ export const tokenNotUsable = (host: string, status: number, bodyExcerpt: string
 	`The token endpoint at ${host} answered HTTP ${status} without a usable access token (body: "${bodyExcerpt}"). Check the Auth URL and Realm.`;
 
 export const tokenServerError = (host: string, status: number, serverSays: string): string =>
-	`The token endpoint at ${host} failed with HTTP ${status}${saying(serverSays)}`;
+	`${closed(`The token endpoint at ${host} failed with HTTP ${status}${saying(serverSays)}`)} The token service has a problem on its side: try again in a few minutes, and if it persists, ask the service's support.`;
 
 export const tokenUrlWrong = (url: string, status: number, serverSays: string): string =>
 	`The token endpoint URL ${url} answered HTTP ${status}${saying(serverSays)}. Check Auth URL and Realm in the credential.`;
@@ -86,13 +98,13 @@ export const apiUnreachable = (host: string, why: string, environment: string): 
 	);
 
 export const apiRequestFailed = (host: string, detail: string): string =>
-	`The request to the GST Compliance API at ${host} failed: ${detail}`;
+	`${closed(`The request to the GST Compliance API at ${host} failed: ${detail}`)} Check the API URL in the credential and that n8n can reach it, then try again.`;
 
 export const redirectedTooOften = (max: number): string =>
 	`it was redirected more than ${max} times`;
 
 export const apiNotJson = (host: string, status: number): string =>
-	`The GST Compliance API at ${host} answered HTTP ${status} with a body that is not a JSON object`;
+	`The GST Compliance API at ${host} answered HTTP ${status} with a body that is not a JSON object. Check the API URL in the credential: it must be the API's address, not a web page (the credential's Test tells them apart).`;
 
 export const apiUnauthorized = (environment: string, host: string): string =>
 	`The ${environment} API host (${host}) rejected the token (HTTP 401) even after a new token was minted. Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).`;
@@ -101,10 +113,10 @@ export const notEntitled = (capability: string): string =>
 	`Your plan does not include ${capability}. The credential works, but this capability is switched off for the account; ask the account admin to enable it.`;
 
 export const notFound = (what: string, environment: string): string =>
-	`${what} was not found in ${environment} for this organization`;
+	`${what} was not found in ${environment} for this organization. Check the ID and the credential's Environment (a sandbox ID is not found in Production), or turn on the node's Ignore Not Found option.`;
 
 export const apiRefused = (host: string, status: number, serverSays: string): string =>
-	`The GST Compliance API at ${host} refused the request (HTTP ${status})${saying(serverSays)}`;
+	`${closed(`The GST Compliance API at ${host} refused the request (HTTP ${status})${saying(serverSays)}`)} Check the ID and the request against what the service says, then try again.`;
 
 export const apiServerError = (host: string, status: number | undefined, count: number): string =>
 	`The GST Compliance API at ${host} failed with ${status === undefined ? 'a server error' : `HTTP ${status}`} on each of ${attempts(count)}. Try again later.`;
@@ -133,6 +145,10 @@ export const urlWithUserInfo = (field: string): string =>
 export const idNumberNotWhole = (label: string, value: string, expected: string): string =>
 	`${label} ID ${value} (a number) is not a valid id: a number used as an id must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}. Check the expression that produces it, or pass the id as text. Expected ${expected}`;
 
+/** A number where the resource's ids are text with a prefix (e-invoices: `einv_…`). */
+export const idNumberForPrefixedId = (label: string, value: string, expected: string): string =>
+	`${label} ID ${value} is a number, and ${label.toLowerCase()} IDs are text: map the field that holds the ${label.toLowerCase()} ID (data.id after the trigger), not an invoice or document number. Expected ${expected}`;
+
 /**
  * A whole number past 2^53: JSON parsing has already rounded it (12345678901234567 is held as
  * …568), so the digits left may be another resource's id.
@@ -153,7 +169,7 @@ export const credentialTest = {
 	notTheApi: (environment: string, host: string, status: number, what: string): string =>
 		`A token was issued, but ${host} answered HTTP ${status} with ${what}, not the API's JSON: it is not the GST Compliance API. Check the ${environment} API URL: the API's address from your onboarding material, not a web page such as the Developer hub.`,
 	notChecked: (detail: string): string =>
-		`The credential could not be checked${detail ? `: ${detail}` : ''}`,
+		`The credential could not be checked${detail ? `: ${detail}` : ''}. Check each field against the Developer hub and the onboarding material, then test again.`,
 };
 
 /** A token URL pasted into Auth URL whose realm is not the Realm field's. */
@@ -162,11 +178,11 @@ export const realmConflict = (named: string, realm: string): string =>
 
 /** Required fields of the GST Compliance API credential left empty. */
 export const credentialFieldsMissing = (labels: string[]): string =>
-	`The GST Compliance API credential is missing: ${labels.join(', ')}`;
+	`The GST Compliance API credential is missing: ${labels.join(', ')}. Fill ${labels.length === 1 ? 'it' : 'them'} in and save the credential.`;
 
 /** A URL field of the GST Compliance API credential that is not an http(s) URL. */
 export const notHttpUrl = (label: string): string =>
-	`${label} in the GST Compliance API credential must be an http(s) URL, for example https://auth.example.com`;
+	`${label} in the GST Compliance API credential must be an http(s) URL: enter one such as https://auth.example.com`;
 
 /** A Client ID of the other environment than the credential's. */
 export const clientOfOtherEnvironment = (facts: {

@@ -140,12 +140,12 @@ describe('the fields the runtime reads', () => {
 		[
 			'the defaults (Sandbox)',
 			{},
-			'The GST Compliance API credential is missing: Client ID, Client Secret, Auth URL, Realm, Sandbox API URL',
+			'The GST Compliance API credential is missing: Client ID, Client Secret, Auth URL, Realm, Sandbox API URL. Fill them in and save the credential.',
 		],
 		[
 			'the defaults with Environment Production',
 			{ environment: 'production' },
-			'The GST Compliance API credential is missing: Client ID, Client Secret, Auth URL, Realm, Production API URL',
+			'The GST Compliance API credential is missing: Client ID, Client Secret, Auth URL, Realm, Production API URL. Fill them in and save the credential.',
 		],
 	])(
 		'parseCredentials(%s) → a configuration error naming the fields by their labels',
@@ -161,7 +161,7 @@ describe('the fields the runtime reads', () => {
 				kind: (thrown as GstCredentialError).kind,
 				message: (thrown as Error).message,
 			}).toEqual({ kind: 'configuration', message });
-			const named = message.slice(message.indexOf(': ') + 2).split(', ');
+			const named = message.slice(message.indexOf(': ') + 2, message.indexOf('. ')).split(', ');
 			const labels = credential.properties.map((property) => property.displayName);
 			expect(named.filter((label) => !labels.includes(label))).toEqual([]);
 		},

@@ -116,12 +116,15 @@ describe('accepts a number as an id only when it is a safe non-negative integer'
 		expect(checkResourceId('ewaybill', 1e21).ok).toBe(false);
 	});
 
-	it('checkResourceId of an e-invoice id given as an unusable number → the number rule first, then the expected form', () => {
-		expect(checkResourceId('einvoice', -1)).toEqual({
-			ok: false,
-			message: `E-invoice ID -1 (a number) ${NOT_AN_INTEGER}. Expected an id starting with "einv_", for example einv_123`,
-		});
-	});
+	it.each([-1, 42, 1.5])(
+		'checkResourceId of an e-invoice id given as the number %p → a number is never an e-invoice ID: map data.id, not an invoice number',
+		(value) => {
+			expect(checkResourceId('einvoice', value)).toEqual({
+				ok: false,
+				message: `E-invoice ID ${value} is a number, and e-invoice IDs are text: map the field that holds the e-invoice ID (data.id after the trigger), not an invoice or document number. Expected an id starting with "einv_", for example einv_123`,
+			});
+		},
+	);
 
 	it('checkResourceId of the text "12345678901234567" → ok, every digit kept', () => {
 		expect(checkResourceId('ewaybill', '12345678901234567')).toEqual({

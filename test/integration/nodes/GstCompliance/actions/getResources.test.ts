@@ -65,7 +65,8 @@ describe('GST Compliance node: Get', () => {
 		expect(output[4].json).toEqual(einvoice);
 		expect(output[1].json).toEqual({
 			error: {
-				message: 'E-invoice einv_missing was not found in Sandbox for this organization',
+				message:
+					"E-invoice einv_missing was not found in Sandbox for this organization. Check the ID and the credential's Environment (a sandbox ID is not found in Production), or turn on the node's Ignore Not Found option.",
 				code: 'NOT_FOUND',
 				httpStatus: 404,
 			},
@@ -96,7 +97,7 @@ describe('GST Compliance node: Get', () => {
 		);
 		expect(error).toBeInstanceOf(Error);
 		expect((error as Error).message).toBe(
-			'E-invoice einv_missing was not found in Sandbox for this organization',
+			"E-invoice einv_missing was not found in Sandbox for this organization. Check the ID and the credential's Environment (a sandbox ID is not found in Production), or turn on the node's Ignore Not Found option.",
 		);
 		expect((error as { context: Record<string, unknown> }).context.itemIndex).toBe(1);
 	});

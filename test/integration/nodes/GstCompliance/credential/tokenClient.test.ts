@@ -386,7 +386,7 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 					'503',
 					json(503, { error: 'temporarily_unavailable' }),
 					'unreachable',
-					/^The token endpoint at .* failed with HTTP 503: temporarily_unavailable \(gave up after 3 attempts\)$/,
+					/^The token endpoint at .* failed with HTTP 503: temporarily_unavailable \(gave up after 3 attempts\)\. The token service has a problem on its side: try again in a few minutes/,
 					3,
 					[50, 100],
 				],
@@ -394,7 +394,7 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 					'200 without a token',
 					json(200, { token_type: 'Bearer' }),
 					'badResponse',
-					/^The token endpoint at .* answered HTTP 200 without a usable access token \(body: "\{"token_type":"Bearer"\}"\)\. Check the Auth URL and Realm\. \(gave up after 3 attempts\)$/,
+					/^The token endpoint at .* answered HTTP 200 without a usable access token \(body: "\{"token_type":"Bearer"\}"\) \(gave up after 3 attempts\)\. Check the Auth URL and Realm\.$/,
 					3,
 					[50, 100],
 				],
@@ -481,8 +481,8 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 				expect(error.kind).toBe('unreachable');
 				expect(error.tokenEndpointStatus).toBeUndefined();
 				expect(error.message).toBe(
-					`Could not reach the token endpoint at ${new URL(origin).host}: ${words}. ` +
-						'Check the Auth URL and that n8n can reach it. (gave up after 3 attempts)',
+					`Could not reach the token endpoint at ${new URL(origin).host}: ${words} (gave up after 3 attempts). ` +
+						'Check the Auth URL and that n8n can reach it.',
 				);
 				expect(waits).toEqual([50, 100]);
 			},
@@ -817,7 +817,7 @@ describe('keeps the client secret out of every message', () => {
 		server.answer(() => json(503, { error: 'server_error', error_description: secretIn('down') }));
 		const error = await failure();
 		expect(error.message).toMatch(
-			/failed with HTTP 503: server_error - down \[redacted\] \(gave up after 3 attempts\)/,
+			/failed with HTTP 503: server_error - down \[redacted\] \(gave up after 3 attempts\)\. The token service/,
 		);
 		expectRedacted(error);
 	});

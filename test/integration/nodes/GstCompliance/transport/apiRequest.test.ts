@@ -89,7 +89,7 @@ describe('gstApiRequest through the GST Compliance node', () => {
 				{
 					json: {
 						error: {
-							message: `The GST Compliance API at ${host} refused the request (HTTP ${status}): Injected fault`,
+							message: `The GST Compliance API at ${host} refused the request (HTTP ${status}): Injected fault. Check the ID and the request against what the service says, then try again.`,
 							code: 'REQUEST_REJECTED',
 							httpStatus: status,
 						},
@@ -140,7 +140,7 @@ describe('gstApiRequest through the GST Compliance node', () => {
 			);
 			const { output } = await run([einvoice.id], { continueOnFail: true });
 			expect(output[0].json.error).toEqual({
-				message: `The request to the GST Compliance API at ${host} failed: it was redirected more than 10 times`,
+				message: `The request to the GST Compliance API at ${host} failed: it was redirected more than 10 times. Check the API URL in the credential and that n8n can reach it, then try again.`,
 				code: 'REQUEST_FAILED',
 				httpStatus: 302,
 			});
@@ -160,7 +160,7 @@ describe('gstApiRequest through the GST Compliance node', () => {
 				expect(output[0].json.error).toMatchObject({
 					code: 'REQUEST_REJECTED',
 					httpStatus: 401,
-					message: `The GST Compliance API at ${host} refused the request (HTTP 401): who are you?`,
+					message: `The GST Compliance API at ${host} refused the request (HTTP 401): who are you? Check the ID and the request against what the service says, then try again.`,
 				});
 				expect(emulator().control.counters().tokenMints[client.clientId]).toBe(1);
 				expect(apiRequests()).toBe(1);

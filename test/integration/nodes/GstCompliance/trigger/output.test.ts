@@ -131,7 +131,7 @@ describe('starting with refetched null and the reason when the GET cannot be mad
 	it.each([
 		[undefined, 'E-invoice ID is empty: received nothing'],
 		['   ', 'E-invoice ID is empty: received "   "'],
-		[42, 'E-invoice ID "42" is not valid'],
+		[42, 'E-invoice ID 42 is a number, and e-invoice IDs are text'],
 		['ewb_1', 'E-invoice ID "ewb_1" is not valid'],
 		['einv_../x', 'E-invoice ID "einv_../x" is not a valid id: it contains a slash'],
 	])('webhook() with data.id %p → refetchError "%s…", no GET', async (resourceId, reason) => {

@@ -121,20 +121,20 @@ describe('requires the fields the chosen environment needs, naming each one miss
 		expect(error.kind).toBe('configuration');
 		expect(error.message).toBe(
 			'The GST Compliance API credential is missing: Client ID, Client Secret, Auth URL, Realm, ' +
-				'Sandbox API URL',
+				'Sandbox API URL. Fill them in and save the credential.',
 		);
 	});
 
 	it('parseCredentials of a production credential → asks for the Production API URL only', () => {
 		expect(thrown(() => parseCredentials({ ...production, productionApiUrl: '' })).message).toBe(
-			'The GST Compliance API credential is missing: Production API URL',
+			'The GST Compliance API credential is missing: Production API URL. Fill it in and save the credential.',
 		);
 		expect(parseCredentials({ ...production, sandboxApiUrl: '' }).environment).toBe('production');
 	});
 
 	it('parseCredentials of a sandbox credential → asks for the Sandbox API URL only', () => {
 		expect(thrown(() => parseCredentials({ ...sandbox, sandboxApiUrl: '' })).message).toBe(
-			'The GST Compliance API credential is missing: Sandbox API URL',
+			'The GST Compliance API credential is missing: Sandbox API URL. Fill it in and save the credential.',
 		);
 		expect(parseCredentials({ ...sandbox, productionApiUrl: '' }).environment).toBe('sandbox');
 	});
@@ -157,7 +157,7 @@ describe('accepts only http(s) URLs without user info, http:// only on this mach
 		const error = thrown(() => parseCredentials({ ...sandbox, authUrl }));
 		expect(error.kind).toBe('configuration');
 		expect(error.message).toBe(
-			'Auth URL in the GST Compliance API credential must be an http(s) URL, for example ' +
+			'Auth URL in the GST Compliance API credential must be an http(s) URL: enter one such as ' +
 				'https://auth.example.com',
 		);
 	});

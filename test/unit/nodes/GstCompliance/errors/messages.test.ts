@@ -118,12 +118,12 @@ describe("the server's words after the status, only when it said some", () => {
 		[
 			'tokenServerError(host, 502, "")',
 			messages.tokenServerError('auth.example.test', 502, ''),
-			'The token endpoint at auth.example.test failed with HTTP 502',
+			"The token endpoint at auth.example.test failed with HTTP 502. The token service has a problem on its side: try again in a few minutes, and if it persists, ask the service's support.",
 		],
 		[
 			'tokenServerError(host, 503, "maintenance")',
 			messages.tokenServerError('auth.example.test', 503, 'maintenance'),
-			'The token endpoint at auth.example.test failed with HTTP 503: maintenance',
+			"The token endpoint at auth.example.test failed with HTTP 503: maintenance. The token service has a problem on its side: try again in a few minutes, and if it persists, ask the service's support.",
 		],
 		[
 			'tokenUrlWrong(url, 404, "")',
@@ -138,12 +138,12 @@ describe("the server's words after the status, only when it said some", () => {
 		[
 			'apiRefused(host, 409, "")',
 			messages.apiRefused('api.example.test', 409, ''),
-			'The GST Compliance API at api.example.test refused the request (HTTP 409)',
+			'The GST Compliance API at api.example.test refused the request (HTTP 409). Check the ID and the request against what the service says, then try again.',
 		],
 		[
 			'apiRefused(host, 422, "bad gstin")',
 			messages.apiRefused('api.example.test', 422, 'bad gstin'),
-			'The GST Compliance API at api.example.test refused the request (HTTP 422): bad gstin',
+			'The GST Compliance API at api.example.test refused the request (HTTP 422): bad gstin. Check the ID and the request against what the service says, then try again.',
 		],
 	])('%s → the exact sentence', (_call, text, expected) => {
 		expect(text).toBe(expected);
@@ -175,8 +175,14 @@ describe('fallbacks when a fact is missing', () => {
 	});
 
 	it.each<[string, string]>([
-		['', 'The credential could not be checked'],
-		['fetch failed', 'The credential could not be checked: fetch failed'],
+		[
+			'',
+			'The credential could not be checked. Check each field against the Developer hub and the onboarding material, then test again.',
+		],
+		[
+			'fetch failed',
+			'The credential could not be checked: fetch failed. Check each field against the Developer hub and the onboarding material, then test again.',
+		],
 	])('credentialTest.notChecked(%p) → %s', (detail, text) => {
 		expect(messages.credentialTest.notChecked(detail)).toBe(text);
 	});
@@ -236,7 +242,7 @@ describe('word for word: the messages other tests match only in part, or not at 
 		[
 			'apiNotJson(host, status)',
 			messages.apiNotJson('api.example.test', 200),
-			'The GST Compliance API at api.example.test answered HTTP 200 with a body that is not a JSON object',
+			"The GST Compliance API at api.example.test answered HTTP 200 with a body that is not a JSON object. Check the API URL in the credential: it must be the API's address, not a web page (the credential's Test tells them apart).",
 		],
 		[
 			'apiUnauthorized(environment, host)',
@@ -270,9 +276,42 @@ describe('word for word: the messages other tests match only in part, or not at 
 		[
 			'credentialFieldsMissing([one])',
 			messages.credentialFieldsMissing(['Realm']),
-			'The GST Compliance API credential is missing: Realm',
+			'The GST Compliance API credential is missing: Realm. Fill it in and save the credential.',
 		],
 	])('%s → the exact sentence', (_call, text, expected) => {
 		expect(text).toBe(expected);
+	});
+});
+
+describe('every message says what to do next', () => {
+	/** A next step: the imperative verbs the messages use. */
+	const REMEDY =
+		/\b(Check|check|Try|try|Ask|ask|Use|use|Set|Copy|Map|map|Pass|pass|Lower|Remove|Create|create|Clear|clear|Fix|Turn|turn|Point|Fill|fill|enter|Paste|paste|update|Update|Stay|stay)\b/;
+	/** Parts of other messages, or not an error. */
+	const NOT_MESSAGES = new Set(['redirectedTooOften', 'gaveUpAfter', 'unreachable', 'connected']);
+	const sample = (fn: (...args: never[]) => unknown): string => {
+		const args = Array.from({ length: fn.length }, () => 'X');
+		if (fn === messages.rateLimited) return messages.rateLimited({ party: 'API' });
+		if (fn === messages.clientOfOtherEnvironment)
+			return messages.clientOfOtherEnvironment({
+				clientPrefix: 'svc_live_',
+				clientEnvironment: 'Production',
+				environment: 'Sandbox',
+				expectedPrefix: 'svc_test_',
+				tab: 'Sandbox',
+			});
+		if (fn === messages.credentialFieldsMissing) return messages.credentialFieldsMissing(['Realm']);
+		return String((fn as (...a: string[]) => unknown)(...args));
+	};
+	const all = [
+		...Object.entries(messages),
+		...Object.entries(messages.credentialTest).map(([name, fn]) => [`credentialTest.${name}`, fn]),
+	].filter(
+		([name, fn]) =>
+			typeof fn === 'function' && !NOT_MESSAGES.has(String(name).replace('credentialTest.', '')),
+	) as Array<[string, (...args: never[]) => unknown]>;
+
+	it.each(all)('%s → names a next step', (_name, fn) => {
+		expect(sample(fn)).toMatch(REMEDY);
 	});
 });
