@@ -5,7 +5,7 @@
  * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
  * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
  * this file's integration test against n8n-core's own helper; 8 by this file's integration test and
- * the built-in store's persistence test, on n8n-core's own contexts; 9 and 10 as they say. The trigger's node file writes its
+ * the built-in store's persistence test, on n8n-core's own contexts; 9 to 12 as they say. The trigger's node file writes its
  * versions, webhook and `execute` by 1 to 6.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
@@ -65,6 +65,20 @@
  *    accepting process and time) rides there, so a start knows its own earlier write: pinned by
  *    the crash spec (executions run again after a restart start their events once), the queue spec
  *    (a worker tells that another process accepted) and the e2e spec of this file (a Retry).
+ * 11. A Test-URL delivery that starts an execution ends the listening session (n8n deregisters the
+ *    test webhook after the first delivery with `workflowData`); one that starts none leaves the
+ *    editor listening and shows nothing. An error thrown by the execution's first step shows in the
+ *    editor with its message and description. So a Test-URL delivery that does no work starts an
+ *    execution that fails saying why (trigger/testUrl.ts), and Test-URL events need no dedupe:
+ *    pinned by the editor's browser spec (test/e2e/specs/editor.test.ts: a refused delivery is
+ *    shown, the same sample runs in two listening sessions).
+ * 12. `checkExists` runs when the editor starts listening on the Test URL and when the workflow is
+ *    published (2.41 retries a failing one, then reports it); n8n shows only the error's message,
+ *    not its description, so the trigger's activation errors carry the remedy in the message.
+ *    A credential slot is labelled with its `displayName`, and one hidden by its `displayOptions`
+ *    is not read at run time (versions 1 and 2 keep the Redis slot shown). Pinned by the
+ *    trigger's integration test (the hooks on n8n-core's HookContext) and the editor's spec (the
+ *    slot labels).
  */
 import type {
 	IDataObject,
