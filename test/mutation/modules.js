@@ -12,6 +12,10 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/errors/serverWords'],
 	},
 	{
+		file: 'nodes/GstCompliance/errors/messageParts.ts',
+		tests: ['unit/nodes/GstCompliance/errors/messageParts'],
+	},
+	{
 		file: 'nodes/GstCompliance/errors/redact.ts',
 		tests: ['unit/nodes/GstCompliance/errors/redact'],
 	},

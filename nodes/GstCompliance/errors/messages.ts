@@ -133,10 +133,10 @@ export const unverifiedChannel = (environment: string, expected: string, why: st
 
 /** Why an http:// URL in the credential is refused (`what` travels in clear text over it). */
 export const cleartextUrl = (field: string, what: string): string =>
-	`${field} in the GST Compliance API credential must start with https://: over http:// n8n would send the ${what} in clear text. http:// is accepted only for this machine (localhost, 127.0.0.1, ::1), e.g. a local emulator.`;
+	`${field} in the GST Compliance API credential starts with http://, over which n8n would send the ${what} unencrypted. Change it to https:// (http:// is accepted only for this machine: localhost, 127.0.0.1, ::1, e.g. a local emulator).`;
 
 export const urlWithUserInfo = (field: string): string =>
-	`${field} in the GST Compliance API credential must not contain a user name or password (the part before @); enter only the scheme, host and optional path, for example https://auth.example.com`;
+	`${field} in the GST Compliance API credential contains a user name or password (the part before @). Enter only the scheme, host and optional path, for example https://auth.example.com`;
 
 /**
  * A resource id that arrived as a number but names no resource: `value` is the number as
@@ -147,7 +147,7 @@ export const idNumberNotWhole = (label: string, value: string, expected: string)
 
 /** A number where the resource's ids are text with a prefix (e-invoices: `einv_…`). */
 export const idNumberForPrefixedId = (label: string, value: string, expected: string): string =>
-	`${label} ID ${value} is a number, and ${label.toLowerCase()} IDs are text: map the field that holds the ${label.toLowerCase()} ID (data.id after the trigger), not an invoice or document number. Expected ${expected}`;
+	`${label} ID ${value} is a number, and ${label.toLowerCase()} IDs are text. Map the field that holds the ${label.toLowerCase()} ID (data.id after the trigger), not an invoice or document number. Expected ${expected}`;
 
 /**
  * A whole number past 2^53: JSON parsing has already rounded it (12345678901234567 is held as
@@ -174,7 +174,7 @@ export const credentialTest = {
 
 /** A token URL pasted into Auth URL whose realm is not the Realm field's. */
 export const realmConflict = (named: string, realm: string): string =>
-	`The Auth URL names the realm "${named}" but Realm says "${realm}": clear Realm to use the one in the URL, or give the Auth URL without /realms/….`;
+	`The Auth URL names the realm "${named}" but Realm says "${realm}". Clear Realm to use the one in the URL, or give the Auth URL without /realms/….`;
 
 /** Required fields of the GST Compliance API credential left empty. */
 export const credentialFieldsMissing = (labels: string[]): string =>
@@ -182,7 +182,7 @@ export const credentialFieldsMissing = (labels: string[]): string =>
 
 /** A URL field of the GST Compliance API credential that is not an http(s) URL. */
 export const notHttpUrl = (label: string): string =>
-	`${label} in the GST Compliance API credential must be an http(s) URL: enter one such as https://auth.example.com`;
+	`${label} in the GST Compliance API credential is not an http(s) URL. Enter one such as https://auth.example.com`;
 
 /** A Client ID of the other environment than the credential's. */
 export const clientOfOtherEnvironment = (facts: {

@@ -7,7 +7,7 @@
 import type { IDataObject, INode, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { GstErrorCode } from '../errors/apiError';
-import { fromCredentialError, gstError } from '../errors/apiError';
+import { fromCredentialError, gstError, gstErrorInfo } from '../errors/apiError';
 import { findCredentialError } from '../errors/credentialError';
 import type { GstCredentials } from '../credential/environment';
 import { classifyStatus } from '../http/httpStatus';
@@ -148,11 +148,8 @@ export function finalError(scope: RequestScope, failure: RetryFailure): Error {
 	if (failure.reason === 'fatal') return error;
 	const code = error.context.gstCode as GstErrorCode;
 	const httpStatus = error.context.httpStatus as number | undefined;
-	const info = {
-		httpStatus,
-		itemIndex: scope.itemIndex,
-		description: error.description ?? undefined,
-	};
+	const made = gstErrorInfo(error);
+	const info = { httpStatus, itemIndex: scope.itemIndex, description: made?.description };
 	const giveUp = (message: string) => gstError(scope.node, { ...info, code, message });
 	if (code === 'RATE_LIMITED') {
 		const waitTooLong = failure.reason === 'retryAfterTooLong';
@@ -168,7 +165,7 @@ export function finalError(scope: RequestScope, failure: RetryFailure): Error {
 	if (code === 'SERVER_ERROR') {
 		return giveUp(messages.apiServerError(scope.host, httpStatus, failure.attempts));
 	}
-	return giveUp(messages.gaveUpAfter(error.message, failure.attempts));
+	return giveUp(messages.gaveUpAfter(made?.message ?? error.message, failure.attempts));
 }
 
 function unreachable(scope: RequestScope, why: string): ApiError {

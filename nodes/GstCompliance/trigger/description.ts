@@ -102,6 +102,15 @@ export const properties: INodeProperties[] = [
 					'How long an event ID is remembered so a redelivery starts nothing (the service retries for 24 hours). A replay from the Developer hub within it starts nothing either: to run an event again, use Retry on its execution in the executions list.',
 			},
 			{
+				displayName: 'Missed Event Warning (Minutes)',
+				name: 'startWithinMinutes',
+				type: 'number',
+				typeOptions: { minValue: START_WITHIN_MINUTES.min, maxValue: START_WITHIN_MINUTES.max },
+				default: 30, // START_WITHIN_MINUTES.default
+				description:
+					"An event that was received but whose workflow has not run after this many minutes is named in n8n's log and on the next event, so you can replay it from the Developer hub. Keep it above the longest wait for a concurrency slot.",
+			},
+			{
 				displayName: 'Output',
 				name: 'outputShape',
 				type: 'options',
@@ -145,15 +154,6 @@ export const properties: INodeProperties[] = [
 							'200 once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
 					},
 				],
-			},
-			{
-				displayName: 'Start Deadline (Minutes)',
-				name: 'startWithinMinutes',
-				type: 'number',
-				typeOptions: { minValue: START_WITHIN_MINUTES.min, maxValue: START_WITHIN_MINUTES.max },
-				default: 30, // START_WITHIN_MINUTES.default
-				description:
-					"An accepted event whose execution has not started after this long is named in n8n's log and on the next item, to replay from the Developer hub. Keep it above the longest wait for a concurrency slot.",
 			},
 			{
 				displayName: 'Timestamp Tolerance (Seconds)',

@@ -13,6 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { dedupeSite, isTest, type TriggerContext } from './context';
 import { overdueNotes } from './overdue';
 import { settings } from '../settings';
+import { messageParts } from '../errors/messageParts';
 import { duplicateStartMessage, type Start } from './dedupe/lifecycle';
 import { DedupeUnavailableError } from './dedupe/redis/redisConnection';
 import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
@@ -92,11 +93,13 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			}
 		} catch (error) {
 			const refusal = storeRefusal(error);
-			throw new NodeOperationError(this.getNode(), (error as Error).message, {
+			const { title, remedy } = messageParts((error as Error).message);
+			const retry = refusal
+				? `${refusal.why}. This execution holds the event: retry it from the executions list once ${refusal.reason === 'acceptedElsewhere' ? 'the credential is attached' : 'the store answers'}.`
+				: undefined;
+			throw new NodeOperationError(this.getNode(), title, {
 				itemIndex: index,
-				description: refusal
-					? `${refusal.why}. This execution holds the event: retry it from the executions list once ${refusal.reason === 'acceptedElsewhere' ? 'the credential is attached' : 'the store answers'}.`
-					: undefined,
+				description: [remedy, retry].filter(Boolean).join(' ') || undefined,
 			});
 		}
 		const notes = [

@@ -47,7 +47,7 @@ export function normaliseOptions(raw: RawTriggerOptions): TriggerOptions {
 	);
 	const windowHours = inRange('Dedupe Window (Hours)', raw.dedupeWindowHours, WINDOW_HOURS, notes);
 	const startWithinMinutes = inRange(
-		'Start Deadline (Minutes)',
+		'Missed Event Warning (Minutes)',
 		raw.startWithinMinutes,
 		START_WITHIN_MINUTES,
 		notes,

@@ -14,7 +14,7 @@ export const OVERDUE_LOOK_EVERY_MS = 10_000;
 const lastOverdueLook = new Map<string, number>();
 
 /**
- * Names the events accepted longer ago than the Start Deadline that never started: a warning
+ * Names the events accepted longer ago than the Missed Event Warning that never started: a warning
  * each, and the same words returned for the item. A store that cannot be read for it is not an
  * error. A clock stepped back looks again at once.
  */

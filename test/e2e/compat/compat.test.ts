@@ -291,11 +291,32 @@ it('after a SIGKILL and restart mid-stream, each event the service retries has e
 		150_000,
 		500,
 	);
-	const emitted = control.deliveries({ subscriptionId: subscription.id }).map((d) => d.eventId);
-	expect(await waitForFinished(n8n, wf.id, EVENTS, 60_000, 2_000)).toBe(EVENTS);
+	const deliveries = control.deliveries({ subscriptionId: subscription.id });
+	const emitted = deliveries.map((d) => d.eventId);
+	const total = await waitForFinished(n8n, wf.id, EVENTS, 60_000, 2_000);
 	const started: string[] = [];
-	for (const execution of await n8n.executions(wf.id))
+	const executions = await n8n.executions(wf.id);
+	for (const execution of executions)
 		started.push(String((await n8n.nodeOutput(execution.id, node.name as string))[0]?.id));
+	if (total !== EVENTS || started.length !== EVENTS)
+		// What the service and n8n each saw, to tell a lost execution from a wrong answer.
+		console.log(
+			JSON.stringify(
+				{
+					deliveries: deliveries.map((d) => ({
+						eventId: d.eventId,
+						attempts: d.attempts,
+						lastStatusCode: d.lastStatusCode,
+						lastResponseBody: d.lastResponseBody,
+						acknowledgedAt: d.acknowledgedAt,
+					})),
+					executions: executions.map((e, i) => ({ ...e, started: started[i] })),
+				},
+				null,
+				1,
+			),
+		);
+	expect(total).toBe(EVENTS);
 	expect(started.sort()).toEqual([...emitted].sort());
 });
 

@@ -101,6 +101,20 @@ it('imports as it is, with every node type known to n8n (Data table node include
 		});
 });
 
+it('on import, with the table created: Execute workflow on the pinned sample writes its row, green', async () => {
+	const wf = loadTemplate(FILE);
+	const created = await n8n.createWorkflow(wf);
+	await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'GST Compliance Trigger' },
+	});
+	const [execution] = await n8n.waitForExecutions(created.id, 1);
+	expect(execution.status).toBe('success');
+	const pinned = wf.pinData!['GST Compliance Trigger'][0].json;
+	const rows = await tableRows(pinned.data.id);
+	expect(rows.count).toBe(1);
+	expect(rows.data[0]).toMatchObject({ resourceId: pinned.data.id, status: pinned.data.status });
+});
+
 it('one e-invoice, events out of order: one row, the newest status, an older late event ignored', async () => {
 	const template = loadTemplate(FILE);
 	const wf = bindCredentials(template, {});

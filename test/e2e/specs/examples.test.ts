@@ -26,6 +26,7 @@ const TEMPLATES = [
 	'einvoice-failed-alert.json',
 	'send-test-event.json',
 	'status-sheet-upsert.json',
+	'status-data-table-upsert.json',
 	'scheduled-status-check.json',
 ];
 
@@ -165,13 +166,15 @@ it('einvoice-failed-alert: a failed e-invoice → Slack and e-mail messages writ
 	expect(mailRows.map((row) => row[1])).toContain('E-invoice INV-E2E-42 failed (failed_terminal)');
 });
 
-it('status-sheet-upsert: newer events write a row, an older out-of-order event does not', async () => {
+/**
+ * The sheet template with its Google Sheets nodes swapped (test copy only): the lookup becomes a Set
+ * node giving `row` (an empty item: what Look up row with Always Output Data gives for a document
+ * the sheet lacks), the upsert appends CSV rows to `sheetFile`.
+ */
+function sheetWithFiles(sheetFile: string, row: Record<string, string>) {
 	const template = loadTemplate('status-sheet-upsert.json');
-	const sheetFile = path.join(n8n.filesDir, 'sheet.csv');
 	const upsert = template.nodes.find((n) => n.name === 'Upsert row')!;
-	const stored = new Date(Date.now() - 3600_000).toISOString();
-	let wf = bindCredentials(template, {});
-	// The sheet lookup becomes a fixed row "last written by an event one hour ago" (test copy only).
+	const wf = bindCredentials(template, {});
 	const lookup = wf.nodes.find((n) => n.name === 'Look up row')!;
 	Object.assign(lookup, {
 		type: 'n8n-nodes-base.set',
@@ -181,16 +184,43 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 			mode: 'manual',
 			includeOtherFields: false,
 			assignments: {
-				assignments: [
-					{ id: uuid(), name: 'Document ID', type: 'string', value: '={{ $json.data.id }}' },
-					{ id: uuid(), name: 'Status', type: 'string', value: 'generated' },
-					{ id: uuid(), name: 'Status Time', type: 'string', value: stored },
-				],
+				assignments: Object.entries(row).map(([name, value]) => ({
+					id: uuid(),
+					name,
+					type: 'string',
+					value,
+				})),
 			},
 			options: {},
 		},
 	});
-	wf = swapForFileWrite(wf, 'Upsert row', sheetFile, upsert.parameters.columns.value);
+	return swapForFileWrite(wf, 'Upsert row', sheetFile, upsert.parameters.columns.value);
+}
+
+it('status-sheet-upsert on import: Execute workflow on the pinned sample writes its row, green', async () => {
+	const sheetFile = path.join(n8n.filesDir, 'sheet-sample.csv');
+	const created = await n8n.createWorkflow(sheetWithFiles(sheetFile, {}));
+	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'GST Compliance Trigger' },
+	});
+	expect(run.executionId).toBeDefined();
+	const [execution] = await n8n.waitForExecutions(created.id, 1);
+	expect(execution.status).toBe('success');
+	const pinned = loadTemplate('status-sheet-upsert.json').pinData!['GST Compliance Trigger'][0]
+		.json;
+	const [row] = readCsv(sheetFile);
+	expect([row[0], row[1], row[6]]).toEqual([pinned.data.id, 'E-invoice', pinned.data.status]);
+});
+
+it('status-sheet-upsert: newer events write a row, an older out-of-order event does not', async () => {
+	const sheetFile = path.join(n8n.filesDir, 'sheet.csv');
+	const stored = new Date(Date.now() - 3600_000).toISOString();
+	// The sheet lookup becomes a fixed row "last written by an event one hour ago" (test copy only).
+	const wf = sheetWithFiles(sheetFile, {
+		'Document ID': '={{ $json.data.id }}',
+		Status: 'generated',
+		'Status Time': stored,
+	});
 	const { secret, url } = await subscribe(wf, ['einvoice.cancelled', 'ewaybill.expired']);
 	const id = await createAndActivate(wf);
 

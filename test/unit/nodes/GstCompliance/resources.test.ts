@@ -121,7 +121,7 @@ describe('accepts a number as an id only when it is a safe non-negative integer'
 		(value) => {
 			expect(checkResourceId('einvoice', value)).toEqual({
 				ok: false,
-				message: `E-invoice ID ${value} is a number, and e-invoice IDs are text: map the field that holds the e-invoice ID (data.id after the trigger), not an invoice or document number. Expected an id starting with "einv_", for example einv_123`,
+				message: `E-invoice ID ${value} is a number, and e-invoice IDs are text. Map the field that holds the e-invoice ID (data.id after the trigger), not an invoice or document number. Expected an id starting with "einv_", for example einv_123`,
 			});
 		},
 	);

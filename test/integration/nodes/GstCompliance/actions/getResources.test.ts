@@ -96,9 +96,15 @@ describe('GST Compliance node: Get', () => {
 			(caught: Error & { context?: Record<string, unknown> }) => caught,
 		);
 		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe(
-			"E-invoice einv_missing was not found in Sandbox for this organization. Check the ID and the credential's Environment (a sandbox ID is not found in Production), or turn on the node's Ignore Not Found option.",
-		);
+		// n8n shows the message as the red title, the description under it.
+		expect({
+			message: (error as Error).message,
+			description: (error as { description?: string }).description,
+		}).toEqual({
+			message: 'E-invoice einv_missing was not found in Sandbox for this organization.',
+			description:
+				"Check the ID and the credential's Environment (a sandbox ID is not found in Production), or turn on the node's Ignore Not Found option. The service said: Not found",
+		});
 		expect((error as { context: Record<string, unknown> }).context.itemIndex).toBe(1);
 	});
 

@@ -513,7 +513,7 @@ describe('drops a token after a 401 only when it was minted before that request 
 			expect((error as Error).message).toMatch(
 				/rejected the token \(HTTP 401\) even after a new token was minted/,
 			);
-			expect((error as Error).message).toMatch(/other environment.*revoked/);
+			expect((error as { description?: string }).description).toMatch(/other environment.*revoked/);
 			expect(control.counters().tokenMints[client.clientId]).toBe(2);
 		});
 	});

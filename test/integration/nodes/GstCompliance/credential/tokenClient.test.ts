@@ -758,7 +758,7 @@ describe("refuses, as a configuration error, a token request n8n's outbound requ
 			);
 		expect(error).toBeInstanceOf(Error);
 		expect(error?.message).toMatch(/n8n did not send the request to the token endpoint/);
-		expect(error?.message).toMatch(/N8N_SSRF/);
+		expect((error as { description?: string })?.description).toMatch(/N8N_SSRF/);
 		expect(error?.message).not.toContain(SECRET);
 		expect(server.requests).toHaveLength(0);
 	});

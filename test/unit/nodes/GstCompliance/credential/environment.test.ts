@@ -100,7 +100,7 @@ describe('understands what users paste: the whole token URL, an API URL ending i
 		const error = thrown(() => parseCredentials({ ...sandbox, authUrl, realm: 'gst' }));
 		expect(error.kind).toBe('configuration');
 		expect(error.message).toBe(
-			'The Auth URL names the realm "other" but Realm says "gst": clear Realm to use the one in the URL, or give the Auth URL without /realms/….',
+			'The Auth URL names the realm "other" but Realm says "gst". Clear Realm to use the one in the URL, or give the Auth URL without /realms/….',
 		);
 	});
 
@@ -157,7 +157,7 @@ describe('accepts only http(s) URLs without user info, http:// only on this mach
 		const error = thrown(() => parseCredentials({ ...sandbox, authUrl }));
 		expect(error.kind).toBe('configuration');
 		expect(error.message).toBe(
-			'Auth URL in the GST Compliance API credential must be an http(s) URL: enter one such as ' +
+			'Auth URL in the GST Compliance API credential is not an http(s) URL. Enter one such as ' +
 				'https://auth.example.com',
 		);
 	});

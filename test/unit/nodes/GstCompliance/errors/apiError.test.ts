@@ -13,6 +13,7 @@ import {
 	errorSummary,
 	fromCredentialError,
 	gstError,
+	gstErrorInfo,
 	type GstErrorCode,
 } from '../../../../../nodes/GstCompliance/errors/apiError';
 import {
@@ -105,6 +106,49 @@ describe('gstError: a server answered → NodeApiError, a local failure → Node
 			expect(error.message).toBe(message);
 		},
 	);
+});
+
+describe('gstError: what happened is the title, what to do the description', () => {
+	const message =
+		"E-invoice einv_1 was not found in Sandbox for this organization. Check the ID and the credential's Environment.";
+
+	it.each([404, undefined])(
+		'gstError(node, { message of two sentences, httpStatus: %p }) → the first the message, the second the description',
+		(httpStatus) => {
+			const error = gstError(node, { code: 'NOT_FOUND', message, httpStatus });
+			expect({ message: error.message, description: error.description }).toEqual({
+				message: 'E-invoice einv_1 was not found in Sandbox for this organization.',
+				description: "Check the ID and the credential's Environment.",
+			});
+		},
+	);
+
+	it('gstError(node, { message of two sentences, description }) → the remedy, then the given description', () => {
+		const error = gstError(node, {
+			code: 'REQUEST_REJECTED',
+			message: 'The API refused the request (HTTP 422). Check the ID.',
+			description: 'The service said: bad gstin',
+			httpStatus: 422,
+		});
+		expect({ message: error.message, description: error.description }).toEqual({
+			message: 'The API refused the request (HTTP 422).',
+			description: 'Check the ID. The service said: bad gstin',
+		});
+	});
+
+	it('errorSummary(gstError of two sentences) → the whole message, what to do included', () => {
+		expect(errorSummary(gstError(node, { code: 'NOT_FOUND', message, httpStatus: 404 }))).toEqual({
+			message,
+			code: 'NOT_FOUND',
+			httpStatus: 404,
+		});
+	});
+
+	it('gstErrorInfo(a gstError) → what it was made with; of any other error → undefined', () => {
+		const info = { code: 'NOT_FOUND' as const, message, description: 'The service said: no' };
+		expect(gstErrorInfo(gstError(node, info))).toEqual(info);
+		expect(gstErrorInfo(new Error(message))).toBeUndefined();
+	});
 });
 
 describe('fromCredentialError: each kind of credential failure its own code', () => {

@@ -7,6 +7,7 @@
  * the token client, cache and API request produce them: their integration tests.)
  */
 import * as messages from '../../../../../nodes/GstCompliance/errors/messages';
+import { messageParts } from '../../../../../nodes/GstCompliance/errors/messageParts';
 import { RETRY_AFTER_CEILING_MS } from '../../../../../nodes/GstCompliance/http/retry';
 
 const TOKEN_ADVICE =
@@ -266,12 +267,12 @@ describe('word for word: the messages other tests match only in part, or not at 
 		[
 			'cleartextUrl(field, what)',
 			messages.cleartextUrl('Auth URL', 'client secret'),
-			'Auth URL in the GST Compliance API credential must start with https://: over http:// n8n would send the client secret in clear text. http:// is accepted only for this machine (localhost, 127.0.0.1, ::1), e.g. a local emulator.',
+			'Auth URL in the GST Compliance API credential starts with http://, over which n8n would send the client secret unencrypted. Change it to https:// (http:// is accepted only for this machine: localhost, 127.0.0.1, ::1, e.g. a local emulator).',
 		],
 		[
 			'urlWithUserInfo(field)',
 			messages.urlWithUserInfo('Sandbox API URL'),
-			'Sandbox API URL in the GST Compliance API credential must not contain a user name or password (the part before @); enter only the scheme, host and optional path, for example https://auth.example.com',
+			'Sandbox API URL in the GST Compliance API credential contains a user name or password (the part before @). Enter only the scheme, host and optional path, for example https://auth.example.com',
 		],
 		[
 			'credentialFieldsMissing([one])',
@@ -286,7 +287,7 @@ describe('word for word: the messages other tests match only in part, or not at 
 describe('every message says what to do next', () => {
 	/** A next step: the imperative verbs the messages use. */
 	const REMEDY =
-		/\b(Check|check|Try|try|Ask|ask|Use|use|Set|Copy|Map|map|Pass|pass|Lower|Remove|Create|create|Clear|clear|Fix|Turn|turn|Point|Fill|fill|enter|Paste|paste|update|Update|Stay|stay)\b/;
+		/\b(Check|check|Try|try|Ask|ask|Use|use|Set|Copy|Map|map|Pass|pass|Lower|Remove|Create|create|Clear|clear|Fix|Turn|turn|Point|Fill|fill|enter|Enter|Change|Paste|paste|update|Update|Stay|stay)\b/;
 	/** Parts of other messages, or not an error. */
 	const NOT_MESSAGES = new Set(['redirectedTooOften', 'gaveUpAfter', 'unreachable', 'connected']);
 	const sample = (fn: (...args: never[]) => unknown): string => {
@@ -314,4 +315,17 @@ describe('every message says what to do next', () => {
 	it.each(all)('%s → names a next step', (_name, fn) => {
 		expect(sample(fn)).toMatch(REMEDY);
 	});
+
+	// n8n shows an error's message in red and its description under it (errors/apiError.ts).
+	it.each(all)(
+		'%s → splits into what happened (the title, no next step) and what to do',
+		(_name, fn) => {
+			const { title, remedy } = messageParts(sample(fn));
+			expect({ title, titleNamesNextStep: REMEDY.test(title) }).toEqual({
+				title,
+				titleNamesNextStep: false,
+			});
+			expect(remedy).toMatch(REMEDY);
+		},
+	);
 });

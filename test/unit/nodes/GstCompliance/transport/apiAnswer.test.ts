@@ -13,6 +13,7 @@ import {
 	redirectedTooOften,
 	type RequestScope,
 } from '../../../../../nodes/GstCompliance/transport/apiAnswer';
+import { gstErrorInfo } from '../../../../../nodes/GstCompliance/errors/apiError';
 import { GstCredentialError } from '../../../../../nodes/GstCompliance/errors/credentialError';
 import type { GstCredentials } from '../../../../../nodes/GstCompliance/credential/environment';
 import * as messages from '../../../../../nodes/GstCompliance/errors/messages';
@@ -55,10 +56,13 @@ function outcome(result: ReturnType<typeof classifyAnswer>) {
 		retryAfterMs: result.retryAfterMs,
 		code: error.context.gstCode,
 		httpStatus: error.context.httpStatus,
-		message: error.message,
-		description: error.description ?? undefined,
+		message: whole(error),
+		description: gstErrorInfo(error)?.description,
 	};
 }
+
+/** The message as one text (errors/apiError.test.ts pins how n8n shows it: title and description). */
+const whole = (error: Error) => gstErrorInfo(error)?.message ?? error.message;
 
 describe('classifyAnswer: the API answers X → what the node does', () => {
 	it('200 with a JSON object (or its text) → the object', () => {
@@ -296,7 +300,7 @@ describe('finalError: what the user reads once the retries are spent', () => {
 
 	it('5xx on every attempt → SERVER_ERROR naming the host and the attempts', () => {
 		const error = finalError(scope(), { error: failed(503), attempts: 4, reason: 'exhausted' });
-		expect(error.message).toBe(messages.apiServerError('api.example.test', 503, 4));
+		expect(whole(error)).toBe(messages.apiServerError('api.example.test', 503, 4));
 	});
 	it('the final error keeps the code, the status, the item and the server’s words', () => {
 		const last = classifyAnswer(scope(), 503, answer({ message: 'down for maintenance' }), hop());
@@ -307,12 +311,12 @@ describe('finalError: what the user reads once the retries are spent', () => {
 			reason: 'exhausted',
 		}) as Error & { context: Record<string, unknown>; description?: string };
 		expect(error.context).toMatchObject({ gstCode: 'SERVER_ERROR', httpStatus: 503, itemIndex: 3 });
-		expect(error.description).toBe('The service said: down for maintenance');
+		expect(gstErrorInfo(error)?.description).toBe('The service said: down for maintenance');
 	});
 
 	it('429 on every attempt → RATE_LIMITED counting the attempts, no wait named', () => {
 		const error = finalError(scope(), { error: failed(429), attempts: 4, reason: 'exhausted' });
-		expect(error.message).toBe(
+		expect(whole(error)).toBe(
 			messages.rateLimited({
 				party: 'API',
 				retryAfterMs: undefined,
@@ -329,7 +333,7 @@ describe('finalError: what the user reads once the retries are spent', () => {
 			reason: 'exhausted',
 			retryAfterMs: 1_000,
 		});
-		expect(error.message).toBe(
+		expect(whole(error)).toBe(
 			messages.rateLimited({ party: 'API', waitTooLong: false, attempts: 4 }),
 		);
 	});
@@ -341,7 +345,7 @@ describe('finalError: what the user reads once the retries are spent', () => {
 			reason: 'retryAfterTooLong',
 			retryAfterMs: 120_000,
 		});
-		expect(error.message).toBe(
+		expect(whole(error)).toBe(
 			messages.rateLimited({
 				party: 'API',
 				retryAfterMs: 120_000,
@@ -357,7 +361,7 @@ describe('finalError: what the user reads once the retries are spent', () => {
 			attempts: 3,
 			reason: 'exhausted',
 		});
-		expect(error.message).toBe(
+		expect(whole(error)).toBe(
 			messages.gaveUpAfter(
 				messages.apiUnreachable('api.example.test', 'the connection was refused', 'Sandbox'),
 				3,

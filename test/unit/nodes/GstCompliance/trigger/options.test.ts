@@ -121,7 +121,7 @@ describe('values outside the ranges', () => {
 	});
 });
 
-describe('Acknowledge and Start Deadline', () => {
+describe('Acknowledge and Missed Event Warning', () => {
 	it.each([
 		['atOnce', 'atOnce'],
 		['afterExecutionCreated', 'afterExecutionCreated'],
@@ -136,12 +136,12 @@ describe('Acknowledge and Start Deadline', () => {
 	it('normaliseOptions(startWithinMinutes 0, 2000, "abc", 2.5) → 1, 1440, 30 (each with a note), 2.5 min', () => {
 		expect(normaliseOptions({ startWithinMinutes: 0 })).toMatchObject({
 			startWithinMs: 60_000,
-			notes: ['Start Deadline (Minutes) 0 is outside 1–1440; 1 is used'],
+			notes: ['Missed Event Warning (Minutes) 0 is outside 1–1440; 1 is used'],
 		});
 		expect(normaliseOptions({ startWithinMinutes: 2_000 }).startWithinMs).toBe(1_440 * 60_000);
 		expect(normaliseOptions({ startWithinMinutes: 'abc' })).toMatchObject({
 			startWithinMs: 30 * 60_000,
-			notes: ['Start Deadline (Minutes) "abc" is not a number; 30 is used'],
+			notes: ['Missed Event Warning (Minutes) "abc" is not a number; 30 is used'],
 		});
 		expect(normaliseOptions({ startWithinMinutes: 2.5 })).toMatchObject({
 			startWithinMs: 150_000,

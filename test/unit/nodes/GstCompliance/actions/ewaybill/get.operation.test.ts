@@ -155,9 +155,14 @@ describe('what execute fetches', () => {
 		const { requests, output } = run({ ewaybillId: '331/000' });
 		const error = await output().catch((caught: unknown) => caught);
 		expect(error).toBeInstanceOf(NodeOperationError);
-		expect((error as NodeOperationError).message).toBe(
-			'E-way bill ID "331/000" is not a valid id: it contains a slash, backslash, "?", "#", "%", ";", whitespace or a control character, or is only dots. Expected an id',
-		);
+		expect({
+			message: (error as NodeOperationError).message,
+			description: (error as NodeOperationError).description,
+		}).toEqual({
+			message:
+				'E-way bill ID "331/000" is not a valid id: it contains a slash, backslash, "?", "#", "%", ";", whitespace or a control character, or is only dots.',
+			description: 'Expected an id',
+		});
 		expect((error as NodeOperationError).node).toBe(NODE);
 		expect((error as NodeOperationError).context).toMatchObject({
 			itemIndex: 0,
