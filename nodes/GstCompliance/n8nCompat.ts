@@ -78,7 +78,7 @@
  *    A credential slot is labelled with its `displayName`, and one hidden by its `displayOptions`
  *    is not read at run time (versions 1 and 2 keep the Redis slot shown). Pinned by the
  *    trigger's integration test (the hooks on n8n-core's HookContext) and the editor's spec (the
- *    slot labels).
+ *    slot labels; version 3 with the built-in store shows no Redis slot).
  */
 import type {
 	IDataObject,

@@ -89,6 +89,7 @@ beforeAll(async () => {
 		webhookCredential: webhookCred,
 		webhookId,
 		position: [0, 0],
+		typeVersion: 3, // the version the editor adds today
 	});
 	// A new action node is version 2: the ID is a resource locator ("By ID").
 	const v1 = actionNode({
@@ -262,7 +263,7 @@ it('opens the trigger node: the trigger panel says where to subscribe, which URL
 	await shot('trigger-panel.png');
 });
 
-it('the trigger node shows events, credential and both webhook URLs', async () => {
+it('the trigger node (version 3) shows events, the signing-secret credential, the built-in store without a Redis slot, and both webhook URLs', async () => {
 	await page.locator('[data-test-id="parameter-input-events"]').waitFor();
 	const ndvText: string = await page
 		.locator('[data-test-id="ndv"], .ndv-wrapper, body')
@@ -271,11 +272,17 @@ it('the trigger node shows events, credential and both webhook URLs', async () =
 	for (const label of [
 		'Events',
 		'Webhook Signing Secret',
+		'Dedupe Store',
 		'Refetch Latest State',
 		'Options',
 		'E-Invoice Failed',
 	])
 		expect(ndvText).toContain(label);
+	// Version 3 with the built-in store (the select's value): no Redis credential slot.
+	expect(
+		await page.locator('[data-test-id="parameter-input-dedupeStore"] input').first().inputValue(),
+	).toBe('Built-In');
+	expect(ndvText).not.toContain('Shared Dedupe Store (Redis)');
 	await page.locator('[data-test-id="node-parameters"]').getByText('Webhook URLs').click();
 	await page.getByText(`/webhook-test/${webhookId}/webhook`).waitFor();
 	await shot('trigger-node.png');
