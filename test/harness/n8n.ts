@@ -14,6 +14,7 @@ import { ExecutionStatusList } from 'n8n-workflow';
 import { FatalError, freePort, request, waitFor, HttpResponse } from './http';
 
 import * as installer from './install';
+import { ReadinessGate } from './readinessGate';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const WORK_DIR = path.join(REPO_ROOT, 'test', 'e2e', '.work');
@@ -164,6 +165,8 @@ export class N8n {
 	brokerPort = 0;
 	host: string;
 	private child?: ChildProcess;
+	/** The readiness check a deployment puts in front of n8n (readinessGate.ts). */
+	private readonly gate = new ReadinessGate(() => this.port);
 	private exited?: Promise<void>;
 	private cookie = '';
 	private readonly browserId = crypto.randomUUID();
@@ -198,6 +201,14 @@ export class N8n {
 		return `${this.baseUrl}/webhook/${webhookPath}`;
 	}
 
+	/**
+	 * The same webhook behind a readiness check, as a deployment routes to it (readinessGate.ts):
+	 * for a subscription whose deliveries may be retried while this n8n restarts.
+	 */
+	readyWebhookUrl(webhookPath: string): string {
+		return this.gate.url(`/webhook/${webhookPath}`);
+	}
+
 	/** Everything n8n wrote to stdout/stderr so far (all runs of this user folder). */
 	logs(): string {
 		return fs.existsSync(this.logFile) ? fs.readFileSync(this.logFile, 'utf8') : '';
@@ -206,6 +217,7 @@ export class N8n {
 	async start(): Promise<void> {
 		assertRuntimeInstalled();
 		installExitHook();
+		await this.gate.start();
 		if (
 			this.opts.withPackage !== false &&
 			!fs.existsSync(path.join(this.n8nFolder, 'nodes', 'node_modules', PACKAGE_NAME))
@@ -344,6 +356,7 @@ export class N8n {
 	 */
 	async dispose(): Promise<void> {
 		await this.stop();
+		await this.gate.close();
 		if (process.env.E2E_KEEP === '1') return;
 		for (const entry of fs.readdirSync(this.userFolder)) {
 			if (entry !== 'n8n.log')

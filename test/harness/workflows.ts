@@ -61,9 +61,13 @@ export async function slowTriggerWorkflow(
 	return { workflowId: wf.id, url: triggerUrl(n8n, trigger), nodeName: trigger.name as string };
 }
 
-/** The production URL a trigger with this webhook id will have. */
+/**
+ * The production URL a trigger with this webhook id will have, behind the readiness check a
+ * deployment puts in front of n8n (readinessGate.ts): the specs that restart n8n while the service
+ * retries subscribe this one.
+ */
 export function triggerUrlOf(n8n: N8n, webhookId: string): string {
-	return triggerUrl(n8n, { webhookId });
+	return n8n.readyWebhookUrl(`${webhookId}/webhook`);
 }
 
 export interface BatchWorkflow {
