@@ -365,6 +365,22 @@ it('opens the action node (version 2): resource, operation, the E-Invoice locato
 	await page.click('[data-test-id="ndv-close-button"]');
 });
 
+it('Execute step on the action node, the sample event’s e-invoice unknown to the service: the error’s title says what happened, its description what to do', async () => {
+	await page.dblclick('[data-test-id="canvas-node"][data-node-name="GST Compliance"]');
+	await page.locator('[data-test-id="node-execute-button"]').first().click();
+	const title = page.locator('[data-test-id="node-error-message"]').first();
+	await title.waitFor();
+	expect(squash(await title.innerText())).toBe(
+		'E-invoice einv_sample_refused was not found in Sandbox for this organization.',
+	);
+	const description = page.locator('[data-test-id="node-error-description"]').first();
+	expect(squash(await description.innerText())).toMatch(
+		/^Check the ID and the credential's Environment .*Ignore Not Found option\./,
+	);
+	await shot('action-error.png');
+	await page.click('[data-test-id="ndv-close-button"]');
+});
+
 it('the E-Invoice "By ID" field flags an invoice number typed as the ID, and accepts an einv_ ID', async () => {
 	await page.goto(`${n8n.baseUrl}/workflow/${idCheckWorkflowId}`);
 	await page.dblclick('[data-test-id="canvas-node"][data-node-name="GST Compliance"]');
