@@ -13,10 +13,11 @@ task('build:icons', () =>
 // The README as packed (`npm pack`, `npm publish`): its relative links and images point at the
 // released version's files on GitHub, since npm's page would send them to the default branch and
 // a copy of the tarball would show them broken. The repository's README stays as it is: prepack
-// rewrites it and keeps the original beside it, postpack puts the original back.
+// rewrites it and keeps the original beside it, under a name npm does not pack, postpack puts
+// the original back.
 const fs = require('fs');
 const README = 'README.md';
-const ORIGINAL = 'README.md.original';
+const ORIGINAL = '.readme-original.md'; // outside the tarball: npm ships every README* file
 
 /** `text` with every relative Markdown link and image made absolute for `version`'s tag. */
 function releasedReadme(text, repositoryUrl, version) {

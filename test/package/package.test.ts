@@ -70,7 +70,8 @@ function report(result: ScanResult, dir: string): string {
 }
 
 let scratch: string;
-/** The `npm pack` tarball of the current sources, unpacked (with node_modules linked in). */
+/** The release tarball of the current sources (`npm run release:pack`), and it unpacked. */
+let tarball: string;
 let unpacked: string;
 
 beforeAll(() => {
@@ -87,24 +88,14 @@ beforeAll(() => {
 	});
 	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
 	run('npm', ['run', 'build', '--silent'], copy);
-	const packed = JSON.parse(
-		// Lifecycle scripts on (prepack rewrites the README), as npm publish runs them, whatever
-		// this machine's npm config says.
-		run(
-			'npm',
-			['pack', '--json', '--silent', '--ignore-scripts=false', '--pack-destination', scratch],
-			copy,
-		),
-	) as Array<{
-		filename: string;
-	}>;
+	// The command the publish workflow runs (lifecycle scripts on: prepack rewrites the README).
+	tarball = path.join(
+		copy,
+		run('npm', ['run', '--silent', 'release:pack'], copy).trim().split('\n').pop()!,
+	);
 	unpacked = path.join(scratch, 'unpacked');
 	fs.mkdirSync(unpacked);
-	run(
-		'tar',
-		['-xzf', path.join(scratch, packed[0].filename), '-C', unpacked, '--strip-components=1'],
-		scratch,
-	);
+	run('tar', ['-xzf', tarball, '-C', unpacked, '--strip-components=1'], scratch);
 }, 180_000);
 
 afterAll(() => {
@@ -204,6 +195,37 @@ describe('the published entry point (index.js)', () => {
 	});
 });
 
+describe('the release publishes the tarball tested here', () => {
+	it.each(['.github/workflows/publish.yml', '.ci/run'])(
+		'%s → npm publish of the tarball `npm run release:pack` makes, never a pack of its own',
+		(file) => {
+			const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+			const publishes = text
+				.split('\n')
+				.filter((line) => /^\s*npm publish\b/.test(line))
+				.map((line) => line.trim().split(' ').slice(0, 3).join(' '));
+			expect(publishes).toEqual(['npm publish "./$tarball"']);
+			expect(text).toContain('tarball="$(npm run --silent release:pack | tail -n 1)"');
+		},
+	);
+
+	it("npm publish of that tarball, with this repository's .npmrc → sends its README, rewritten for npm", () => {
+		type Files = Array<{ path: string; size: number }>;
+		const dry = JSON.parse(
+			run(
+				'npm',
+				['publish', tarball, '--dry-run', '--json', '--access', 'public'],
+				path.join(scratch, 'package'),
+			),
+		) as { files?: Files; [name: string]: unknown };
+		// npm 10 prints the package's report, npm 11 the same report under the package's name.
+		const files = dry.files ?? (Object.values(dry)[0] as { files: Files }).files;
+		const readme = files.find((file) => file.path === 'README.md');
+		expect(readme?.size).toBe(fs.statSync(path.join(unpacked, 'README.md')).size);
+		expect(readme?.size).not.toBe(fs.statSync(path.join(ROOT, 'README.md')).size);
+	});
+});
+
 describe('the tarball', () => {
 	it("README: every relative link and image points at the released version's file on GitHub, which exists", () => {
 		const packed = fs.readFileSync(path.join(unpacked, 'README.md'), 'utf8');
@@ -228,8 +250,12 @@ describe('the tarball', () => {
 		// The repository's README is left as it is.
 		const original = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 		expect(original).toContain('](docs/screenshots/trigger-node.png)');
-		expect(fs.existsSync(path.join(scratch, 'package', 'README.md.original'))).toBe(false);
+		expect(fs.existsSync(path.join(scratch, 'package', '.readme-original.md'))).toBe(false);
 		expect(fs.readFileSync(path.join(scratch, 'package', 'README.md'), 'utf8')).toBe(original);
+	});
+
+	it("ships one README: not the backup of the repository's README the pack keeps meanwhile", () => {
+		expect(fs.readdirSync(unpacked).filter((file) => /readme/i.test(file))).toEqual(['README.md']);
 	});
 
 	it('ships no source map (its TypeScript sources are not shipped)', () => {
