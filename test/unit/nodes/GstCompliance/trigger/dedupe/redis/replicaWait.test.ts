@@ -6,6 +6,12 @@ describe('keySlot', () => {
 		expect(keySlot('somekey')).toBe(11058);
 		expect(keySlot('foo')).toBe(12182);
 		expect(keySlot('{user1000}.following')).toBe(keySlot('user1000'));
-		expect(keySlot('foo{}{bar}')).toBe(keySlot('foo{}{bar}'));
+		// The cluster specification's examples: an empty first tag hashes the whole key, a tag ends
+		// at the first "}" after the first "{", only the first tag counts.
+		expect(keySlot('foo{}{bar}')).toBe(8363);
+		expect(keySlot('foo{{bar}}zap')).toBe(keySlot('{bar'));
+		expect(keySlot('{bar')).toBe(4015);
+		expect(keySlot('foo{bar}{zap}')).toBe(keySlot('bar'));
+		expect(keySlot('bar')).toBe(5061);
 	});
 });
