@@ -6,20 +6,20 @@
  *
  * - accept: free (no key) → `a:<accepted ms>:<token>`; `d` → duplicate; `a:` younger than the
  *   bound → on its way; older → taken again with the new time. An accept whose reply is lost
- *   takes its own mark back (its delivery is answered 5xx). A lease of an earlier version (`p:…`, at
- *   most 30 s long) counts as on its way.
- * - start: anything but `d…` → `d:t:<the acceptance's token>` for the window (started); the
- *   same token → started again (the same item, its reply lost or retried); any other `d…` →
- *   duplicate.
+ *   takes its own mark back (its delivery is answered 5xx). A value this version does not write
+ *   (no release before it had a Redis store) is no mark: the event is accepted.
+ * - start: anything but `d…` → `d:t:<the acceptance's token>` for the window (started), or a bare
+ *   `d` for an item without a token (queued by version 0.1.0); the same token → started again
+ *   (the same item, its reply lost or retried); any other `d…` → duplicate.
  * Before its acceptance, an id goes into one sorted set per trigger (`…:<scope>:accepted`, member
  * the id itself, score this process's time, a first look only): a command on another key, so a
  * failure there leaves nothing accepted. A start or a duplicate takes the id out again, so the set
  * holds the events on their way and the lost ones; it has no expiry, so an event lost is named
- * however long after it the next look comes (Redis deletes the set once it is empty). `overdue` takes the ids whose score is past the Start
- * Deadline, asks each one's key (on Redis's clock) whether it is still accepted and not started,
+ * however long after it the next look comes (Redis deletes the set once it is empty). `overdue` takes the ids whose score is past the Missed
+ * Event Warning, asks each one's key (on Redis's clock) whether it is still accepted and not started,
  * and removes each from the set: the process whose removal counts names it. The deadline and the
  * window are Redis's (`TIME` inside the scripts, key expiry): the processes' clocks may disagree
- * and are never compared. Values of earlier versions (`d:<until>`, bare `d`) read as started.
+ * and are never compared.
  */
 import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
 import { eventDigest } from '../eventDigest';
@@ -68,7 +68,6 @@ local v = redis.call('GET', KEYS[1])
 if v then
   local kind = string.sub(v, 1, 1)
   if kind == 'd' then return {'duplicate', 0, now} end
-  if kind == 'p' then return {'onItsWay', now, now} end
   if kind == 'a' then
     local at = tonumber(string.match(v, '^a:(%d+)'))
     if at and now - at < tonumber(ARGV[2]) then return {'onItsWay', at, now} end
