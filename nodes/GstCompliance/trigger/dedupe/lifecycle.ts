@@ -1,9 +1,14 @@
 /**
  * One lifecycle for every verified delivery, whichever store keeps the ledger (memory/ or redis/):
  *
- *   webhook():  accept  → the delivery is answered 2xx at once; n8n creates the execution
- *   execute():  start   → the first execution of an event does its work, any other ends empty
+ *   webhook():  accept   → the delivery is answered 2xx at once; n8n creates the execution
+ *               answered → (n8n 2.0–2.33 only) n8n reads the answer once the execution exists
+ *   execute():  start    → the first execution of an event does its work, any other ends empty
  *
+ * - `answered`, where n8n answers only once the execution exists (n8nCompat.ts, 2.): the
+ *   execution exists, so a store may mark the event started already, in the save n8n makes with
+ *   that answer (the built-in store does; its execution's `start` then goes on). Optional: the
+ *   Redis store's `start` needs no earlier mark.
  * - `accept` records the event as accepted (with its time) unless it already started
  *   (`duplicate`) or was accepted less than `startWithinMs` ago (`onItsWay`): either way the copy
  *   creates no execution. An event accepted longer ago that never started is taken again
@@ -81,6 +86,8 @@ export interface EventLedger {
 	 * by one call only (the first to find it); a later copy of one is `retaken`.
 	 */
 	overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]>;
+	/** n8n reads the answer, once the execution exists (see above). */
+	answered?(eventId: string): void;
 }
 
 /** What the trigger tells the user of an event accepted and never started. */

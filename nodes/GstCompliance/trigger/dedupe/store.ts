@@ -23,11 +23,6 @@ export const DEDUPE_CAPACITY = 125_000;
 export interface TriggerLedger extends EventLedger {
 	/** A note for the started item when the built-in store should give way to Redis. */
 	notice?(): string | undefined;
-	/**
-	 * n8n reads the answer once the execution exists (n8nCompat.ts, 2.): the built-in store marks
-	 * the event started and writes itself into this request's static data, which n8n saves then.
-	 */
-	answered?(eventId: string): void;
 }
 
 /**
