@@ -39,7 +39,7 @@ export type DeliveryOutcome =
 
 /** Response texts are fixed: they never carry the secret, the expected signature or a stack. */
 export const SIGNATURE_ERROR = 'Signature verification failed';
-const ENVELOPE_ERROR = 'Body is not an event envelope';
+export const ENVELOPE_ERROR = 'Body is not an event envelope';
 export const SIZE_ERROR = 'Payload too large';
 export const UNREADABLE_ERROR = 'The request body could not be read';
 

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SIGNATURE_ERROR, SIZE_ERROR, UNREADABLE_ERROR } from './delivery';
+import { ENVELOPE_ERROR, SIGNATURE_ERROR, SIZE_ERROR, UNREADABLE_ERROR } from './delivery';
 import type { Shown } from './testUrl';
 
 export interface Refusal {
@@ -93,7 +93,7 @@ export const refusals = {
 
 	notEnvelope: (): Refusal => ({
 		status: 400,
-		body: { error: 'Body is not an event envelope' },
+		body: { error: ENVELOPE_ERROR },
 		shown: {
 			title: 'The delivery is not an event',
 			description: `Its signature verifies, but its body is not a JSON object with a text "id" and "type", as every event of the service is. ${SEND_FROM_HUB}.`,
