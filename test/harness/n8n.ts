@@ -322,6 +322,7 @@ export class N8n {
 
 	/** SIGTERM to the process group, then SIGKILL after `graceMs`. Safe to call twice. */
 	async stop(graceMs = 15_000): Promise<void> {
+		this.gate.down();
 		const child = this.child;
 		if (!child || child.exitCode !== null || child.signalCode !== null) {
 			this.child = undefined;

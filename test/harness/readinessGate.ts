@@ -5,13 +5,18 @@
  * of its migrations, n8n itself answers every request 200 "n8n is starting up. Please wait" and runs
  * nothing: a retry landing then would count as delivered and its event would be lost. A deployment
  * routes to n8n only while GET /healthz/readiness answers 200 (docs/deployments.md, "While n8n
- * starts"), and so does this gate: before that, it answers 503 and the service retries.
+ * starts"), and so does this gate: before that, it answers 503 and the service retries. Like a
+ * balancer's periodic probe, it does not ask on every request (a burst would make n8n answer its
+ * own probe late): it asks after n8n stopped (`down()`, called by the harness) or a forward
+ * failed, until n8n says it is ready.
  */
 import * as http from 'http';
 
 export class ReadinessGate {
 	private server?: http.Server;
 	private port = 0;
+	/** n8n said it was ready, and has not stopped or failed a forward since. */
+	private known = false;
 
 	/** `target()`: the port n8n listens on now (it keeps it across restarts). */
 	constructor(private readonly target: () => number) {}
@@ -29,6 +34,11 @@ export class ReadinessGate {
 		return `http://127.0.0.1:${this.port}${pathname}`;
 	}
 
+	/** n8n is stopping or stopped: ask its readiness again before the next forward. */
+	down(): void {
+		this.known = false;
+	}
+
 	async close(): Promise<void> {
 		const server = this.server;
 		this.server = undefined;
@@ -38,7 +48,8 @@ export class ReadinessGate {
 	}
 
 	private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-		if (!(await this.ready())) {
+		if (!this.known) this.known = await this.ready();
+		if (!this.known) {
 			req.resume();
 			res.writeHead(503, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ error: 'n8n is not ready (readiness gate)' }));
@@ -58,6 +69,7 @@ export class ReadinessGate {
 			},
 		);
 		upstream.on('error', () => {
+			this.known = false;
 			if (!res.headersSent) res.writeHead(502);
 			res.end();
 		});
