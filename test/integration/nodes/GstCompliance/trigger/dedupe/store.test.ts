@@ -202,16 +202,6 @@ describe('the trigger with a Redis credential', () => {
 		expect(await store.start('evt_same_item', now)).toBe('duplicate');
 	});
 
-	it('an event accepted by an earlier version (its lease) while its copy arrives: on its way, answered at once', async () => {
-		await suite.inspect.set(key('evt_busy'), 'p:other-delivery', 'PX', 30_000);
-		const result = await deliver({ ...signed(body('evt_busy')), redis: redisCredential() });
-		expect(result).toEqual({
-			status: 202,
-			body: { received: true, duplicate: true },
-			started: undefined,
-		});
-	});
-
 	it('Redis down: 503, nothing starts, the log names the host and never the password', async () => {
 		const port = await freePort();
 		const logs: Array<[string, string]> = [];
