@@ -91,8 +91,8 @@ export function fromCredentialError(node: INode, error: GstCredentialError, item
 }
 
 /**
- * `{ message, code, httpStatus }` of any error, for `continueOnFail` output items: the message whole,
- * what to do included, since a workflow passes it on as one text (a Slack or e-mail alert).
+ * `{ message, code, httpStatus }` of any error, for `continueOnFail` output items: the message
+ * whole, what to do included, since a workflow passes it on as one text (a Slack or e-mail alert).
  */
 export function errorSummary(error: unknown): {
 	message: string;

@@ -15,11 +15,11 @@
  * the id itself, score this process's time, a first look only): a command on another key, so a
  * failure there leaves nothing accepted. A start or a duplicate takes the id out again, so the set
  * holds the events on their way and the lost ones; it has no expiry, so an event lost is named
- * however long after it the next look comes (Redis deletes the set once it is empty). `overdue` takes the ids whose score is past the Missed
- * Event Warning, asks each one's key (on Redis's clock) whether it is still accepted and not started,
- * and removes each from the set: the process whose removal counts names it. The deadline and the
- * window are Redis's (`TIME` inside the scripts, key expiry): the processes' clocks may disagree
- * and are never compared.
+ * however long after it the next look comes (Redis deletes the set once it is empty). `overdue`
+ * takes the ids whose score is past the Missed Event Warning, asks each one's key (on Redis's
+ * clock) whether it is still accepted and not started, and removes each from the set: the process
+ * whose removal counts names it. The deadline and the window are Redis's (`TIME` inside the
+ * scripts, key expiry): the processes' clocks may disagree and are never compared.
  */
 import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
 import { eventDigest } from '../eventDigest';
