@@ -15,11 +15,8 @@ import Redis from 'ioredis';
 
 import type { EventLedger } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
 import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import {
-	eventKey,
-	fixedClient,
-	RedisDedupeStore,
-} from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { fixedClient, RedisDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { redisEventKey } from '../nodes/GstCompliance/trigger/dedupe/keys';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';
 import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';
@@ -90,7 +87,7 @@ async function fillRedis(client: Redis, filled: number): Promise<void> {
 		const pipeline = client.pipeline();
 		for (let i = done; i < Math.min(filled, done + 1_000); i++)
 			pipeline.set(
-				eventKey(SCOPE, `evt_fill_${i}`),
+				redisEventKey(SCOPE, `evt_fill_${i}`),
 				`d:${Date.now() + WINDOW_MS}`,
 				'PX',
 				WINDOW_MS,

@@ -18,7 +18,7 @@ import * as os from 'os';
 import * as path from 'path';
 
 import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import { staticDataKey } from '../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
+import { snapshotKey } from '../../nodes/GstCompliance/trigger/dedupe/keys';
 import {
 	CRED,
 	request,
@@ -72,7 +72,7 @@ function staticDataWith(nodeId: string, size: number): string {
 	const day = 24 * 3_600_000;
 	for (let i = 0; i < size; i++)
 		store.claimNow(`evt_fill_${i}`, now - day + Math.floor((i * day) / size));
-	return JSON.stringify({ global: { [staticDataKey(nodeId)]: store.snapshot() } });
+	return JSON.stringify({ global: { [snapshotKey(nodeId)]: store.snapshot() } });
 }
 
 async function createSide(

@@ -15,7 +15,7 @@
  */
 import Redis from 'ioredis';
 
-import { eventKey } from '../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { redisEventKey } from '../../nodes/GstCompliance/trigger/dedupe/keys';
 import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { CRED, request, triggerNode, uuid, waitFor, type N8n } from '../../test/harness';
 import { startBalancer } from '../../test/harness/queue/balancer';
@@ -230,7 +230,7 @@ async function fillRedis(client: Redis, scope: string): Promise<void> {
 		const pipeline = client.pipeline();
 		for (let i = done; i < done + 1_000; i++)
 			pipeline.set(
-				eventKey(scope, `evt_fill_${i}`),
+				redisEventKey(scope, `evt_fill_${i}`),
 				`d:${Date.now() + WINDOW_MS}`,
 				'PX',
 				WINDOW_MS,

@@ -140,8 +140,7 @@ export class GstComplianceTrigger implements INodeType {
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				const { workflowId, nodeId } = triggerOf(this);
-				releaseTrigger(workflowId, nodeId);
+				releaseTrigger(triggerOf(this));
 				return true;
 			},
 		},

@@ -80,6 +80,18 @@ module.exports = [
 		],
 	},
 	{
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/startedIds.ts',
+		// Its own contract, and the started ids as the store's claims and snapshots use them.
+		tests: [
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/startedIds',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*',
+		],
+	},
+	{
+		file: 'nodes/GstCompliance/trigger/dedupe/keys.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/keys'],
+	},
+	{
 		file: 'nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords.ts',
 		tests: [
 			'unit/nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords',

@@ -6,6 +6,7 @@
  * its next delivery, whatever that delivery is.
  */
 import { triggerOf, type TriggerContext } from './context';
+import { triggerRunKey } from './dedupe/keys';
 import { overdueMessage } from './dedupe/lifecycle';
 import type { TriggerLedger } from './dedupe/store';
 
@@ -23,8 +24,8 @@ export async function overdueNotes(
 	ledger: Pick<TriggerLedger, 'overdue'>,
 	startWithinMs: number,
 ): Promise<string[]> {
-	const { workflowId, nodeId } = triggerOf(context);
-	const key = `${workflowId}:${nodeId}:${context.getMode()}`;
+	const trigger = triggerOf(context);
+	const key = triggerRunKey(trigger, context.getMode());
 	const nowMs = Date.now();
 	const last = lastOverdueLook.get(key);
 	if (last !== undefined && nowMs >= last && nowMs - last < OVERDUE_LOOK_EVERY_MS) return [];
@@ -33,7 +34,7 @@ export async function overdueNotes(
 	const overdue = await ledger.overdue(nowMs, startWithinMs).catch(() => []);
 	return overdue.map((event) => {
 		const message = overdueMessage(event, startWithinMs);
-		context.logger.warn(`GST Compliance Trigger (workflow ${workflowId}): ${message}`);
+		context.logger.warn(`GST Compliance Trigger (workflow ${trigger.workflowId}): ${message}`);
 		return message;
 	});
 }

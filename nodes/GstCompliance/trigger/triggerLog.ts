@@ -3,6 +3,7 @@
  * deliveries are refused, the first of a run at once and then at most once a minute (failureLog.ts).
  * Process-wide because n8n gives a webhook no state of its own between requests.
  */
+import { triggerRunKey } from './dedupe/keys';
 import { FailureLog } from './failureLog';
 
 /** The trigger a log line names, and where the line goes (webhook.ts reads these from n8n). */
@@ -18,7 +19,7 @@ const loggedNotes = new Set<string>();
 
 export function logOnce(trigger: LoggedTrigger, notes: string[]): void {
 	for (const note of notes) {
-		const key = `${trigger.workflowId}:${trigger.nodeId}:${note}`;
+		const key = triggerRunKey(trigger, note);
 		if (loggedNotes.has(key)) continue;
 		if (loggedNotes.size > 1_000) loggedNotes.clear();
 		loggedNotes.add(key);
@@ -36,8 +37,8 @@ export function sayRefused(
 	reason: string,
 	why: string,
 ): void {
-	const { workflowId, nodeId } = trigger;
-	const said = refusals.record(`${workflowId}:${nodeId}:${reason}`, Date.now());
+	const { workflowId } = trigger;
+	const said = refusals.record(triggerRunKey(trigger, reason), Date.now());
 	if (!said) return;
 	const what =
 		said.sinceMs === undefined

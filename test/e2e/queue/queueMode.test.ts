@@ -15,7 +15,7 @@
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import Redis from 'ioredis';
 
-import { eventKey, KEY_PREFIX } from '../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { REDIS_PREFIX, redisEventKey } from '../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
 import { sleep, waitFor, type HttpResponse } from '../../harness/http';
 import type { N8n } from '../../harness/n8n';
@@ -227,7 +227,7 @@ describe('the dedupe lease and window at their edges', () => {
 		const event = einvoiceEvent(2_000_001);
 		expect(outcome(await deliverSigned(trigger.url(0), event, signingSecret))).toBe('accepted');
 		await waitForFinished(main, trigger.workflowId, 1, 60_000, 500);
-		const key = eventKey(trigger.scope, event.id);
+		const key = redisEventKey(trigger.scope, event.id);
 		// Committed for the window, not left to lapse as a lease of seconds.
 		await waitFor(
 			async () => (await inspect.pttl(key)) > 4 * 3_600_000,
@@ -552,7 +552,7 @@ describe('the dedupe store on a Redis Cluster', () => {
 					port: node.port,
 					password: DEDUPE_REDIS_PASSWORD,
 				});
-				const keys = await direct.keys(`${KEY_PREFIX}:${trigger.scope}:*`);
+				const keys = await direct.keys(`${REDIS_PREFIX}:${trigger.scope}:*`);
 				direct.disconnect();
 				return keys.length;
 			}),

@@ -6,6 +6,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
+import { ledgerScope, triggerKey, type TriggerId } from './keys';
 import type { EventLedger } from './lifecycle';
 import type { DedupeOptions } from './memory/memoryStore';
 import { memoryLedger } from './memory/persistence';
@@ -61,13 +62,11 @@ export function thisAcceptor(nowMs: number): Acceptor {
  * DedupeUnavailableError when it does not answer), otherwise the process's own.
  */
 export async function openLedger(site: DedupeSite, options: DedupeOptions): Promise<TriggerLedger> {
-	const { workflowId, nodeId } = site;
 	if (site.redisCredential)
 		return await redisDedupeStore(await site.redisCredential(), {
-			// Production's keys only: Test-URL deliveries keep no ids (webhook.ts).
-			scope: `${workflowId}:${nodeId}:production`,
+			scope: ledgerScope(site),
 			windowMs: options.windowMs,
-			user: `${workflowId}:${nodeId}`,
+			user: triggerKey(site),
 			warn: site.warn,
 		});
 	return memoryLedger(site, options);
@@ -78,6 +77,6 @@ export async function openLedger(site: DedupeSite, options: DedupeOptions): Prom
  * trigger uses, once no work runs on it. The built-in store stays (registry.ts): a publish
  * deactivates and activates the trigger, and the static data may hold an older copy of its ids.
  */
-export function releaseTrigger(workflowId: string, nodeId: string): void {
-	redisClients.release(`${workflowId}:${nodeId}`);
+export function releaseTrigger(trigger: TriggerId): void {
+	redisClients.release(triggerKey(trigger));
 }

@@ -24,12 +24,17 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Acceptance, Start, StartMark } from '../lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
-import { isMarkers, markThisProcess, processesKey } from './processMarkers';
+import {
+	LEGACY_SNAPSHOT_KEY,
+	ledgerScope,
+	processesKey,
+	readStaticDataKey,
+	snapshotKey,
+} from '../keys';
+import { isMarkers, markThisProcess } from './processMarkers';
 import { isSnapshot } from './snapshotRecords';
 import { dedupeRegistry, type RegistryEntry } from './registry';
 
-/** Where version 0.1.0 kept the snapshot: the node's static data, keyed by node name. */
-const LEGACY_NODE_KEY = 'dedupe';
 const OTHER_PROCESS_WARN_EVERY_MS = 10 * 60_000;
 /**
  * Where n8n reads the answer once the execution exists (2.0–2.33), the store is written into
@@ -64,11 +69,6 @@ function acceptedElsewhere(mark: StartMark): boolean {
 	return mark.process !== self.id && mark.acceptedMs > self.loadedMs;
 }
 
-/** The global static-data key of one trigger node's remembered ids. */
-export function staticDataKey(nodeId: string): string {
-	return `dedupe:${nodeId}`;
-}
-
 /** The trigger as the built-in store needs it (a subset of store.ts's DedupeSite). */
 export interface MemorySite {
 	workflowId: string;
@@ -96,9 +96,8 @@ export interface MemoryLedger {
 
 export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLedger {
 	const { workflowId, nodeId } = site;
-	const key = `${workflowId}:${nodeId}:production`;
-	const idsKey = staticDataKey(nodeId);
-	const entry = dedupeRegistry.get(key, options, () => new MemoryDedupeStore(options));
+	const idsKey = snapshotKey(nodeId);
+	const entry = dedupeRegistry.get(site, options, () => new MemoryDedupeStore(options));
 	readSaved(site, entry, idsKey);
 	const { store, watch } = entry;
 
@@ -109,25 +108,25 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		const present = site.nodeIds?.();
 		saveAll(global, workflowId, present);
 		if (present) dropGone(global, present);
-		markThisProcess(global, processesKey(idsKey), dedupeRegistry.process, nowMs, (id) =>
+		markThisProcess(global, processesKey(nodeId), dedupeRegistry.process, nowMs, (id) =>
 			entry.others.keeps(id, nowMs),
 		);
 		// A save that overlapped the move may have brought the legacy snapshot back.
 		const nodeData = site.staticData('node');
-		if (nodeData[LEGACY_NODE_KEY] !== undefined) delete nodeData[LEGACY_NODE_KEY];
-		watch.check(site, key, store);
+		if (nodeData[LEGACY_SNAPSHOT_KEY] !== undefined) delete nodeData[LEGACY_SNAPSHOT_KEY];
+		watch.check(site, ledgerScope(site), store);
 	};
 
 	return {
 		accept: async (eventId, nowMs, startWithinMs) => {
 			if (site.writable) {
-				const markers = site.staticData('global')[processesKey(idsKey)];
+				const markers = site.staticData('global')[processesKey(nodeId)];
 				entry.others.observe(markers, dedupeRegistry.process.id, nowMs);
 				const other = entry.others.notice(nowMs);
 				entry.otherProcess = other;
 				if (other && nowMs - entry.otherProcessWarnedMs >= OTHER_PROCESS_WARN_EVERY_MS) {
 					entry.otherProcessWarnedMs = nowMs;
-					site.warn(`${other} (${key})`);
+					site.warn(`${other} (${ledgerScope(site)})`);
 				}
 			}
 			// Synchronous up to the write: n8n saves the static data right after the answer.
@@ -175,9 +174,9 @@ function readSaved(site: MemorySite, entry: RegistryEntry, idsKey: string): void
  * key left as loaded would overwrite what another trigger's request saved meanwhile.
  */
 function saveAll(global: IDataObject, workflowId: string, present?: string[]): void {
-	for (const entry of dedupeRegistry.production(workflowId))
+	for (const entry of dedupeRegistry.ofWorkflow(workflowId))
 		if (!present || present.includes(entry.nodeId))
-			global[staticDataKey(entry.nodeId)] = entry.store.snapshot() as unknown as IDataObject;
+			global[snapshotKey(entry.nodeId)] = entry.store.snapshot() as unknown as IDataObject;
 }
 
 /**
@@ -188,17 +187,17 @@ function saveAll(global: IDataObject, workflowId: string, present?: string[]): v
  */
 function dropGone(global: IDataObject, present: string[]): void {
 	for (const [key, value] of Object.entries(global)) {
-		const [, nodeId, markers] = /^dedupe:(.+?)(:processes)?$/.exec(key) ?? [];
-		if (nodeId === undefined || present.includes(nodeId)) continue;
-		if (markers ? isMarkers(value) : isSnapshot(value)) delete global[key];
+		const named = readStaticDataKey(key);
+		if (!named || present.includes(named.nodeId)) continue;
+		if (named.holds === 'processes' ? isMarkers(value) : isSnapshot(value)) delete global[key];
 	}
 }
 
 /** Moves the snapshot of an earlier version to its new key; both changes land in one save. */
 function moveLegacySnapshot(site: MemorySite, global: IDataObject, key: string): void {
 	const nodeData = site.staticData('node');
-	const legacy = nodeData[LEGACY_NODE_KEY];
+	const legacy = nodeData[LEGACY_SNAPSHOT_KEY];
 	if (legacy === undefined) return;
 	global[key] = legacy;
-	delete nodeData[LEGACY_NODE_KEY];
+	delete nodeData[LEGACY_SNAPSHOT_KEY];
 }

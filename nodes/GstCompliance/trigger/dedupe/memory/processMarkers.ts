@@ -20,11 +20,6 @@ export const OVERLAP_MS = 5 * 60_000;
 /** Markers of other processes followed at most (the oldest seen go first). */
 const MAX_FOLLOWED = 64;
 
-/** The global static-data key of the processes that saved a trigger's ids: id → [start, last]. */
-export function processesKey(idsKey: string): string {
-	return `${idsKey}:processes`;
-}
-
 export interface ThisProcess {
 	id: string;
 	startedMs?: number;

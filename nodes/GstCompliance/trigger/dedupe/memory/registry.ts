@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'crypto';
 
+import { ledgerScope, type TriggerId } from '../keys';
 import { CapacityWatch } from './capacity';
 import { OtherProcesses } from './processMarkers';
 import type { DedupeOptions, MemoryDedupeStore } from './memoryStore';
@@ -31,7 +32,6 @@ export interface RegistryEntry {
 	watch: CapacityWatch;
 	workflowId: string;
 	nodeId: string;
-	production: boolean;
 	lastUsedMs: number;
 	/** The other processes that save this trigger's ids, as this one sees them (processMarkers.ts). */
 	others: OtherProcesses;
@@ -41,7 +41,7 @@ export interface RegistryEntry {
 }
 
 /**
- * One store per key (workflow, node and namespace), kept while n8n deactivates and activates the
+ * One store per trigger (its production ledger: Test-URL deliveries keep no ids), kept while n8n deactivates and activates the
  * trigger (a publish), since the static data may hold an older copy of its ids by then. A store
  * idle for longer than IDLE_STORE_MS and its window is dropped once everything it knows is in the
  * static data (no accepted event waits in it, every start saved); the next delivery reads them.
@@ -56,23 +56,22 @@ export class DedupeRegistry {
 	process = newProcess();
 
 	get(
-		key: string,
+		trigger: TriggerId,
 		options: DedupeOptions,
 		create: () => MemoryDedupeStore,
 		nowMs = Date.now(),
 	): RegistryEntry {
 		this.process.startedMs ??= nowMs;
 		this.dropIdle(nowMs);
+		const key = ledgerScope(trigger);
 		let entry = this.stores.get(key);
 		if (!entry) {
-			const [workflowId, nodeId, namespace] = key.split(':');
 			entry = {
 				store: create(),
 				read: 'nothing',
 				watch: new CapacityWatch(),
-				workflowId,
-				nodeId,
-				production: namespace === 'production',
+				workflowId: trigger.workflowId,
+				nodeId: trigger.nodeId,
 				lastUsedMs: nowMs,
 				others: new OtherProcesses(),
 				otherProcessWarnedMs: -Infinity,
@@ -84,11 +83,9 @@ export class DedupeRegistry {
 		return entry;
 	}
 
-	/** The production stores this process holds for one workflow (every trigger node of it). */
-	production(workflowId: string): RegistryEntry[] {
-		return [...this.stores.values()].filter(
-			(entry) => entry.production && entry.workflowId === workflowId,
-		);
+	/** The stores this process holds for one workflow (every trigger node of it). */
+	ofWorkflow(workflowId: string): RegistryEntry[] {
+		return [...this.stores.values()].filter((entry) => entry.workflowId === workflowId);
 	}
 
 	get size(): number {

@@ -22,108 +22,22 @@
  * scripts, key expiry): the processes' clocks may disagree and are never compared.
  */
 import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
-import { eventDigest } from '../eventDigest';
+import { REPLICA_MARKER_KEY, redisAcceptedKey, redisEventKey } from '../keys';
 import { command, type RedisClient } from './redisConnection';
 import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
+import { ACCEPT, CHECK, script, START, TAKE_BACK } from './redisScripts';
 import { type RedisConnection } from './redisSettings';
 
-export const KEY_PREFIX = 'n8n-gst-compliance:dedupe:v1';
-/** The key each server's replica barrier writes (replicaWait.ts). */
-const REPLICA_MARKER_KEY = `${KEY_PREFIX}:replica-barrier`;
 /** How many overdue candidates one look reads. */
 const OVERDUE_BATCH = 20;
 
 export interface RedisStoreOptions {
-	/** `<workflow id>:<node id>:<production|test>`, as the single-process store keys its memory. */
+	/** The trigger's ledger scope (keys.ts `ledgerScope`). */
 	scope: string;
 	windowMs: number;
 	/** Where a start no replica acknowledged in time is said. */
 	warn?: (message: string) => void;
 }
-
-/** 132 bits of SHA-256, base64url: ids of any length make keys of one size. */
-export function eventKey(scope: string, eventId: string): string {
-	return `${KEY_PREFIX}:${scope}:${eventDigest(eventId).slice(0, 22)}`;
-}
-
-/** The sorted set of one trigger's accepted ids. */
-export function acceptedKey(scope: string): string {
-	return `${KEY_PREFIX}:${scope}:accepted`;
-}
-
-const NOW = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-`;
-
-/**
- * KEYS[1]; ARGV: windowMs, startWithinMs, the acceptance's token ('' for none). Returns {kind,
- * acceptedMs, nowMs}: kind 'accepted', 'retaken', 'duplicate' or 'onItsWay'. The mark is
- * `a:<ms>:<token>`, so an acceptance whose reply was lost can be taken back (TAKE_BACK).
- */
-const ACCEPT = `${NOW}
-local mark = 'a:' .. now
-if ARGV[3] ~= '' then mark = mark .. ':' .. ARGV[3] end
-local v = redis.call('GET', KEYS[1])
-if v then
-  local kind = string.sub(v, 1, 1)
-  if kind == 'd' then return {'duplicate', 0, now} end
-  if kind == 'a' then
-    local at = tonumber(string.match(v, '^a:(%d+)'))
-    if at and now - at < tonumber(ARGV[2]) then return {'onItsWay', at, now} end
-    redis.call('SET', KEYS[1], mark, 'PX', ARGV[1])
-    return {'retaken', at or 0, now}
-  end
-end
-redis.call('SET', KEYS[1], mark, 'PX', ARGV[1])
-return {'accepted', now, now}
-`;
-
-/**
- * KEYS[1]; ARGV: the acceptance's token. Deletes the acceptance that token wrote, if it still
- * stands: its delivery was answered 5xx, so the service's retry must be accepted afresh.
- */
-const TAKE_BACK = `
-local v = redis.call('GET', KEYS[1])
-local suffix = ':' .. ARGV[1]
-if v and string.sub(v, 1, 2) == 'a:' and string.sub(v, -string.len(suffix)) == suffix then
-  redis.call('DEL', KEYS[1])
-  return 1
-end
-return 0
-`;
-
-/**
- * KEYS[1]; ARGV: windowMs, the acceptance's token ('' for an item without one). Returns 'started'
- * or 'duplicate'. The mark is `d:t:<token>`: the same item started again finds its own mark.
- */
-const START = `
-local v = redis.call('GET', KEYS[1])
-local mark = 'd'
-if ARGV[2] ~= '' then mark = 'd:t:' .. ARGV[2] end
-if v and string.sub(v, 1, 1) == 'd' then
-  if v == mark and mark ~= 'd' then return 'started' end
-  return 'duplicate'
-end
-redis.call('SET', KEYS[1], mark, 'PX', ARGV[1])
-return 'started'
-`;
-
-/**
- * KEYS[1] an event's key; ARGV: startWithinMs. Returns {state, acceptedMs}: 'overdue' (accepted
- * at least the bound ago, not started), 'waiting' (accepted less than the bound ago; with
- * Redis's time, as a third value), 'done'
- * (started) or 'gone' (its acceptance expired with the window before anyone looked: a start takes
- * its id out of the set, so it never started).
- */
-const CHECK = `${NOW}
-local v = redis.call('GET', KEYS[1])
-if not v then return {'gone', 0} end
-local at = tonumber(string.match(v, '^a:(%d+)'))
-if not at then return {'done', 0} end
-if now - at >= tonumber(ARGV[1]) then return {'overdue', at} end
-return {'waiting', at, now}
-`;
 
 /** The client the store runs its commands on. */
 export type StoreClient = RedisClient;
@@ -159,8 +73,8 @@ export class RedisDedupeStore implements EventLedger {
 		startWithinMs: number,
 		token = '',
 	): Promise<Acceptance> {
-		const setKey = acceptedKey(this.options.scope);
-		const key = eventKey(this.options.scope, eventId);
+		const setKey = redisAcceptedKey(this.options.scope);
+		const key = redisEventKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
 			// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted.
 			await run(async (client) => await client.zadd(setKey, 'NX', nowMs, eventId));
@@ -185,7 +99,7 @@ export class RedisDedupeStore implements EventLedger {
 	 * replicas, a start returns once one of them has it (replicaWait.ts), or after the bound.
 	 */
 	async start(eventId: string, _nowMs?: number, mark?: StartMark): Promise<Start> {
-		const key = eventKey(this.options.scope, eventId);
+		const key = redisEventKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
 			const result = await run(script(START, key, this.options.windowMs, mark?.token ?? ''));
 			if (result !== 'duplicate') {
@@ -199,14 +113,14 @@ export class RedisDedupeStore implements EventLedger {
 			}
 			// Tidying only: `overdue` drops a started id it finds.
 			await run(
-				async (client) => await client.zrem(acceptedKey(this.options.scope), eventId),
+				async (client) => await client.zrem(redisAcceptedKey(this.options.scope), eventId),
 			).catch(() => 0);
 			return result === 'duplicate' ? 'duplicate' : 'started';
 		});
 	}
 
 	async startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean> {
-		const key = eventKey(this.options.scope, eventId);
+		const key = redisEventKey(this.options.scope, eventId);
 		const value = await this.step(
 			async (run) => await run(async (client) => await client.get(key)),
 		);
@@ -214,7 +128,7 @@ export class RedisDedupeStore implements EventLedger {
 	}
 
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
-		const setKey = acceptedKey(this.options.scope);
+		const setKey = redisAcceptedKey(this.options.scope);
 		return await this.step(async (run) => {
 			const found = await run(
 				async (client) =>
@@ -232,7 +146,7 @@ export class RedisDedupeStore implements EventLedger {
 			for (let i = 0; i + 1 < found.length; i += 2) {
 				const [eventId, score] = [found[i], Number(found[i + 1])];
 				const [state, acceptedMs, redisNowMs] = (await run(
-					script(CHECK, eventKey(this.options.scope, eventId), startWithinMs),
+					script(CHECK, redisEventKey(this.options.scope, eventId), startWithinMs),
 				)) as [string, number, number?];
 				if (state === 'waiting') {
 					// Retaken, or looked at early (this process's clock ahead): scored again with its
@@ -259,8 +173,8 @@ export class RedisDedupeStore implements EventLedger {
 	 */
 	async rehearse(nowMs: number): Promise<void> {
 		const probe = 'credential-test';
-		const key = eventKey(this.options.scope, probe);
-		const setKey = acceptedKey(this.options.scope);
+		const key = redisEventKey(this.options.scope, probe);
+		const setKey = redisAcceptedKey(this.options.scope);
 		try {
 			await this.accept(probe, nowMs, 1, probe);
 			await this.step(async (run) => await run(script(TAKE_BACK, key, probe)));
@@ -301,9 +215,3 @@ export class RedisDedupeStore implements EventLedger {
 }
 
 type Run = <T>(call: (client: StoreClient) => Promise<T>) => Promise<T>;
-
-/** A script call on one key; numbers as whole milliseconds (Redis refuses `PX 1.5`). */
-function script(source: string, key: string, ...args: Array<string | number>) {
-	const whole = args.map((arg) => (typeof arg === 'number' ? Math.max(1, Math.ceil(arg)) : arg));
-	return async (client: StoreClient) => await client.eval(source, 1, key, ...whole);
-}

@@ -18,7 +18,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 import Redis from 'ioredis';
 
 import { redisClients } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { KEY_PREFIX } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { REDIS_PREFIX } from '../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import { MAX_BODY_BYTES } from '../../../../../nodes/GstCompliance/trigger/delivery';
 import { EVENT_TYPES } from '../../../../../nodes/GstCompliance/trigger/events';
@@ -685,7 +685,7 @@ const STORES: StoreCase[] = [
 			await redisClients.close();
 			await redis?.dispose();
 		},
-		passTime: async (ms) => await passRedisTime(redisClock!, `${KEY_PREFIX}:*`, ms),
+		passTime: async (ms) => await passRedisTime(redisClock!, `${REDIS_PREFIX}:*`, ms),
 		edgeMs: 250,
 		request: () => ({
 			redis: { host: redis!.host, port: redis!.port, database: 4, password: REDIS_PASSWORD },

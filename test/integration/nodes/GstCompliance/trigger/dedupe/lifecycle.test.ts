@@ -20,11 +20,8 @@ import type {
 import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { type RedisConnection } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import {
-	KEY_PREFIX,
-	fixedClient,
-	RedisDedupeStore,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { fixedClient, RedisDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { REDIS_PREFIX } from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
 import { passRedisTime } from '../../../../helpers/redisTime';
 import { fcParameters, timeoutFor } from '../../../../../properties/fcConfig';
@@ -500,7 +497,7 @@ describe('model: each event does its work once, and nothing acknowledged is lost
 				'connection lost',
 			);
 			const name = `model:${++scope}:${Date.now()}`;
-			const keys = `${KEY_PREFIX}:${name}:*`;
+			const keys = `${REDIS_PREFIX}:${name}:*`;
 			let realAt = performance.now();
 			const fail = <T extends (...args: never[]) => Promise<unknown>>(call: T): T =>
 				(async (...args: Parameters<T>) => {

@@ -10,10 +10,8 @@ import { Container } from '@n8n/di';
 
 import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { settings } from '../../../../../../nodes/GstCompliance/settings';
-import {
-	eventKey,
-	RedisDedupeStore,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { RedisDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { redisEventKey } from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { freePort, sleep, waitFor } from '../../../../../harness/http';
 import { deliver, envelope, NOW_MS, signed } from '../../../../helpers/deliverToTrigger';
 import { holdingProxy } from '../../../../../harness/holdingProxy';
@@ -39,7 +37,7 @@ describe('the trigger with a Redis credential', () => {
 		password: PASSWORD,
 	});
 	const body = (id: string) => JSON.stringify(envelope({ id }));
-	const key = (id: string) => eventKey('wf1:node-1:production', id);
+	const key = (id: string) => redisEventKey('wf1:node-1:production', id);
 
 	it('accepts at once, starts the event once in its execution; the id is kept for the window in Redis', async () => {
 		const first = await deliver({
@@ -77,7 +75,7 @@ describe('the trigger with a Redis credential', () => {
 			expect({ session, started: test.started?.length }).toEqual({ session, started: 1 });
 		}
 		for (const scope of ['wf1:node-1:test', 'wf1:node-1:production'])
-			expect(await suite.inspect.get(eventKey(scope, 'evt_modes'))).toBeNull();
+			expect(await suite.inspect.get(redisEventKey(scope, 'evt_modes'))).toBeNull();
 		const production = await deliver({ ...signed(body('evt_modes')), redis: redisCredential() });
 		expect(production.started).toHaveLength(1);
 	});

@@ -12,12 +12,11 @@ const create = () => new MemoryDedupeStore(SHIPPED);
 describe('letting go of a trigger n8n deactivated', () => {
 	it('releaseTrigger(workflow, node) → its Redis client released; the built-in stores kept (a publish deactivates and activates)', () => {
 		dedupeRegistry.clear();
-		dedupeRegistry.get('wf:a:production', SHIPPED, create);
-		dedupeRegistry.get('wf:a:test', SHIPPED, create);
-		dedupeRegistry.get('wf:b:production', SHIPPED, create);
+		dedupeRegistry.get({ workflowId: 'wf', nodeId: 'a' }, SHIPPED, create);
+		dedupeRegistry.get({ workflowId: 'wf', nodeId: 'b' }, SHIPPED, create);
 		const release = jest.spyOn(redisClients, 'release');
-		releaseTrigger('wf', 'a');
-		expect(dedupeRegistry.size).toBe(3);
+		releaseTrigger({ workflowId: 'wf', nodeId: 'a' });
+		expect(dedupeRegistry.size).toBe(2);
 		expect(release).toHaveBeenCalledWith('wf:a');
 		release.mockRestore();
 		dedupeRegistry.clear();

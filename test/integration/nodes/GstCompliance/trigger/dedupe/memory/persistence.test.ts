@@ -19,7 +19,7 @@ import {
 	type DedupeOptions,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
-import { staticDataKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
+import { processesKey, snapshotKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import {
 	OVERLAP_MS,
 	PROCESS_LIVE_MS,
@@ -71,7 +71,7 @@ const restart = (row: WorkflowRow) => {
 };
 /** The built-in store's snapshot as saved in the row's global static data. */
 const saved = (row: WorkflowRow) =>
-	(row.staticData.global as IDataObject | undefined)?.[staticDataKey(row.nodeId)] as
+	(row.staticData.global as IDataObject | undefined)?.[snapshotKey(row.nodeId)] as
 		| DedupeSnapshot
 		| undefined;
 
@@ -104,7 +104,7 @@ describe('saving the ids in the workflow’s static data', () => {
 			expect(result).toMatchObject({ status: 202, body: { received: true } });
 			expect(result.started).toHaveLength(1);
 		}
-		expect(staticDataKey('node-1')).toBe('dedupe:node-1');
+		expect(snapshotKey('node-1')).toBe('dedupe:node-1');
 		// Each save carries the starts before it; the last event's start rides on the next one.
 		expect(saved(row)?.d.length).toBe(2 * RECORD_CHARS);
 		expect(saved(row)?.p).toEqual([['evt_static_3', NOW_MS]]);
@@ -136,16 +136,16 @@ describe('static data of trigger nodes no longer in the workflow', () => {
 		old.claimNow('evt_old', NOW_MS);
 		row.staticData = {
 			global: {
-				[staticDataKey('node-gone')]: old.snapshot(),
-				[`${staticDataKey('node-gone')}:processes`]: { abcd1234: [NOW_MS, NOW_MS] },
+				[snapshotKey('node-gone')]: old.snapshot(),
+				[processesKey('node-gone')]: { abcd1234: [NOW_MS, NOW_MS] },
 				counter: 41,
 			},
 		};
 		expect((await deliver({ ...event('evt_new'), workflow: row })).started).toHaveLength(1);
 		expect(Object.keys(globalOf(row)).sort()).toEqual([
 			'counter',
-			staticDataKey('node-1'),
-			`${staticDataKey('node-1')}:processes`,
+			snapshotKey('node-1'),
+			processesKey('node-1'),
 		]);
 	});
 
@@ -166,11 +166,11 @@ describe('static data of trigger nodes no longer in the workflow', () => {
 		const B = { id: 'node-b', name: 'E-way bills in' };
 		const row = { ...newWorkflow('wf-removed-second'), triggers: [B] };
 		await deliver({ ...event('evt_b'), workflow: row, node: B });
-		expect(globalOf(row)[staticDataKey('node-b')]).toBeDefined();
+		expect(globalOf(row)[snapshotKey('node-b')]).toBeDefined();
 		row.triggers = [];
 		await deliver({ ...event('evt_1'), workflow: row });
-		expect(globalOf(row)[staticDataKey('node-b')]).toBeUndefined();
-		expect(globalOf(row)[staticDataKey('node-1')]).toBeDefined();
+		expect(globalOf(row)[snapshotKey('node-b')]).toBeUndefined();
+		expect(globalOf(row)[snapshotKey('node-1')]).toBeDefined();
 	});
 });
 
@@ -187,7 +187,7 @@ describe('publishing an edit (n8n deactivates and activates the trigger)', () =>
 		// A Code node writing $getWorkflowStaticData: its execution loaded the row before that
 		// delivery and saves its copy at its end.
 		row.staticData = { ...olderCopy, global: { counter: 42 } };
-		releaseTrigger(row.id, row.nodeId);
+		releaseTrigger({ workflowId: row.id, nodeId: row.nodeId });
 		expect(await deliver({ ...event('evt_kept'), workflow: row, ...answeredLater })).toEqual(
 			DUPLICATE,
 		);
@@ -245,7 +245,7 @@ describe('several GST triggers in one workflow (n8n saves the whole static data,
 
 describe('noticing another n8n process that receives the same trigger’s deliveries', () => {
 	const MINUTE = 60_000;
-	const markerKey = (row: WorkflowRow) => `${staticDataKey(row.nodeId)}:processes`;
+	const markerKey = (row: WorkflowRow) => processesKey(row.nodeId);
 	/** What another process's save leaves in the row: its marker, by its own clock. */
 	const otherSaves = (row: WorkflowRow, startedMs: number, lastSeenMs: number, id = 'other') => {
 		const global = (row.staticData.global ?? {}) as IDataObject;
@@ -350,7 +350,7 @@ describe('noticing another n8n process that receives the same trigger’s delive
 		const store = new MemoryDedupeStore(SHIPPED);
 		for (let i = 0; i < ATTACH_REDIS_FROM; i++) store.claimNow(`evt_old_${i}`, NOW_MS - HOUR);
 		row.staticData = {
-			global: { [staticDataKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
+			global: { [snapshotKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
 		};
 		otherSaves(row, NOW_MS, NOW_MS);
 		await deliverAt(row, NOW_MS);
@@ -410,7 +410,7 @@ describe('moving the ids saved by earlier versions (node static data, by node na
 		const current = new MemoryDedupeStore(SHIPPED);
 		current.claimNow('evt_only_current', NOW_MS - HOUR);
 		(row.staticData as IDataObject).global = {
-			[staticDataKey(row.nodeId)]: current.snapshot() as unknown as IDataObject,
+			[snapshotKey(row.nodeId)]: current.snapshot() as unknown as IDataObject,
 		};
 		restart(row);
 		expect(await deliver({ ...event('evt_only_current'), workflow: row })).toEqual(DUPLICATE);
@@ -652,7 +652,7 @@ describe('telling the user, on the started item, when the built-in store should 
 		const store = new MemoryDedupeStore(SHIPPED);
 		for (let i = 0; i < size; i++) store.claimNow(`evt_old_${i}`, NOW_MS - HOUR);
 		row.staticData = {
-			global: { [staticDataKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
+			global: { [snapshotKey(row.nodeId)]: store.snapshot() as unknown as IDataObject },
 		};
 		return row;
 	}

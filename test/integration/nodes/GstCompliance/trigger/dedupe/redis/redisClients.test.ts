@@ -11,7 +11,7 @@ import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import { connectionFromCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
-import { eventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { redisEventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { freePort, sleep, waitFor } from '../../../../../../harness/http';
 import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
 import { suiteRedis } from '../../../../../helpers/suiteRedis';
@@ -52,9 +52,9 @@ describe('a client with a command in flight is never closed', () => {
 			execution: 'later',
 		});
 		await sleep(150);
-		releaseTrigger('wf1', 'node-1');
+		releaseTrigger({ workflowId: 'wf1', nodeId: 'node-1' });
 		expect(await delivery).toMatchObject({ status: 202, body: { received: true } });
-		expect(await suite.inspect.get(eventKey('wf1:node-1:production', 'evt_held'))).toMatch(
+		expect(await suite.inspect.get(redisEventKey('wf1:node-1:production', 'evt_held'))).toMatch(
 			/^a:\d+:[0-9a-f-]{36}$/,
 		);
 		await waitFor(

@@ -15,7 +15,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import { REDIS_ADVICE } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
-import { KEY_PREFIX } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { REDIS_PREFIX } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { freePort, waitFor } from '../../../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
 
@@ -120,9 +120,9 @@ describe('the Test runs what the trigger runs, so it fails where a delivery woul
 	// The replica barrier's marker (replicaWait.ts) is the store's, one per server, expiring in 60 s.
 	it('Test leaves no key of its own behind', async () => {
 		const admin = new Redis({ ...credential(master) });
-		const before = await admin.keys(`${KEY_PREFIX}:*`);
+		const before = await admin.keys(`${REDIS_PREFIX}:*`);
 		expect((await testRedisCredential(credential(master))).status).toBe('OK');
-		const after = await admin.keys(`${KEY_PREFIX}:*`);
+		const after = await admin.keys(`${REDIS_PREFIX}:*`);
 		admin.disconnect();
 		const probes = (keys: string[]) =>
 			keys.filter((key) => !key.endsWith(':replica-barrier')).sort();

@@ -11,11 +11,8 @@ import {
 	createClient,
 	loadRedisModule,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import {
-	eventKey,
-	fixedClient,
-	RedisDedupeStore,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { fixedClient, RedisDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { redisEventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { waitForReplica } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
 import type { RedisConnection } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { sleep, waitFor } from '../../../../../../harness/http';
@@ -155,7 +152,7 @@ describe('a started event survives a failover', () => {
 
 	it('a server without replicas (the promoted one) → no WAIT: a start never waits', async () => {
 		await failover();
-		expect(await waitForReplica(connect(replica), eventKey(SCOPE, 'evt_alone'), 'marker')).toBe(
+		expect(await waitForReplica(connect(replica), redisEventKey(SCOPE, 'evt_alone'), 'marker')).toBe(
 			'none',
 		);
 		expect(await storeOn(replica).start('evt_alone')).toBe('started');

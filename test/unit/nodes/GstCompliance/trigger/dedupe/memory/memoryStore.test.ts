@@ -5,16 +5,15 @@
  * counters behind its cost guarantees, its size at 100,000 ids, and a fast-check model of the whole
  * contract (run settings in test/properties/fcConfig.ts: FC_NUM_RUNS, FC_SEED).
  */
-import { createHash } from 'crypto';
 import fc from 'fast-check';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
 import {
-	digestEventId,
 	MemoryDedupeStore,
 	type DedupeOptions,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { digestEventId } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startedIds';
 import { STARTED_BY_KEPT } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startTokens';
 import { fcParameters, timeoutFor } from '../../../../../../properties/fcConfig';
 
@@ -36,28 +35,6 @@ const persisted = (store: MemoryDedupeStore) =>
 	JSON.parse(JSON.stringify(store.snapshot())) as Record<string, unknown>;
 const reload = (store: MemoryDedupeStore, options: DedupeOptions) =>
 	MemoryDedupeStore.fromSnapshot(persisted(store), options);
-
-describe('event id digest', () => {
-	it('digestEventId → 11 base64url characters, the same for the same id, another for another id', () => {
-		expect(digestEventId('evt_1')).toMatch(/^[A-Za-z0-9_-]{11}$/);
-		expect(digestEventId('evt_1')).toBe(digestEventId('evt_1'));
-		expect(digestEventId('evt_2')).not.toBe(digestEventId('evt_1'));
-	});
-
-	it.each(['evt_1', 'evt_é', 'evt_\u{1F600}'])(
-		'digestEventId(%j) of a well-formed id → its UTF-8 SHA-256, as before',
-		(id) => {
-			expect(digestEventId(id)).toBe(
-				createHash('sha256').update(id, 'utf8').digest('base64url').slice(0, 11),
-			);
-		},
-	);
-
-	it('digestEventId of ids with a lone surrogate → digests distinct from each other and from U+FFFD', () => {
-		const digests = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd'].map(digestEventId);
-		expect(new Set(digests).size).toBe(3);
-	});
-});
 
 describe('accept', () => {
 	it('accept of a new id → accepted; of the same id again before the Start Deadline → on its way, with its time', async () => {

@@ -10,13 +10,13 @@ import {
 	AcceptedElsewhereError,
 	ANSWER_FRESH_MS,
 	memoryLedger,
-	staticDataKey,
 	type MemorySite,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
+import { OVERLAP_MS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import {
-	OVERLAP_MS,
 	processesKey,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+	snapshotKey,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 
@@ -57,8 +57,8 @@ describe('what an acceptance writes', () => {
 		expect(await memoryLedger(s, OPTIONS).accept('evt_1', NOW, WITHIN)).toEqual({
 			kind: 'accepted',
 		});
-		expect(global[staticDataKey('n1')]).toMatchObject({ p: [['evt_1', NOW]] });
-		expect(Object.keys(global[processesKey(staticDataKey('n1'))] as IDataObject)).toHaveLength(1);
+		expect(global[snapshotKey('n1')]).toMatchObject({ p: [['evt_1', NOW]] });
+		expect(Object.keys(global[processesKey('n1')] as IDataObject)).toHaveLength(1);
 	});
 
 	it('accept retaking an id past the Start Deadline → written again with its new time', async () => {
@@ -66,18 +66,18 @@ describe('what an acceptance writes', () => {
 		const ledger = memoryLedger(s, OPTIONS);
 		await ledger.accept('evt_1', NOW, WITHIN);
 		expect((await ledger.accept('evt_1', NOW + WITHIN, WITHIN)).kind).toBe('retaken');
-		expect(global[staticDataKey('n1')]).toMatchObject({ p: [['evt_1', NOW + WITHIN]] });
+		expect(global[snapshotKey('n1')]).toMatchObject({ p: [['evt_1', NOW + WITHIN]] });
 	});
 
 	it('accept of a copy (on its way, or started) → nothing written', async () => {
 		const { site: s, global } = site();
 		const ledger = memoryLedger(s, OPTIONS);
 		await ledger.accept('evt_1', NOW, WITHIN);
-		delete global[staticDataKey('n1')];
+		delete global[snapshotKey('n1')];
 		expect((await ledger.accept('evt_1', NOW + 1, WITHIN)).kind).toBe('onItsWay');
 		await ledger.start('evt_1', NOW + 2);
 		expect((await ledger.accept('evt_1', NOW + 3, WITHIN)).kind).toBe('duplicate');
-		expect(global).not.toHaveProperty(staticDataKey('n1'));
+		expect(global).not.toHaveProperty(snapshotKey('n1'));
 	});
 
 	it('no earlier version’s snapshot → nothing deleted from the node’s static data', async () => {
@@ -95,7 +95,7 @@ describe('what an acceptance writes', () => {
 		await ledger.accept('evt_new', NOW, WITHIN);
 		expect(moved.node).not.toHaveProperty('dedupe');
 		expect(moved.deletes()).toBe(1);
-		expect((moved.global[staticDataKey('n1')] as IDataObject).d).toBe(legacy.snapshot().d);
+		expect((moved.global[snapshotKey('n1')] as IDataObject).d).toBe(legacy.snapshot().d);
 	});
 });
 
@@ -110,7 +110,7 @@ describe('what an execution writes: nothing', () => {
 	});
 
 	it('an execution’s accepts while another process’s marker keeps changing → no warning (only a webhook reads markers)', async () => {
-		const key = processesKey(staticDataKey('n1'));
+		const key = processesKey('n1');
 		const global = { [key]: { other: [NOW - 1, NOW] } };
 		const { site: s, warnings } = site({ writable: false }, { global });
 		const ledger = memoryLedger(s, OPTIONS);
@@ -127,7 +127,7 @@ describe('reading the saved snapshot: the row’s once, an execution’s only in
 	const saved = () => {
 		const store = new MemoryDedupeStore(OPTIONS);
 		store.claimNow('evt_saved', NOW);
-		return { [staticDataKey('n1')]: JSON.parse(JSON.stringify(store.snapshot())) as IDataObject };
+		return { [snapshotKey('n1')]: JSON.parse(JSON.stringify(store.snapshot())) as IDataObject };
 	};
 
 	it('an execution with no static data first, then a webhook → the webhook reads the row’s snapshot in', async () => {
@@ -202,17 +202,17 @@ describe('an answer n8n reads once the execution exists (2.0–2.33)', () => {
 		const { site: s, global } = site();
 		const ledger = memoryLedger(s, OPTIONS);
 		await ledger.accept('evt_1', NOW, WITHIN);
-		delete global[staticDataKey('n1')];
+		delete global[snapshotKey('n1')];
 		ledger.answered('evt_1', NOW + afterMs);
-		expect(global[staticDataKey('n1')] !== undefined).toBe(written);
-		const [entry] = dedupeRegistry.production('wf');
+		expect(global[snapshotKey('n1')] !== undefined).toBe(written);
+		const [entry] = dedupeRegistry.ofWorkflow('wf');
 		expect(entry.store.unsavedStarts).toBe(written ? 0 : 1);
 	});
 });
 
 describe('another process receiving the same trigger’s deliveries', () => {
 	it('accepts while another process’s marker keeps changing over OVERLAP_MS → one warning naming the key, the note on each item from then on', async () => {
-		const key = processesKey(staticDataKey('n1'));
+		const key = processesKey('n1');
 		const global = { [key]: { other: [NOW - 1, NOW] } };
 		const { site: s, warnings } = site({}, { global });
 		const ledger = memoryLedger(s, OPTIONS);

@@ -6,7 +6,6 @@ import {
 	OtherProcesses,
 	OVERLAP_MS,
 	PROCESS_LIVE_MS,
-	processesKey,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 
 const NOW = Date.UTC(2026, 10, 26, 9, 0, 0);
@@ -14,10 +13,6 @@ const MINUTE = 60_000;
 const SELF = { id: 'self', startedMs: NOW - MINUTE };
 
 describe('markers of the processes that saved a trigger’s ids', () => {
-	it('processesKey(ids key) → "<ids key>:processes"', () => {
-		expect(processesKey('dedupe:node-1')).toBe('dedupe:node-1:processes');
-	});
-
 	it('markThisProcess → [started, now] for this process; keeps the markers `keeps` names, drops malformed ones', () => {
 		const global: IDataObject = {
 			k: { kept: [1, 2], dropped: [3, 4], bad: 'x', self: [0, 0] },

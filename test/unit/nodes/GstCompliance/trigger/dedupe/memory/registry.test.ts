@@ -12,20 +12,21 @@ const NOW_MS = Date.UTC(2025, 0, 15, 4, 30, 0);
 const SHIPPED: DedupeOptions = { windowMs: 24 * HOUR + 300_000, capacity: 125_000 };
 /** A window no longer than IDLE_STORE_MS: an unused store may go after IDLE_STORE_MS. */
 const SHORT: DedupeOptions = { windowMs: HOUR, capacity: 125_000 };
+const t = (workflowId: string, nodeId: string) => ({ workflowId, nodeId });
 
 describe('DedupeRegistry', () => {
-	it('get(key) → one store and capacity watch per key, reconfigured on each use; clear() → new stores', () => {
+	it('get(trigger) → one store and capacity watch per trigger, reconfigured on each use; clear() → new stores', () => {
 		const registry = new DedupeRegistry();
 		const create = jest.fn(() => new MemoryDedupeStore(SHIPPED));
-		const a = registry.get('wf:node:production', SHIPPED, create);
-		const b = registry.get('wf:node:production', { windowMs: HOUR, capacity: 5 }, create);
+		const a = registry.get(t('wf', 'node'), SHIPPED, create);
+		const b = registry.get(t('wf', 'node'), { windowMs: HOUR, capacity: 5 }, create);
 		expect(a).toBe(b);
 		expect(a.read).toBe('nothing');
 		expect(a.store.capacity).toBe(5);
 		expect(create).toHaveBeenCalledTimes(1);
-		expect(registry.get('wf:node:test', SHIPPED, create).store).not.toBe(a.store);
+		expect(registry.get(t('wf', 'other'), SHIPPED, create).store).not.toBe(a.store);
 		registry.clear();
-		expect(registry.get('wf:node:production', SHIPPED, create).store).not.toBe(a.store);
+		expect(registry.get(t('wf', 'node'), SHIPPED, create).store).not.toBe(a.store);
 	});
 });
 
@@ -33,80 +34,74 @@ describe('DedupeRegistry: memory of triggers no longer used', () => {
 	it('get() once a store went unused for IDLE_STORE_MS → it is dropped, unless an accepted event waits in it', async () => {
 		const registry = new DedupeRegistry();
 		const create = () => new MemoryDedupeStore(SHORT);
-		const idle = registry.get('wf:idle:production', SHORT, create, NOW_MS).store;
-		const leased = registry.get('wf:leased:production', SHORT, create, NOW_MS).store;
+		const idle = registry.get(t('wf', 'idle'), SHORT, create, NOW_MS).store;
+		const leased = registry.get(t('wf', 'leased'), SHORT, create, NOW_MS).store;
 		leased.acceptNow('evt_waiting', NOW_MS, HOUR);
-		registry.get('wf:other:production', SHORT, create, NOW_MS + IDLE_STORE_MS + 1);
+		registry.get(t('wf', 'other'), SHORT, create, NOW_MS + IDLE_STORE_MS + 1);
 		expect(registry.size).toBe(2);
-		expect(registry.get('wf:leased:production', SHORT, create).store).toBe(leased);
-		expect(registry.get('wf:idle:production', SHORT, create).store).not.toBe(idle);
+		expect(registry.get(t('wf', 'leased'), SHORT, create).store).toBe(leased);
+		expect(registry.get(t('wf', 'idle'), SHORT, create).store).not.toBe(idle);
 	});
 
 	it('get() once a store went unused for IDLE_STORE_MS → kept while a start is not saved yet, dropped once a snapshot saved it', async () => {
 		const registry = new DedupeRegistry();
 		const create = () => new MemoryDedupeStore(SHORT);
-		const store = registry.get('wf:started:production', SHORT, create, NOW_MS).store;
+		const store = registry.get(t('wf', 'started'), SHORT, create, NOW_MS).store;
 		await store.start('evt_done', NOW_MS);
 		const later = NOW_MS + IDLE_STORE_MS + 1;
-		registry.get('wf:other:production', SHORT, create, later);
+		registry.get(t('wf', 'other'), SHORT, create, later);
 		expect(registry.size).toBe(2);
 		store.snapshot();
-		registry.get('wf:other:production', SHORT, create, later + 60_000);
+		registry.get(t('wf', 'other'), SHORT, create, later + 60_000);
 		expect(registry.size).toBe(1);
-		expect(registry.get('wf:started:production', SHORT, create, later + 60_000).store).not.toBe(
-			store,
-		);
+		expect(registry.get(t('wf', 'started'), SHORT, create, later + 60_000).store).not.toBe(store);
 	});
 });
 
 describe('DedupeRegistry: which stores a save writes, and when an unused one goes', () => {
 	const create = () => new MemoryDedupeStore(SHORT);
 
-	it('production(workflow) → that workflow’s production stores only, not its test-URL ones or another workflow’s', () => {
+	it('ofWorkflow(workflow) → that workflow’s stores only, not another workflow’s', () => {
 		const registry = new DedupeRegistry();
-		const a = registry.get('wf:a:production', SHORT, create).store;
-		const b = registry.get('wf:b:production', SHORT, create).store;
-		registry.get('wf:a:test', SHORT, create);
-		registry.get('other:a:production', SHORT, create);
-		expect(registry.production('wf').map((entry) => entry.store)).toEqual([a, b]);
+		const a = registry.get(t('wf', 'a'), SHORT, create).store;
+		const b = registry.get(t('wf', 'b'), SHORT, create).store;
+		registry.get(t('wf', 'a'), SHORT, create);
+		registry.get(t('other', 'a'), SHORT, create);
+		expect(registry.ofWorkflow('wf').map((entry) => entry.store)).toEqual([a, b]);
 	});
 
 	it('idle stores are looked for at most once a minute (a busy instance holds many)', () => {
 		const registry = new DedupeRegistry();
-		const store = registry.get('wf:a:production', SHORT, create, NOW_MS).store;
-		registry.get('wf:b:production', SHORT, create, NOW_MS + HOUR);
+		const store = registry.get(t('wf', 'a'), SHORT, create, NOW_MS).store;
+		registry.get(t('wf', 'b'), SHORT, create, NOW_MS + HOUR);
 		// a is idle from NOW + 1 h + 1 ms, but the last look was at NOW + 1 h.
-		registry.get('wf:b:production', SHORT, create, NOW_MS + HOUR + 59_999);
+		registry.get(t('wf', 'b'), SHORT, create, NOW_MS + HOUR + 59_999);
 		expect(registry.size).toBe(2);
-		registry.get('wf:b:production', SHORT, create, NOW_MS + HOUR + 60_000);
+		registry.get(t('wf', 'b'), SHORT, create, NOW_MS + HOUR + 60_000);
 		expect(registry.size).toBe(1);
-		expect(registry.get('wf:a:production', SHORT, create, NOW_MS + HOUR + 60_000).store).not.toBe(
-			store,
-		);
+		expect(registry.get(t('wf', 'a'), SHORT, create, NOW_MS + HOUR + 60_000).store).not.toBe(store);
 	});
 
 	it('the shipped times: a store unused for exactly an hour stays, a millisecond more and it goes', () => {
 		const registry = new DedupeRegistry();
-		const store = registry.get('wf:a:production', SHORT, create, NOW_MS).store;
-		registry.get('wf:b:production', SHORT, create, NOW_MS + HOUR);
-		expect(registry.get('wf:a:production', SHORT, create, NOW_MS + HOUR).store).toBe(store);
-		registry.get('wf:b:production', SHORT, create, NOW_MS + 2 * HOUR + 1);
-		expect(registry.get('wf:a:production', SHORT, create, NOW_MS + 2 * HOUR + 1).store).not.toBe(
-			store,
-		);
+		const store = registry.get(t('wf', 'a'), SHORT, create, NOW_MS).store;
+		registry.get(t('wf', 'b'), SHORT, create, NOW_MS + HOUR);
+		expect(registry.get(t('wf', 'a'), SHORT, create, NOW_MS + HOUR).store).toBe(store);
+		registry.get(t('wf', 'b'), SHORT, create, NOW_MS + 2 * HOUR + 1);
+		expect(registry.get(t('wf', 'a'), SHORT, create, NOW_MS + 2 * HOUR + 1).store).not.toBe(store);
 	});
 
 	it('a store whose window is longer than IDLE_STORE_MS → kept unused until the window has passed (every id it holds expired)', () => {
 		const registry = new DedupeRegistry();
 		const shipped = () => new MemoryDedupeStore(SHIPPED);
-		const store = registry.get('wf:a:production', SHIPPED, shipped, NOW_MS).store;
-		registry.get('wf:b:production', SHIPPED, shipped, NOW_MS + SHIPPED.windowMs);
-		expect(registry.get('wf:a:production', SHIPPED, shipped, NOW_MS + SHIPPED.windowMs).store).toBe(
+		const store = registry.get(t('wf', 'a'), SHIPPED, shipped, NOW_MS).store;
+		registry.get(t('wf', 'b'), SHIPPED, shipped, NOW_MS + SHIPPED.windowMs);
+		expect(registry.get(t('wf', 'a'), SHIPPED, shipped, NOW_MS + SHIPPED.windowMs).store).toBe(
 			store,
 		);
 		const past = NOW_MS + 2 * SHIPPED.windowMs + 1;
-		registry.get('wf:b:production', SHIPPED, shipped, past);
-		expect(registry.get('wf:a:production', SHIPPED, shipped, past).store).not.toBe(store);
+		registry.get(t('wf', 'b'), SHIPPED, shipped, past);
+		expect(registry.get(t('wf', 'a'), SHIPPED, shipped, past).store).not.toBe(store);
 	});
 });
 
@@ -116,8 +111,8 @@ describe('this process, as its marker names it', () => {
 		expect(registry.process.id).toMatch(/^[0-9a-f]{8}$/);
 		expect(registry.process.startedMs).toBeUndefined();
 		const create = () => new MemoryDedupeStore(SHIPPED);
-		const entry = registry.get('wf:a:production', SHIPPED, create, NOW_MS);
-		registry.get('wf:a:production', SHIPPED, create, NOW_MS + 5_000);
+		const entry = registry.get(t('wf', 'a'), SHIPPED, create, NOW_MS);
+		registry.get(t('wf', 'a'), SHIPPED, create, NOW_MS + 5_000);
 		expect(registry.process.startedMs).toBe(NOW_MS);
 		expect(entry.otherProcessWarnedMs).toBe(-Infinity);
 		const before = registry.process.id;
@@ -130,15 +125,15 @@ describe('the idle sweep after the clock steps back', () => {
 	it('get() at a time before the last sweep → looks again at once: a store idle by then is dropped', async () => {
 		const registry = new DedupeRegistry();
 		const create = () => new MemoryDedupeStore(SHORT);
-		const old = registry.get('wf:old:production', SHORT, create, NOW_MS).store;
+		const old = registry.get(t('wf', 'old'), SHORT, create, NOW_MS).store;
 		old.acceptNow('evt_waiting', NOW_MS, HOUR);
 		// Swept 5 h on: kept, an event waits in it.
-		registry.get('wf:other:production', SHORT, create, NOW_MS + 5 * HOUR);
+		registry.get(t('wf', 'other'), SHORT, create, NOW_MS + 5 * HOUR);
 		expect(registry.size).toBe(2);
 		await old.start('evt_waiting', NOW_MS);
 		old.snapshot();
 		// The clock steps back to 4 h on: the store has been idle for 4 h, and is dropped.
-		registry.get('wf:other:production', SHORT, create, NOW_MS + 4 * HOUR);
+		registry.get(t('wf', 'other'), SHORT, create, NOW_MS + 4 * HOUR);
 		expect(registry.size).toBe(1);
 	});
 });

@@ -1,0 +1,72 @@
+/**
+ * Every name the trigger keeps state under, built here and read back here only (BullMQ's
+ * `QueueKeys` is the model): the process's maps and log runs, the workflow's static data, and
+ * Redis. A trigger is its workflow and node ids; the node's id survives a rename, so everything
+ * keyed by it does too. Test-URL deliveries keep no ids, so every ledger name is production's.
+ */
+import { eventDigest } from './eventDigest';
+
+/** One trigger: the workflow (`unsaved` before its first save) and the node's id. */
+export interface TriggerId {
+	readonly workflowId: string;
+	readonly nodeId: string;
+}
+
+/** The trigger in this process's maps (Redis clients' users, log runs, overdue looks). */
+export function triggerKey({ workflowId, nodeId }: TriggerId): string {
+	return `${workflowId}:${nodeId}`;
+}
+
+/** One thing said or done per trigger and `what` (a note, a refusal's reason, a mode). */
+export function triggerRunKey(trigger: TriggerId, what: string): string {
+	return `${triggerKey(trigger)}:${what}`;
+}
+
+/** The trigger's ledger: the built-in store's registry entry and the Redis keys' scope. */
+export function ledgerScope(trigger: TriggerId): string {
+	return `${triggerKey(trigger)}:production`;
+}
+
+/** Where version 0.1.0 kept the snapshot: the node's static data, keyed by the node's name. */
+export const LEGACY_SNAPSHOT_KEY = 'dedupe';
+
+/** The global static-data key of one trigger's remembered ids (memory/snapshotRecords.ts). */
+export function snapshotKey(nodeId: string): string {
+	return `dedupe:${nodeId}`;
+}
+
+/** The global static-data key of the processes that saved them (memory/processMarkers.ts). */
+export function processesKey(nodeId: string): string {
+	return `${snapshotKey(nodeId)}:processes`;
+}
+
+/**
+ * What a global static-data key names, when it has this package's shape: a node's snapshot or
+ * its process markers. Whether the value is this package's own is for its reader to check.
+ */
+export function readStaticDataKey(
+	key: string,
+): { nodeId: string; holds: 'snapshot' | 'processes' } | undefined {
+	const [, nodeId, markers] = /^dedupe:(.+?)(:processes)?$/.exec(key) ?? [];
+	if (nodeId === undefined) return undefined;
+	return { nodeId, holds: markers ? 'processes' : 'snapshot' };
+}
+
+/** Every Redis key the package writes starts with this; `v1` changes with their meaning. */
+export const REDIS_PREFIX = 'n8n-gst-compliance:dedupe:v1';
+
+/** The key each Redis master's replica barrier writes (redis/replicaWait.ts). */
+export const REPLICA_MARKER_KEY = `${REDIS_PREFIX}:replica-barrier`;
+
+/**
+ * One event's key in a ledger scope: 132 bits of its id's SHA-256, base64url, so ids of any
+ * length make keys of one size.
+ */
+export function redisEventKey(scope: string, eventId: string): string {
+	return `${REDIS_PREFIX}:${scope}:${eventDigest(eventId).slice(0, 22)}`;
+}
+
+/** The sorted set of one ledger scope's accepted ids. */
+export function redisAcceptedKey(scope: string): string {
+	return `${REDIS_PREFIX}:${scope}:accepted`;
+}

@@ -1,0 +1,74 @@
+/** Every name the trigger keeps state under, built and read back in one place. */
+import { createHash } from 'crypto';
+
+import {
+	ledgerScope,
+	LEGACY_SNAPSHOT_KEY,
+	processesKey,
+	readStaticDataKey,
+	redisAcceptedKey,
+	redisEventKey,
+	REDIS_PREFIX,
+	REPLICA_MARKER_KEY,
+	snapshotKey,
+	triggerKey,
+	triggerRunKey,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+
+const TRIGGER = { workflowId: 'wf1', nodeId: 'node-1' };
+
+describe('names in the process: one per trigger, workflow and node apart', () => {
+	it('triggerKey → workflow and node; triggerRunKey adds what is said or done', () => {
+		expect(triggerKey(TRIGGER)).toBe('wf1:node-1');
+		expect(triggerRunKey(TRIGGER, 'dedupe:timeout')).toBe('wf1:node-1:dedupe:timeout');
+		expect(triggerKey({ workflowId: 'wf1', nodeId: 'node-2' })).not.toBe(triggerKey(TRIGGER));
+	});
+
+	it('ledgerScope → production only: Test-URL deliveries keep no ids', () => {
+		expect(ledgerScope(TRIGGER)).toBe('wf1:node-1:production');
+	});
+});
+
+describe('static data: written by the node id, read back to the same node', () => {
+	it('snapshotKey and processesKey → under dedupe:<node id>, as every release wrote them', () => {
+		expect(snapshotKey('node-1')).toBe('dedupe:node-1');
+		expect(processesKey('node-1')).toBe('dedupe:node-1:processes');
+		expect(LEGACY_SNAPSHOT_KEY).toBe('dedupe');
+	});
+
+	it('readStaticDataKey → the node and what the key holds, for every key the builders make', () => {
+		for (const nodeId of ['node-1', 'a:b', '7f0c-uuid'])
+			expect([
+				readStaticDataKey(snapshotKey(nodeId)),
+				readStaticDataKey(processesKey(nodeId)),
+			]).toEqual([
+				{ nodeId, holds: 'snapshot' },
+				{ nodeId, holds: 'processes' },
+			]);
+	});
+
+	it('readStaticDataKey → undefined for a key of another shape (a Code node’s own, the legacy name)', () => {
+		for (const key of ['orders', 'dedupe', 'dedupe:', 'my-dedupe:n1', 'lastRun'])
+			expect(readStaticDataKey(key)).toBeUndefined();
+	});
+});
+
+describe('Redis: fixed-size keys under one prefix', () => {
+	const digest = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 22);
+
+	it('redisEventKey → the prefix, the scope and 132 bits of the id’s SHA-256 (earlier keys still match)', () => {
+		expect(redisEventKey('s', 'evt_1')).toBe(`n8n-gst-compliance:dedupe:v1:s:${digest('evt_1')}`);
+		expect(redisEventKey('s', 'x'.repeat(5_000))).toHaveLength(redisEventKey('s', 'e').length);
+	});
+
+	it('redisEventKey → distinct ids distinct keys, lone surrogates included', () => {
+		const ids = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd', 'evt_\ud800\udc00'];
+		expect(new Set(ids.map((id) => redisEventKey('s', id))).size).toBe(4);
+	});
+
+	it('the accepted set and the replica barrier → under the same prefix, apart from every event key', () => {
+		expect(redisAcceptedKey('s')).toBe(`${REDIS_PREFIX}:s:accepted`);
+		expect(REPLICA_MARKER_KEY).toBe(`${REDIS_PREFIX}:replica-barrier`);
+		expect(redisEventKey('s', 'accepted')).not.toBe(redisAcceptedKey('s'));
+	});
+});
