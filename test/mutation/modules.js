@@ -20,6 +20,7 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/errors/redact'],
 	},
 	{ file: 'nodes/GstCompliance/resources.ts', tests: ['unit/nodes/GstCompliance/resources'] },
+	{ file: 'nodes/GstCompliance/throttle.ts', tests: ['unit/nodes/GstCompliance/throttle'] },
 	{
 		file: 'nodes/GstCompliance/transport/apiAnswer.ts',
 		tests: ['unit/nodes/GstCompliance/transport/apiAnswer'],

@@ -5,6 +5,7 @@
  * retrying every few seconds neither floods the log nor goes unseen until it deactivates the
  * subscription after 50 failures. No n8n types: webhook.ts words and writes the line.
  */
+import { isDue } from '../throttle';
 
 /** Least time between two lines of one trigger and reason. */
 export const SAY_EVERY_MS = 60_000;
@@ -28,7 +29,7 @@ export class FailureLog {
 	record(key: string, nowMs: number): Refusals | undefined {
 		const run = this.runs.get(key);
 		// A clock stepped back counts as time passed: the line is never held back for long.
-		if (run && nowMs - run.saidMs < this.everyMs && nowMs >= run.saidMs) {
+		if (run && !isDue(run.saidMs, nowMs, this.everyMs)) {
 			run.unsaid++;
 			return undefined;
 		}

@@ -5,6 +5,7 @@
  * process. A community node gets no timer of its own, so a quiet trigger names a lost event with
  * its next delivery, whatever that delivery is.
  */
+import { isDue } from '../throttle';
 import { triggerOf, type TriggerContext } from './context';
 import { triggerRunKey } from './dedupe/keys';
 import { overdueMessage } from './dedupe/lifecycle';
@@ -27,8 +28,7 @@ export async function overdueNotes(
 	const trigger = triggerOf(context);
 	const key = triggerRunKey(trigger, context.getMode());
 	const nowMs = Date.now();
-	const last = lastOverdueLook.get(key);
-	if (last !== undefined && nowMs >= last && nowMs - last < OVERDUE_LOOK_EVERY_MS) return [];
+	if (!isDue(lastOverdueLook.get(key), nowMs, OVERDUE_LOOK_EVERY_MS)) return [];
 	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
 	lastOverdueLook.set(key, nowMs);
 	const overdue = await ledger.overdue(nowMs, startWithinMs).catch(() => []);

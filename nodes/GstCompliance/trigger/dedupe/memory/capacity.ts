@@ -10,6 +10,7 @@
  * bench item 9 (docs/benchmarks.md) measures the rate against the empty store on SQLite and
  * Postgres, and ATTACH_REDIS_FROM follows its rows.
  */
+import { isDue } from '../../../throttle';
 import type { MemoryDedupeStore } from './memoryStore';
 
 /** The largest measured size that keeps ≥ 0.9× of the empty store's rate on every database. */
@@ -62,7 +63,7 @@ export class CapacityWatch {
 		// New evictions since the last warning, or the size.
 		const kind = store.evictedInWindow > this.evictedSeen ? 'evicting' : near(store);
 		if (!kind) return undefined;
-		if (nowMs - (this.lastWarned.get(kind) ?? -Infinity) < WARN_EVERY_MS) return kind;
+		if (!isDue(this.lastWarned.get(kind), nowMs, WARN_EVERY_MS)) return kind;
 		this.lastWarned.set(kind, nowMs);
 		this.evictedSeen = store.evictedInWindow;
 		logger.warn(`${capacityMessage(kind, store)} (${scope})`);

@@ -19,6 +19,7 @@
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  */
+import { isDue } from '../../../throttle';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Acceptance, Start, StartMark } from '../lifecycle';
@@ -124,7 +125,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 				entry.others.observe(markers, dedupeRegistry.process.id, nowMs);
 				const other = entry.others.notice(nowMs);
 				entry.otherProcess = other;
-				if (other && nowMs - entry.otherProcessWarnedMs >= OTHER_PROCESS_WARN_EVERY_MS) {
+				if (other && isDue(entry.otherProcessWarnedMs, nowMs, OTHER_PROCESS_WARN_EVERY_MS)) {
 					entry.otherProcessWarnedMs = nowMs;
 					site.warn(`${other} (${ledgerScope(site)})`);
 				}

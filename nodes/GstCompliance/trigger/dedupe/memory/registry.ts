@@ -5,6 +5,7 @@
  * requests, and because the execution that starts an event runs in the same process as the
  * delivery that accepted it (regular mode).
  */
+import { isDue } from '../../../throttle';
 import { randomUUID } from 'crypto';
 
 import { ledgerScope, type TriggerId } from '../keys';
@@ -100,7 +101,7 @@ export class DedupeRegistry {
 
 	private dropIdle(nowMs: number): void {
 		// A look at every store, at most once a minute: a busy instance holds many.
-		if (nowMs - this.sweptMs < SWEEP_EVERY_MS && nowMs >= this.sweptMs) return;
+		if (!isDue(this.sweptMs, nowMs, SWEEP_EVERY_MS)) return;
 		this.sweptMs = nowMs;
 		for (const [key, entry] of this.stores)
 			if (nowMs - entry.lastUsedMs > idleFor(entry) && settled(entry)) this.stores.delete(key);

@@ -4,6 +4,7 @@
  * cluster adds a node and every few minutes in use, and warns once per change when Redis may
  * evict (redisEviction.ts).
  */
+import { isDue } from '../../../throttle';
 import { sleep } from 'n8n-workflow';
 
 import {
@@ -203,7 +204,7 @@ export class RedisClients {
  */
 function lookAtPolicy(entry: Entry, connection: RedisConnection): void {
 	const nowMs = Date.now();
-	const due = nowMs - entry.policyLookedMs >= POLICY_LOOK_EVERY_MS || nowMs < entry.policyLookedMs;
+	const due = isDue(entry.policyLookedMs, nowMs, POLICY_LOOK_EVERY_MS);
 	if (!entry.policyStale && !due) return;
 	entry.policyStale = false;
 	entry.policyLookedMs = nowMs;

@@ -12,6 +12,7 @@
  * and WAITs for it. Redis replicates in order, so a replica that has the marker has every start
  * made before it; one barrier runs at a time, and the starts that finish meanwhile share the next.
  */
+import { isDue } from '../../../throttle';
 import type { Cluster, Redis } from 'ioredis';
 
 import type { RedisClient } from './redisConnection';
@@ -109,8 +110,7 @@ export class ReplicaBarrier {
 async function replicaCount(server: Redis): Promise<number> {
 	const nowMs = Date.now();
 	const known = replicaCounts.get(server);
-	if (known && nowMs - known.readMs < REPLICAS_READ_EVERY_MS && nowMs >= known.readMs)
-		return known.count;
+	if (known && !isDue(known.readMs, nowMs, REPLICAS_READ_EVERY_MS)) return known.count;
 	const info = await Promise.resolve()
 		.then(async () => await server.info('replication'))
 		.catch(() => '');

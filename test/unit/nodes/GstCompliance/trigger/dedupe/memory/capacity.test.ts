@@ -57,6 +57,14 @@ it('repeats a warning at most every ten minutes', () => {
 	expect(warnings).toHaveLength(3);
 });
 
+it('warns again at once after the clock stepped back (not quiet for as long as the step)', () => {
+	const { warnings, claim } = setup();
+	for (let i = 0; i < 9; i++) claim(`evt_${i}`);
+	expect(warnings).toHaveLength(1);
+	claim('evt_after_step', NOW - 2 * HOUR);
+	expect(warnings).toHaveLength(2);
+});
+
 it('notice() says the store forgets ids while it is full; once ids expire below the cap, the forgotten ones are past the window too', () => {
 	const { store, claim } = setup();
 	const watch = new CapacityWatch();

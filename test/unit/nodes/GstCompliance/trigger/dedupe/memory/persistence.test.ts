@@ -231,4 +231,19 @@ describe('another process receiving the same trigger’s deliveries', () => {
 		]);
 		expect(warnings).toEqual([expect.stringMatching(/\(wf:n1:production\)$/)]);
 	});
+
+	it('the warning after the clock stepped back → said again at once, not after as long as the step', async () => {
+		const key = processesKey('n1');
+		const global = { [key]: { other: [NOW - 1, NOW] } };
+		const { site: s, warnings } = site({}, { global });
+		const ledger = memoryLedger(s, OPTIONS);
+		for (const [i, atMs] of [NOW, NOW + OVERLAP_MS, NOW + 2 * OVERLAP_MS].entries()) {
+			(global[key] as IDataObject).other = [NOW - 1, atMs];
+			await ledger.accept(`evt_step_${i}`, atMs, WITHIN);
+		}
+		expect(warnings).toHaveLength(1);
+		await ledger.accept('evt_after_step', NOW + OVERLAP_MS - 3_600_000, WITHIN);
+		expect(ledger.notice()).toMatch(/^Another n8n process/);
+		expect(warnings).toHaveLength(2);
+	});
 });

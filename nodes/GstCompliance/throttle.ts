@@ -1,0 +1,8 @@
+/**
+ * The rule behind every "at most every N ms" in the package (warnings, looks, sweeps, reads): due
+ * when it never happened, when `everyMs` passed since it last did, or when the clock now reads
+ * earlier than that (stepped back), so a step back of an hour never keeps it quiet for the hour.
+ */
+export function isDue(lastMs: number | undefined, nowMs: number, everyMs: number): boolean {
+	return lastMs === undefined || nowMs - lastMs >= everyMs || nowMs < lastMs;
+}
