@@ -16,14 +16,14 @@ import { CREDENTIAL } from './credentialNames';
 
 import { testGstComplianceCredentials } from './credential/connectionCheck';
 import { testRedisCredential } from './trigger/dedupe/redis/redisCredential';
-import { releaseTrigger } from './trigger/dedupe/store';
+import { releaseTrigger, usesRedis } from './trigger/dedupe/store';
 import {
 	activationMessage,
 	eventTriggerDescription,
 	properties,
 	triggerPanel,
 } from './trigger/description';
-import { triggerOf, usesRedis } from './trigger/context';
+import { triggerOf } from './trigger/context';
 import { runExecution } from './trigger/execution';
 import { checkSigningSecrets, usableSigningSecrets } from './trigger/secretCheck';
 import { unusableSecretRemedy, unusableSecretTitle } from './trigger/refusals';

@@ -10,12 +10,11 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { NodeOperationError } from 'n8n-workflow';
 
-import { dedupeSite, isTest, type TriggerContext } from './context';
+import { readTrigger } from './context';
 import { overdueNotes } from './overdue';
 import { settings } from '../settings';
 import { messageParts } from '../errors/messageParts';
 import { duplicateStartMessage, type Start } from './dedupe/lifecycle';
-import { DedupeUnavailableError } from './dedupe/redis/redisConnection';
 import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
 import { normaliseOptions, type RawTriggerOptions } from './options';
 import { buildOutput, deliveredEvent } from './output';
@@ -30,13 +29,13 @@ export const START_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_
 
 export async function runExecution(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const context = this as unknown as TriggerContext;
+	const trigger = readTrigger(this);
 	const options = normaliseOptions(this.getNodeParameter('options', 0, {}) as RawTriggerOptions);
 	const refetch = this.getNodeParameter('refetch', 0, false) as boolean;
 	const out: INodeExecutionData[] = [];
 	let ledger: TriggerLedger | undefined;
 	const open = async () =>
-		(ledger ??= await openLedger(dedupeSite(context, false), {
+		(ledger ??= await openLedger(trigger.site(false), {
 			windowMs: options.dedupeWindowMs,
 			capacity: DEDUPE_CAPACITY,
 		}));
@@ -45,10 +44,9 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		this.logger.info(`GST Compliance Trigger: ${message}`);
 		this.addExecutionHints({ message, location: 'outputPane' });
 	};
-	const test = isTest(context);
 	const noticeAsHint = this.getNode().typeVersion >= 3;
 	for (const [index, item] of items.entries()) {
-		const shown = test ? readShown(item.json) : undefined;
+		const shown = trigger.test ? readShown(item.json) : undefined;
 		if (shown)
 			throw new NodeOperationError(this.getNode(), shown.title, {
 				description: shown.description,
@@ -62,7 +60,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		}
 		const { event, acceptance } = delivered;
 		// A Test-URL event is not deduplicated (webhook.ts): its execution starts it as it is.
-		if (test) {
+		if (trigger.test) {
 			const output = await buildOutput(this, event, { shape: options.outputShape, refetch });
 			out.push({ json: output, pairedItem: { item: index } });
 			continue;
@@ -104,7 +102,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		}
 		const notes = [
 			delivered.notice,
-			...(ledger ? await overdueNotes(context, ledger, options.startWithinMs) : []),
+			...(ledger ? await overdueNotes(trigger, ledger, options.startWithinMs) : []),
 		];
 		const notice = notes.filter(Boolean).join(' ');
 		// Version 3 says it beside the output (an execution hint), so it never reaches a sheet or a
@@ -129,7 +127,7 @@ async function startRetried(
 			(failure: unknown) => ({ failure }),
 		);
 		if ('started' in result) return result;
-		const retriable = result.failure instanceof DedupeUnavailableError;
+		const retriable = storeRefusal(result.failure)?.retriable === true;
 		if (!retriable || attempt >= START_RETRY_DELAYS_MS.length) return result;
 		await settings.sleep(START_RETRY_DELAYS_MS[attempt]);
 	}

@@ -6,8 +6,7 @@
  * its next delivery, whatever that delivery is.
  */
 import { isDue } from '../throttle';
-import { triggerOf, type TriggerContext } from './context';
-import { triggerRunKey } from './dedupe/keys';
+import { triggerRunKey, type TriggerId } from './dedupe/keys';
 import { overdueMessage } from './dedupe/lifecycle';
 import type { TriggerLedger } from './dedupe/store';
 
@@ -21,12 +20,11 @@ const lastOverdueLook = new Map<string, number>();
  * error. A clock stepped back looks again at once.
  */
 export async function overdueNotes(
-	context: TriggerContext,
+	trigger: TriggerId & { test: boolean; warn(message: string): void },
 	ledger: Pick<TriggerLedger, 'overdue'>,
 	startWithinMs: number,
 ): Promise<string[]> {
-	const trigger = triggerOf(context);
-	const key = triggerRunKey(trigger, context.getMode());
+	const key = triggerRunKey(trigger, trigger.test ? 'test' : 'production');
 	const nowMs = Date.now();
 	if (!isDue(lastOverdueLook.get(key), nowMs, OVERDUE_LOOK_EVERY_MS)) return [];
 	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
@@ -34,7 +32,7 @@ export async function overdueNotes(
 	const overdue = await ledger.overdue(nowMs, startWithinMs).catch(() => []);
 	return overdue.map((event) => {
 		const message = overdueMessage(event, startWithinMs);
-		context.logger.warn(`GST Compliance Trigger (workflow ${trigger.workflowId}): ${message}`);
+		trigger.warn(`GST Compliance Trigger (workflow ${trigger.workflowId}): ${message}`);
 		return message;
 	});
 }

@@ -16,6 +16,8 @@ export interface StoreRefusal {
 	answer: string;
 	/** What happened and what to check, for the log. */
 	why: string;
+	/** The store may answer in a few seconds (a restart, a failover): worth trying again. */
+	retriable: boolean;
 }
 
 /** The refusal for a store error; undefined for any other error. */
@@ -26,6 +28,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			reason: `dedupe:${error.failure}`,
 			answer: 'Dedupe store unavailable, retry later',
 			why: `${error.message}. ${REDIS_ADVICE[error.failure]}; the service retries the delivery`,
+			retriable: true,
 		};
 	if (error instanceof RedisClientMissingError)
 		return {
@@ -33,6 +36,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			reason: 'dedupe:noClient',
 			answer: 'Dedupe store unavailable, retry later',
 			why: `${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
+			retriable: false,
 		};
 	if (error instanceof AcceptedElsewhereError)
 		return {
@@ -40,6 +44,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			reason: 'acceptedElsewhere',
 			answer: 'Trigger is not configured',
 			why: error.message.replace(/\.$/, ''),
+			retriable: false,
 		};
 	if (error instanceof RedisCredentialError)
 		return {
@@ -47,6 +52,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			reason: 'redisCredential',
 			answer: 'Trigger is not configured',
 			why: `${error.message} Every delivery is refused until it is fixed`,
+			retriable: false,
 		};
 	return undefined;
 }

@@ -13,7 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL } from '../credentialNames';
 import { answerAtOnce, answerOnceExecutionExists, n8nVersion, requestBytes } from '../n8nCompat';
 import { acknowledgeMode } from './acknowledgement';
-import { dedupeSite, isTest, loggedTrigger, readCredential, type TriggerContext } from './context';
+import { readTrigger, type Trigger } from './context';
 import type { Acceptance } from './dedupe/lifecycle';
 import { DEDUPE_CAPACITY, openLedger, thisAcceptor, type TriggerLedger } from './dedupe/store';
 import { overdueNotes } from './overdue';
@@ -28,6 +28,7 @@ import { logOnce, sayRefused } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const trigger = readTrigger(this);
 	// Refused before the credential is read: a request that cannot verify costs no database read
 	// or decryption. judgeDelivery makes the same checks again, with the same answers.
 	let body: Buffer;
@@ -35,28 +36,29 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		body = await requestBytes(this.getRequestObject());
 	} catch (error) {
 		// n8n's readRawBody: raw-body's 413 above n8n's payload limit, or a client that went away.
-		if ((error as { status?: unknown }).status === 413) return refuse(this, refusals.tooLarge());
-		return refuse(this, refusals.unreadable());
+		if ((error as { status?: unknown }).status === 413)
+			return refuse(this, trigger, refusals.tooLarge());
+		return refuse(this, trigger, refusals.unreadable());
 	}
 	const signatureHeader = this.getHeaderData()[SIGNATURE_HEADER];
-	if (body.length > MAX_BODY_BYTES) return refuse(this, refusals.tooLarge());
+	if (body.length > MAX_BODY_BYTES) return refuse(this, trigger, refusals.tooLarge());
 	const parsedHeader = parseSignatureHeader(signatureHeader);
-	if (!parsedHeader) return refuse(this, refusals.noSignature());
+	if (!parsedHeader) return refuse(this, trigger, refusals.noSignature());
 
 	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
-	if (options.notes.length > 0) logOnce(loggedTrigger(asTrigger(this)), options.notes);
+	if (options.notes.length > 0) logOnce(trigger, options.notes);
 
 	let secrets: string[];
 	try {
-		const usable = usableSigningSecrets(await readCredential(asTrigger(this), CREDENTIAL.webhook));
+		const usable = usableSigningSecrets(await trigger.credential(CREDENTIAL.webhook));
 		if (usable.ignored)
-			logOnce(loggedTrigger(asTrigger(this)), [
+			logOnce(trigger, [
 				`${usable.ignored}: it is ignored, deliveries verify with Signing Secret only`,
 			]);
-		if (usable.unusable) return refuse(this, refusals.unusableSecret(usable.unusable));
+		if (usable.unusable) return refuse(this, trigger, refusals.unusableSecret(usable.unusable));
 		secrets = usable.secrets;
 	} catch {
-		return refuse(this, refusals.noCredential());
+		return refuse(this, trigger, refusals.noCredential());
 	}
 
 	const nowMs = Date.now();
@@ -73,25 +75,25 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
 			switch (outcome.reason) {
 				case 'tooLarge':
-					return refuse(this, refusals.tooLarge());
+					return refuse(this, trigger, refusals.tooLarge());
 				case 'notEnvelope':
-					return refuse(this, refusals.notEnvelope());
+					return refuse(this, trigger, refusals.notEnvelope());
 				case 'mismatch':
-					return refuse(this, refusals.mismatch());
+					return refuse(this, trigger, refusals.mismatch());
 				case 'stale': {
 					const offsetS = Math.round(Math.abs(nowMs / 1000 - Number(parsedHeader.timestamp)));
-					return refuse(this, refusals.stale(offsetS, options.toleranceMs / 1000));
+					return refuse(this, trigger, refusals.stale(offsetS, options.toleranceMs / 1000));
 				}
 				case 'malformed':
-					return refuse(this, refusals.noSignature());
+					return refuse(this, trigger, refusals.noSignature());
 			}
 			break;
 		case 'ignored':
-			if (isTest(asTrigger(this))) return refuse(this, refusals.notSelected(outcome.event.type));
-			await nameOverdue(asTrigger(this), options);
+			if (trigger.test) return refuse(this, trigger, refusals.notSelected(outcome.event.type));
+			await nameOverdue(trigger, options);
 			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
 		case 'verified':
-			return await accept(this, outcome.event, options);
+			return await accept(this, trigger, outcome.event, options);
 	}
 }
 
@@ -104,12 +106,13 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
  */
 async function accept(
 	context: IWebhookFunctions,
+	trigger: Trigger,
 	event: EventEnvelope,
 	options: TriggerOptions,
 ): Promise<IWebhookResponseData> {
 	const nowMs = Date.now();
 	const token = randomUUID();
-	if (isTest(asTrigger(context)))
+	if (trigger.test)
 		return answerAtOnce(
 			context.getResponseObject(),
 			deliveredItem(event, { token, ...thisAcceptor(nowMs) }),
@@ -118,7 +121,7 @@ async function accept(
 	let ledger: TriggerLedger;
 	let acceptance: Acceptance;
 	try {
-		ledger = await openLedger(dedupeSite(asTrigger(context), true), {
+		ledger = await openLedger(trigger.site(true), {
 			windowMs: options.dedupeWindowMs,
 			capacity: DEDUPE_CAPACITY,
 		});
@@ -129,11 +132,11 @@ async function accept(
 		context.logger.debug(
 			`GST Compliance Trigger: ${refusal.why}; delivery answered ${refusal.status}`,
 		);
-		sayRefused(loggedTrigger(asTrigger(context)), refusal.status, refusal.reason, refusal.why);
+		sayRefused(trigger, refusal.status, refusal.reason, refusal.why);
 		return respond(context, refusal.status, { error: refusal.answer });
 	}
 
-	const overdue = await overdueNotes(asTrigger(context), ledger, options.startWithinMs);
+	const overdue = await overdueNotes(trigger, ledger, options.startWithinMs);
 	switch (acceptance.kind) {
 		case 'duplicate':
 			return { webhookResponse: { received: true, duplicate: true } };
@@ -162,31 +165,27 @@ async function accept(
  * A delivery that reaches no acceptance (an event type not selected) still names the events
  * accepted and never started (overdue.ts); a store that cannot be opened is left for the next.
  */
-async function nameOverdue(context: TriggerContext, options: TriggerOptions): Promise<void> {
-	const ledger = await openLedger(dedupeSite(context, true), {
+async function nameOverdue(trigger: Trigger, options: TriggerOptions): Promise<void> {
+	const ledger = await openLedger(trigger.site(true), {
 		windowMs: options.dedupeWindowMs,
 		capacity: DEDUPE_CAPACITY,
 	}).catch(() => undefined);
-	if (ledger) await overdueNotes(context, ledger, options.startWithinMs);
+	if (ledger) await overdueNotes(trigger, ledger, options.startWithinMs);
 }
-
-/** The webhook context as the trigger reads it (context.ts). */
-const asTrigger = (context: IWebhookFunctions) => context as unknown as TriggerContext;
 
 /**
  * Answers a delivery the trigger does no work for, and logs why where the user must act. On the
  * Test URL it also starts an execution that shows why in the editor (testUrl.ts).
  */
-function refuse(context: IWebhookFunctions, refusal: Refusal): IWebhookResponseData {
+function refuse(
+	context: IWebhookFunctions,
+	trigger: Trigger,
+	refusal: Refusal,
+): IWebhookResponseData {
 	if (refusal.logged)
-		sayRefused(
-			loggedTrigger(asTrigger(context)),
-			refusal.status,
-			refusal.logged.reason,
-			refusal.logged.why,
-		);
+		sayRefused(trigger, refusal.status, refusal.logged.reason, refusal.logged.why);
 	const answered = respond(context, refusal.status, refusal.body);
-	if (!isTest(asTrigger(context))) return answered;
+	if (!trigger.test) return answered;
 	return { ...answered, workflowData: [[{ json: shownItem(refusal.shown, refusal.status) }]] };
 }
 

@@ -4,7 +4,9 @@
  * namespace; static data unused), otherwise the process's own (memory/, kept in the workflow's
  * static data). The lifecycle is the same whichever it is.
  */
-import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+
+import { CREDENTIAL } from '../../credentialNames';
 
 import { ledgerScope, triggerKey, type TriggerId } from './keys';
 import type { EventLedger } from './lifecycle';
@@ -13,6 +15,7 @@ import { memoryLedger } from './memory/persistence';
 import { dedupeRegistry } from './memory/registry';
 import { redisClients } from './redis/redisClients';
 import { redisDedupeStore } from './redis/redisCredential';
+import { RedisCredentialMissingError } from './redis/redisSettings';
 
 /**
  * The most ids the built-in store keeps (its memory and static data; docs/trigger.md has the
@@ -79,4 +82,17 @@ export async function openLedger(site: DedupeSite, options: DedupeOptions): Prom
  */
 export function releaseTrigger(trigger: TriggerId): void {
 	redisClients.release(triggerKey(trigger));
+}
+
+/**
+ * Whether the trigger uses Redis: version 3 says so in Dedupe Store (a credential left attached
+ * after choosing Built-In is not used, n8n hides it), versions 1 and 2 by attaching the credential.
+ * Throws RedisCredentialMissingError when Redis is chosen and no credential is selected.
+ */
+export function usesRedis(node: INode): boolean {
+	const attached = !!node.credentials?.[CREDENTIAL.redis];
+	const chosen = node.parameters?.dedupeStore;
+	if (chosen === 'builtIn') return false;
+	if (chosen === 'redis' && !attached) throw new RedisCredentialMissingError();
+	return attached;
 }

@@ -1,11 +1,13 @@
 /** The trigger as n8n's contexts show it to webhook() and to the execution's first step. */
-import type { INode, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INode,
+	IWebhookFunctions,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 
 import {
-	dedupeSite,
-	isTest,
-	loggedTrigger,
-	readCredential,
+	readTrigger,
 	triggerOf,
 	type TriggerContext,
 } from '../../../../../nodes/GstCompliance/trigger/context';
@@ -42,9 +44,19 @@ function context(
 			info: () => {},
 		},
 		workflow: options.nodes ? { nodes: options.nodes } : undefined,
-	} as unknown as TriggerContext;
+	} as unknown as TriggerContext; // a plain object standing for n8n's context
 	return { ctx, reads, warnings };
 }
+
+describe('n8n’s contexts as the trigger reads them', () => {
+	it('IWebhookFunctions and IExecuteFunctions → a TriggerContext as they are (ts-jest type-checks this file: a change in n8n’s types fails it)', () => {
+		const asRead = [
+			(context: IWebhookFunctions): TriggerContext => context,
+			(context: IExecuteFunctions): TriggerContext => context,
+		];
+		expect(asRead).toHaveLength(2);
+	});
+});
 
 describe('which trigger it is', () => {
 	it('triggerOf → the workflow id and node id; "unsaved" before the first save', () => {
@@ -55,14 +67,14 @@ describe('which trigger it is', () => {
 		expect(triggerOf(context().ctx)).toEqual({ workflowId: 'unsaved', nodeId: 'node-1' });
 	});
 
-	it('isTest → true for a Test-URL delivery (manual mode) only', () => {
-		expect(isTest(context({ mode: 'manual' }).ctx)).toBe(true);
-		expect(isTest(context({ mode: 'webhook' }).ctx)).toBe(false);
+	it('readTrigger → test for a Test-URL delivery (manual mode) only', () => {
+		expect(readTrigger(context({ mode: 'manual' }).ctx).test).toBe(true);
+		expect(readTrigger(context({ mode: 'webhook' }).ctx).test).toBe(false);
 	});
 
-	it('loggedTrigger → names the node and warns through n8n’s logger', () => {
+	it('readTrigger → names the node and warns through n8n’s logger', () => {
 		const { ctx, warnings } = context({ workflowId: 'wf1' });
-		const trigger = loggedTrigger(ctx);
+		const trigger = readTrigger(ctx);
 		expect(trigger).toMatchObject({
 			workflowId: 'wf1',
 			nodeId: 'node-1',
@@ -78,7 +90,7 @@ describe('reading a credential', () => {
 
 	it('a saved credential in production → read once for a burst of deliveries', async () => {
 		const { ctx, reads } = context({ credentials: saved });
-		for (let i = 0; i < 3; i++) await readCredential(ctx, 'gstComplianceWebhookApi');
+		for (let i = 0; i < 3; i++) await readTrigger(ctx).credential('gstComplianceWebhookApi');
 		expect(reads).toEqual(['gstComplianceWebhookApi']);
 	});
 
@@ -87,18 +99,18 @@ describe('reading a credential', () => {
 			mode: 'manual',
 			credentials: { gstComplianceWebhookApi: { id: 'cred-ctx-2', name: 'Webhook' } },
 		});
-		for (let i = 0; i < 3; i++) await readCredential(ctx, 'gstComplianceWebhookApi');
+		for (let i = 0; i < 3; i++) await readTrigger(ctx).credential('gstComplianceWebhookApi');
 		expect(reads).toHaveLength(3);
 	});
 });
 
-describe('the dedupe code’s view (dedupeSite)', () => {
+describe('the dedupe code’s view (site)', () => {
 	it('without a Redis credential → no redisCredential; static data, node ids and warnings from n8n', () => {
 		const { ctx, warnings } = context({
 			workflowId: 'wf1',
 			nodes: { A: { id: 'node-1' }, B: { id: 'node-2' } },
 		});
-		const site = dedupeSite(ctx, true);
+		const site = readTrigger(ctx).site(true);
 		expect(site).toMatchObject({
 			workflowId: 'wf1',
 			nodeId: 'node-1',
@@ -115,7 +127,7 @@ describe('the dedupe code’s view (dedupeSite)', () => {
 		const { ctx, reads } = context({
 			credentials: { gstComplianceRedisApi: { id: 'cred-ctx-3', name: 'Redis' } },
 		});
-		const site = dedupeSite(ctx, false);
+		const site = readTrigger(ctx).site(false);
 		expect(site.writable).toBe(false);
 		expect(await site.redisCredential?.()).toEqual({ type: 'gstComplianceRedisApi' });
 		await site.redisCredential?.();

@@ -13,6 +13,7 @@ describe('what a store error means for a delivery', () => {
 			status: 503,
 			reason: 'dedupe:unreachable',
 			answer: 'Dedupe store unavailable, retry later',
+			retriable: true,
 			why: expect.stringMatching(
 				/redis:6379.*Check that Redis runs and that this n8n process reaches it \(Host, Port, SSL\); the service retries the delivery$/,
 			),
@@ -88,7 +89,7 @@ describe('what a store error means for a delivery', () => {
 		'storeRefusal(Redis says "$reason") → the key dedupe:$kind and its own advice',
 		({ kind, reason, says }) => {
 			const refusal = storeRefusal(new DedupeUnavailableError('redis:6379', reason));
-			expect(refusal).toMatchObject({ status: 503, reason: `dedupe:${kind}` });
+			expect(refusal).toMatchObject({ status: 503, reason: `dedupe:${kind}`, retriable: true });
 			expect(refusal?.why).toMatch(says);
 			expect(refusal?.why).toContain(reason);
 			if (kind !== 'auth') expect(refusal?.why).not.toMatch(/Password/);
@@ -100,6 +101,8 @@ describe('what a store error means for a delivery', () => {
 			status: 503,
 			reason: 'dedupe:noClient',
 			why: expect.stringMatching(/Remove the Redis credential from the trigger/),
+			// Waiting does not bring the module: an execution's start is not tried again.
+			retriable: false,
 		});
 	});
 
@@ -109,6 +112,7 @@ describe('what a store error means for a delivery', () => {
 			status: 500,
 			reason: 'redisCredential',
 			answer: 'Trigger is not configured',
+			retriable: false,
 			why: `${error.message} Every delivery is refused until it is fixed`,
 		});
 	});
@@ -119,6 +123,7 @@ describe('what a store error means for a delivery', () => {
 			status: 500,
 			reason: 'acceptedElsewhere',
 			answer: 'Trigger is not configured',
+			retriable: false,
 			why: error.message.slice(0, -1),
 		});
 		expect(error.message).toMatch(/Attach a GST Compliance Dedupe Redis credential.*\.$/);
