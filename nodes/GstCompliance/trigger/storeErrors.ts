@@ -6,7 +6,7 @@
 import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redis/redisConnection';
 import { REDIS_ADVICE, type RedisFailure } from './dedupe/redis/redisFailure';
 import { RedisCredentialError } from './dedupe/redis/redisSettings';
-import { AcceptedElsewhereError } from './dedupe/memory/persistence';
+import { AcceptedElsewhereError } from './dedupe/memory/processMarkers';
 
 export interface StoreRefusal {
 	status: 500 | 503;

@@ -19,7 +19,6 @@
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  */
-import { isDue } from '../../../throttle';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Acceptance, Start, StartMark } from '../lifecycle';
@@ -32,43 +31,21 @@ import {
 	readStaticDataKey,
 	snapshotKey,
 } from '../keys';
-import { isMarkers, markThisProcess } from './processMarkers';
+import {
+	AcceptedElsewhereError,
+	acceptedElsewhere,
+	isMarkers,
+	markThisProcess,
+} from './processMarkers';
 import { isSnapshot } from './snapshotRecords';
 import { dedupeRegistry, type RegistryEntry } from './registry';
 
-const OTHER_PROCESS_WARN_EVERY_MS = 10 * 60_000;
 /**
  * Where n8n reads the answer once the execution exists (2.0–2.33), the store is written into
  * that request's static data only if the answer is read this soon after the delivery arrived:
  * later (a concurrency wait), the copy n8n saves then may roll back what other nodes saved.
  */
 export const ANSWER_FRESH_MS = 1_000;
-
-/**
- * The built-in store cannot keep its promise across processes: in queue mode the execution that
- * starts an event runs on a worker, with no static data and a memory of its own, so neither the
- * process that accepted nor the one that starts would learn what the other did. A community node
- * cannot read n8n's configuration (no `process.env` on n8n Cloud), so the execution tells it from
- * its item: accepted by another process while this one was running.
- */
-export class AcceptedElsewhereError extends Error {
-	constructor() {
-		super(
-			'This execution runs on another n8n process than the one that received its delivery, while both run (queue mode: a worker), and the built-in dedupe store lives in one process. Attach a GST Compliance Dedupe Redis credential to the trigger (any Redis every n8n process reaches; the queue’s own is fine).',
-		);
-		this.name = 'AcceptedElsewhereError';
-	}
-}
-
-/**
- * Accepted by another process while this one was running (by its load time; the accepting
- * process's clock): that process holds the acceptance, this one would start the event blind. An
- * item accepted before this process started is one n8n runs again after a restart.
- */
-function acceptedElsewhere(mark: StartMark): boolean {
-	const self = dedupeRegistry.process;
-	return mark.process !== self.id && mark.acceptedMs > self.loadedMs;
-}
 
 /** The trigger as the built-in store needs it (a subset of store.ts's DedupeSite). */
 export interface MemorySite {
@@ -122,13 +99,9 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		accept: async (eventId, nowMs, startWithinMs) => {
 			if (site.writable) {
 				const markers = site.staticData('global')[processesKey(nodeId)];
-				entry.others.observe(markers, dedupeRegistry.process.id, nowMs);
-				const other = entry.others.notice(nowMs);
-				entry.otherProcess = other;
-				if (other && isDue(entry.otherProcessWarnedMs, nowMs, OTHER_PROCESS_WARN_EVERY_MS)) {
-					entry.otherProcessWarnedMs = nowMs;
-					site.warn(`${other} (${ledgerScope(site)})`);
-				}
+				entry.others.look(markers, dedupeRegistry.process.id, nowMs, (notice) =>
+					site.warn(`${notice} (${ledgerScope(site)})`),
+				);
 			}
 			// Synchronous up to the write: n8n saves the static data right after the answer.
 			acceptedMs = nowMs;
@@ -137,12 +110,13 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			return acceptance;
 		},
 		start: async (eventId, nowMs, mark) => {
-			if (mark && acceptedElsewhere(mark)) throw new AcceptedElsewhereError();
+			if (mark && acceptedElsewhere(mark, dedupeRegistry.process))
+				throw new AcceptedElsewhereError();
 			return await store.start(eventId, nowMs, mark);
 		},
 		startedElsewhere: async (eventId, mark) => await store.startedElsewhere(eventId, mark),
 		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
-		notice: () => [entry.otherProcess, watch.notice(store)].filter(Boolean).join(' ') || undefined,
+		notice: () => [entry.others.said, watch.notice(store)].filter(Boolean).join(' ') || undefined,
 		answered: (eventId, nowMs = Date.now()) => {
 			store.startAtAnswer(eventId, nowMs);
 			// n8n saves the whole copy it loaded with this request: read after a wait, it may be

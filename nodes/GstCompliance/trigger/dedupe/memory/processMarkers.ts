@@ -1,4 +1,8 @@
 /**
+ * Another n8n process receiving the same trigger, for the built-in store, whose memory is one
+ * process's: noticing it (below), and refusing to start an event another running process accepted
+ * (`AcceptedElsewhereError`).
+ *
  * The per-process markers of the built-in store: each process that saves a trigger's ids writes
  * its own marker into the workflow's static data (`dedupe:<node id>:processes`, id → [first
  * delivery, last save] by its own clock), so a process can tell that another one receives the
@@ -13,10 +17,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isDue } from '../../../throttle';
+import type { StartMark } from '../lifecycle';
+
 /** Another process is live while its marker changed this recently, and kept this long. */
 export const PROCESS_LIVE_MS = 60 * 60_000;
 /** Changes of one marker seen over less than this are a deploy's overlap, not a second process. */
 export const OVERLAP_MS = 5 * 60_000;
+/** The warning that another process receives the trigger is logged at most this often. */
+const WARN_EVERY_MS = 10 * 60_000;
 /** Markers of other processes followed at most (the oldest seen go first). */
 const MAX_FOLLOWED = 64;
 
@@ -36,6 +45,22 @@ interface Seen {
 /** The other processes' markers of one trigger, as this process sees them change. */
 export class OtherProcesses {
 	private readonly seen = new Map<string, Seen>();
+	private warnedMs?: number;
+	/** What the last look found, for the next item (`notice`). */
+	said?: string;
+
+	/**
+	 * A webhook's look at the markers n8n loaded: `said` holds the notice while another process
+	 * keeps saving this trigger's ids, and `warn` gets it at most every WARN_EVERY_MS.
+	 */
+	look(markers: unknown, self: string, nowMs: number, warn: (notice: string) => void): void {
+		this.observe(markers, self, nowMs);
+		this.said = this.notice(nowMs);
+		if (this.said && isDue(this.warnedMs, nowMs, WARN_EVERY_MS)) {
+			this.warnedMs = nowMs;
+			warn(this.said);
+		}
+	}
 
 	/** Reads the markers n8n loaded for this delivery. */
 	observe(markers: unknown, self: string, nowMs: number): void {
@@ -116,4 +141,32 @@ function isMarker(value: unknown): value is [number, number] {
 		Number.isFinite(value[0]) &&
 		Number.isFinite(value[1])
 	);
+}
+
+/**
+ * The built-in store cannot keep its promise across processes: in queue mode the execution that
+ * starts an event runs on a worker, with no static data and a memory of its own, so neither the
+ * process that accepted nor the one that starts would learn what the other did. A community node
+ * cannot read n8n's configuration (no `process.env` on n8n Cloud), so the execution tells it from
+ * its item: accepted by another process while this one was running.
+ */
+export class AcceptedElsewhereError extends Error {
+	constructor() {
+		super(
+			'This execution runs on another n8n process than the one that received its delivery, while both run (queue mode: a worker), and the built-in dedupe store lives in one process. Attach a GST Compliance Dedupe Redis credential to the trigger (any Redis every n8n process reaches; the queue’s own is fine).',
+		);
+		this.name = 'AcceptedElsewhereError';
+	}
+}
+
+/**
+ * Accepted by another process while this one was running (by its load time; the accepting
+ * process's clock): that process holds the acceptance, this one would start the event blind. An
+ * item accepted before this process started is one n8n runs again after a restart.
+ */
+export function acceptedElsewhere(
+	mark: StartMark,
+	self: { id: string; loadedMs: number },
+): boolean {
+	return mark.process !== self.id && mark.acceptedMs > self.loadedMs;
 }

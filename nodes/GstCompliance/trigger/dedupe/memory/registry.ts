@@ -36,9 +36,6 @@ export interface RegistryEntry {
 	lastUsedMs: number;
 	/** The other processes that save this trigger's ids, as this one sees them (processMarkers.ts). */
 	others: OtherProcesses;
-	otherProcessWarnedMs: number;
-	/** What the last acceptance found of another process, for the next item. */
-	otherProcess?: string;
 }
 
 /**
@@ -75,7 +72,6 @@ export class DedupeRegistry {
 				nodeId: trigger.nodeId,
 				lastUsedMs: nowMs,
 				others: new OtherProcesses(),
-				otherProcessWarnedMs: -Infinity,
 			};
 			this.stores.set(key, entry);
 		}

@@ -3,7 +3,7 @@ import {
 	RedisClientMissingError,
 } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { RedisCredentialError } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { AcceptedElsewhereError } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
+import { AcceptedElsewhereError } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { storeRefusal } from '../../../../../nodes/GstCompliance/trigger/storeErrors';
 
 describe('what a store error means for a delivery', () => {

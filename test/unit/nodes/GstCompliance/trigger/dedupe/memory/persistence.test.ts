@@ -7,12 +7,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	AcceptedElsewhereError,
 	ANSWER_FRESH_MS,
 	memoryLedger,
 	type MemorySite,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
-import { OVERLAP_MS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import {
+	AcceptedElsewhereError,
+	OVERLAP_MS,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import {
 	processesKey,
 	snapshotKey,

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
+	acceptedElsewhere,
 	isMarkers,
 	markThisProcess,
 	OtherProcesses,
@@ -128,6 +129,36 @@ describe('OtherProcesses: another process is live when its marker changes, by th
 		// p0 is no longer followed: a marker not followed is kept (first seen as of now).
 		expect(others.keeps('p0', NOW + PROCESS_LIVE_MS)).toBe(true);
 		expect(others.keeps('p1', NOW + PROCESS_LIVE_MS)).toBe(false);
+	});
+});
+
+describe('OtherProcesses.look: what a webhook tells the item and the log', () => {
+	it('look while another process is live → said on every look, warned once per ten minutes and again after a step back', () => {
+		const others = new OtherProcesses();
+		const warned: string[] = [];
+		const look = (value: number, atMs: number) =>
+			others.look({ other: [1, value] }, 'self', atMs, (notice) => warned.push(notice));
+		look(1, NOW);
+		look(2, NOW + MINUTE);
+		expect(others.said).toBeUndefined();
+		look(3, NOW + MINUTE + OVERLAP_MS);
+		look(4, NOW + 2 * MINUTE + OVERLAP_MS);
+		expect(others.said).toMatch(/^Another n8n process/);
+		expect(warned).toHaveLength(1);
+		look(5, NOW + 11 * MINUTE + OVERLAP_MS);
+		expect(warned).toHaveLength(2);
+		look(5, NOW + OVERLAP_MS); // the clock stepped back
+		expect(warned).toHaveLength(3);
+	});
+});
+
+describe('acceptedElsewhere: an execution of a delivery another running process accepted', () => {
+	const self = { id: 'self', loadedMs: NOW };
+	it('another process, after this one loaded → true; this process, or before it loaded → false', () => {
+		const mark = (process: string, acceptedMs: number) => ({ token: 't', process, acceptedMs });
+		expect(acceptedElsewhere(mark('other', NOW + 1), self)).toBe(true);
+		expect(acceptedElsewhere(mark('other', NOW), self)).toBe(false);
+		expect(acceptedElsewhere(mark('self', NOW + 1), self)).toBe(false);
 	});
 });
 

@@ -114,7 +114,7 @@ describe('this process, as its marker names it', () => {
 		const entry = registry.get(t('wf', 'a'), SHIPPED, create, NOW_MS);
 		registry.get(t('wf', 'a'), SHIPPED, create, NOW_MS + 5_000);
 		expect(registry.process.startedMs).toBe(NOW_MS);
-		expect(entry.otherProcessWarnedMs).toBe(-Infinity);
+		expect(entry.others.said).toBeUndefined();
 		const before = registry.process.id;
 		registry.clear();
 		expect(registry.process.id).not.toBe(before);
