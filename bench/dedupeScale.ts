@@ -15,7 +15,10 @@ import Redis from 'ioredis';
 
 import type { EventLedger } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
 import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import { fixedClient, RedisDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import {
+	fixedClient,
+	RedisDedupeStore,
+} from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { redisEventKey } from '../nodes/GstCompliance/trigger/dedupe/keys';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';

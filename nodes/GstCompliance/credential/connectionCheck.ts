@@ -17,6 +17,7 @@ import { describeNetworkFailure } from '../http/networkError';
 import { excerpt } from '../errors/redact';
 import { settings } from '../settings';
 import { tokenCache } from './tokenCache';
+import { parseJsonOr } from '../http/json';
 
 /**
  * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and
@@ -113,13 +114,9 @@ async function checkAnswer(url: string, accessToken: string): Promise<CheckAnswe
 		signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
 	});
 	const text = await response.text();
-	try {
-		const json: unknown = JSON.parse(text);
-		if (typeof json === 'object' && json !== null)
-			return { status: response.status, body: { json } };
-	} catch {
-		// Not JSON: named below.
-	}
+	const json = parseJsonOr(text, undefined);
+	if (typeof json === 'object' && json !== null) return { status: response.status, body: { json } };
+	// Not JSON: named below.
 	const html = /html/i.test(response.headers.get('content-type') ?? '') || /^\s*</.test(text);
 	return {
 		status: response.status,

@@ -1,4 +1,5 @@
 import { settings } from '../settings';
+import { jsonObject } from '../http/json';
 
 /**
  * Reads a JWT's payload without verifying it. We only use it to learn the expiry and the
@@ -7,14 +8,7 @@ import { settings } from '../settings';
 export function decodeJwtClaims(token: string): Record<string, unknown> | undefined {
 	const payload = token.split('.')[1];
 	if (!payload) return undefined;
-	try {
-		const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-		return claims && typeof claims === 'object' && !Array.isArray(claims)
-			? (claims as Record<string, unknown>)
-			: undefined;
-	} catch {
-		return undefined;
-	}
+	return jsonObject(Buffer.from(payload, 'base64url').toString('utf8'));
 }
 
 /** docs/service-api.md "Token lifetime and caching": tokens live 15 minutes. */

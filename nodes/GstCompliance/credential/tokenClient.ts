@@ -12,6 +12,7 @@ import { serverWords } from '../errors/serverWords';
 import type { AttemptResult, RetryFailure } from '../http/retry';
 import { fatal, parseRetryAfter, retryable, withRetry } from '../http/retry';
 import { settings } from '../settings';
+import { jsonObject } from '../http/json';
 
 export interface IssuedToken {
 	accessToken: string;
@@ -213,11 +214,7 @@ async function requestToken(
  * of the fields read here, so it needs no check of its own.
  */
 function jsonFields(body: string): Record<string, unknown> {
-	try {
-		return (JSON.parse(body) ?? {}) as Record<string, unknown>;
-	} catch {
-		return {};
-	}
+	return jsonObject(body) ?? {};
 }
 
 function parseTokenResponse(body: string, requestedAt: number): IssuedToken | undefined {

@@ -6,6 +6,7 @@
  * or plain text), so each of these shapes is read.
  */
 import { excerpt } from './redact';
+import { parseJsonOr } from '../http/json';
 
 /** Longer words are cut: they go into one line of an error message. */
 export const SERVER_WORDS_MAX = 200;
@@ -17,7 +18,7 @@ export const SERVER_WORDS_MAX = 200;
  * proxy may echo anything, the client secret included.
  */
 export function serverWords(body: unknown, secrets: string[]): string {
-	const parsed = typeof body === 'string' ? parseJson(body) : body;
+	const parsed = typeof body === 'string' ? parseJsonOr(body, body) : body;
 	if (typeof parsed === 'string') return excerpt(parsed, secrets, SERVER_WORDS_MAX);
 	if (!isFields(parsed)) return '';
 	const inner = isFields(parsed.error) ? parsed.error : {};
@@ -25,14 +26,6 @@ export function serverWords(body: unknown, secrets: string[]): string {
 	const oauth = [parsed.error, parsed.error_description].filter(isText).join(' - ');
 	// excerpt tidies whitespace: blank text gives ''.
 	return excerpt(said ?? oauth, secrets, SERVER_WORDS_MAX);
-}
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text);
-	} catch {
-		return text;
-	}
 }
 
 function isFields(value: unknown): value is Record<string, unknown> {

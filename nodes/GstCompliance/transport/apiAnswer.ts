@@ -21,6 +21,7 @@ import { capabilityName, describePath, RESOURCES } from '../resources';
 import type { AttemptResult, RetryFailure } from '../http/retry';
 import { fatal, parseRetryAfter, retryable } from '../http/retry';
 import { settings } from '../settings';
+import { parseJsonOr } from '../http/json';
 
 /** The request an answer belongs to, as the user's messages name it. */
 export interface RequestScope {
@@ -177,12 +178,7 @@ function unreachable(scope: RequestScope, why: string): ApiError {
 }
 
 function parseBody(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
-	}
+	return typeof body === 'string' ? parseJsonOr(body, body) : body;
 }
 
 /**

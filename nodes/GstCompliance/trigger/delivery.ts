@@ -7,6 +7,7 @@
  */
 import { isEventSelected } from './events';
 import { verify, type VerifyFailure } from './signature';
+import { jsonObject } from '../http/json';
 
 /** Envelopes are a few KB; anything near this is not a delivery of this service. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -70,14 +71,9 @@ export function judgeDelivery(input: DeliveryInput): DeliveryOutcome {
 
 /** A JSON object with a non-empty string `id` and `type`; `data` defaults to `{}` when absent. */
 export function parseEnvelope(body: Buffer): EventEnvelope | undefined {
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(body.toString('utf8'));
-	} catch {
-		return undefined;
-	}
-	if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-	const { id, type, createdAt, data } = parsed as Record<string, unknown>;
+	const parsed = jsonObject(body.toString('utf8'));
+	if (!parsed) return undefined;
+	const { id, type, createdAt, data } = parsed;
 	if (typeof id !== 'string' || id.length === 0 || typeof type !== 'string' || type.length === 0)
 		return undefined;
 	return {

@@ -12,6 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { readTrigger } from './context';
 import { overdueNotes } from './overdue';
+import { settle, type Settled } from '../settle';
 import { settings } from '../settings';
 import { messageParts } from '../errors/messageParts';
 import { duplicateStartMessage, type Start } from './dedupe/lifecycle';
@@ -84,8 +85,8 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			const start = await startRetried(
 				async () => await (await open()).start(event.id, Date.now(), acceptance),
 			);
-			if ('failure' in start) throw start.failure;
-			if (start.started === 'duplicate') {
+			if (!start.ok) throw start.error;
+			if (start.value === 'duplicate') {
 				endsEmpty(event.id);
 				continue;
 			}
@@ -118,16 +119,11 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 }
 
 /** The start (opening the store too), tried again while the store is unreachable; else its failure. */
-async function startRetried(
-	start: () => Promise<Start>,
-): Promise<{ started: Start } | { failure: unknown }> {
+async function startRetried(start: () => Promise<Start>): Promise<Settled<Start>> {
 	for (let attempt = 0; ; attempt++) {
-		const result = await start().then(
-			(started) => ({ started }),
-			(failure: unknown) => ({ failure }),
-		);
-		if ('started' in result) return result;
-		const retriable = storeRefusal(result.failure)?.retriable === true;
+		const result = await settle(start());
+		if (result.ok) return result;
+		const retriable = storeRefusal(result.error)?.retriable === true;
 		if (!retriable || attempt >= START_RETRY_DELAYS_MS.length) return result;
 		await settings.sleep(START_RETRY_DELAYS_MS[attempt]);
 	}

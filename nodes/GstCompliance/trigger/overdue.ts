@@ -5,10 +5,10 @@
  * process. A community node gets no timer of its own, so a quiet trigger names a lost event with
  * its next delivery, whatever that delivery is.
  */
-import { isDue } from '../throttle';
 import { triggerRunKey, type TriggerId } from './dedupe/keys';
 import { overdueMessage } from './dedupe/lifecycle';
 import type { TriggerLedger } from './dedupe/store';
+import { isDue } from '../throttle';
 
 /** Overdue events are looked for at most this often per trigger and process (a Redis read). */
 export const OVERDUE_LOOK_EVERY_MS = 10_000;

@@ -10,8 +10,8 @@
  * bench item 9 (docs/benchmarks.md) measures the rate against the empty store on SQLite and
  * Postgres, and ATTACH_REDIS_FROM follows its rows.
  */
-import { isDue } from '../../../throttle';
 import type { MemoryDedupeStore } from './memoryStore';
+import { isDue } from '../../../throttle';
 
 /** The largest measured size that keeps ≥ 0.9× of the empty store's rate on every database. */
 export const ATTACH_REDIS_FROM = 10_000;

@@ -17,8 +17,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isDue } from '../../../throttle';
 import type { StartMark } from '../lifecycle';
+import { isDue } from '../../../throttle';
 
 /** Another process is live while its marker changed this recently, and kept this long. */
 export const PROCESS_LIVE_MS = 60 * 60_000;

@@ -5,13 +5,13 @@
  * requests, and because the execution that starts an event runs in the same process as the
  * delivery that accepted it (regular mode).
  */
-import { isDue } from '../../../throttle';
 import { randomUUID } from 'crypto';
 
 import { ledgerScope, type TriggerId } from '../keys';
 import { CapacityWatch } from './capacity';
 import { OtherProcesses } from './processMarkers';
 import type { DedupeOptions, MemoryDedupeStore } from './memoryStore';
+import { isDue } from '../../../throttle';
 
 /**
  * A store no delivery or execution has used for this long, and for longer than its dedupe window,

@@ -4,7 +4,6 @@
  * cluster adds a node and every few minutes in use, and warns once per change when Redis may
  * evict (redisEviction.ts).
  */
-import { isDue } from '../../../throttle';
 import { sleep } from 'n8n-workflow';
 
 import {
@@ -18,6 +17,8 @@ import {
 } from './redisConnection';
 import { describeConnection, redactConnectionSecrets, type RedisConnection } from './redisSettings';
 import { evictionProblem } from './redisEviction';
+import { settle } from '../../../settle';
+import { isDue } from '../../../throttle';
 
 interface Entry {
 	/** The settings it connects with, as the pool's key. */
@@ -248,10 +249,7 @@ async function ready(entry: Entry, connection: RedisConnection): Promise<void> {
 			entry.lastError ?? `no answer within ${CONNECT_TIMEOUT_MS} ms`,
 		);
 	});
-	const outcome = await Promise.race([connected, timedOut]).then(
-		() => undefined,
-		(error: Error) => error,
-	);
+	const outcome = await settle(Promise.race([connected, timedOut]));
 	cleanup();
-	if (outcome) throw outcome;
+	if (!outcome.ok) throw outcome.error;
 }

@@ -14,6 +14,7 @@ import type { Cluster, ClusterNode, Redis, RedisOptions } from 'ioredis';
 
 import { redisFailure, type RedisFailure } from './redisFailure';
 import { describeConnection, redactConnectionSecrets, type RedisConnection } from './redisSettings';
+import { settle } from '../../../settle';
 
 /** What the store needs of a client: one Lua script on one key (works the same on a cluster). */
 export type RedisClient = Redis | Cluster;
@@ -60,13 +61,12 @@ export interface RedisModule {
 export async function loadRedisModule(
 	load: () => Promise<unknown> = async () => await import('ioredis'),
 ): Promise<RedisModule> {
-	const result = await load().then(
-		(module) => ({ module }),
-		(error: NodeJS.ErrnoException) => ({ error }),
-	);
-	if ('error' in result)
-		throw new RedisClientMissingError(result.error.code ?? result.error.message);
-	const { module } = result as { module: { default?: unknown; Cluster?: unknown } };
+	const result = await settle(load());
+	if (!result.ok) {
+		const error = result.error as NodeJS.ErrnoException;
+		throw new RedisClientMissingError(error.code ?? error.message);
+	}
+	const module = result.value as { default?: unknown; Cluster?: unknown };
 	const Redis = module.default ?? module;
 	const Cluster = module.Cluster ?? (Redis as { Cluster?: unknown }).Cluster;
 	if (typeof Redis !== 'function' || typeof Cluster !== 'function')
@@ -140,14 +140,11 @@ export function errorCause(error: Error): string {
 
 /** Runs a command; any failure becomes a DedupeUnavailableError naming hosts and ports. */
 export async function command<T>(connection: RedisConnection, run: () => Promise<T>): Promise<T> {
-	const result = await run().then(
-		(value) => ({ value }),
-		(error: Error) => ({ error }),
-	);
-	if (!('error' in result)) return result.value;
+	const result = await settle(run());
+	if (result.ok) return result.value;
 	if (result.error instanceof DedupeUnavailableError) throw result.error;
 	throw new DedupeUnavailableError(
 		describeConnection(connection),
-		redactConnectionSecrets(result.error.message, connection),
+		redactConnectionSecrets((result.error as Error).message, connection),
 	);
 }

@@ -10,6 +10,7 @@ import type { Cluster, Redis } from 'ioredis';
 
 import { type RedisClient } from './redisConnection';
 import { redactConnectionSecrets, type RedisConnection } from './redisSettings';
+import { settle } from '../../../settle';
 
 /** A Redis may evict keys: what it deletes first are the dedupe keys, each with a TTL. */
 export const evictingPolicy = (policies: string): string =>
@@ -74,12 +75,9 @@ async function readPolicies(client: RedisClient): Promise<ServerPolicy[]> {
 }
 
 async function readPolicy(server: Redis, where: string): Promise<ServerPolicy> {
-	const info = await server.info('memory').then(
-		(text) => ({ text }),
-		(error: Error) => ({ error }),
-	);
-	if ('error' in info) return { where, unknown: info.error.message };
-	const policy = /^maxmemory_policy:(\S+)/m.exec(info.text)?.[1];
+	const info = await settle(server.info('memory'));
+	if (!info.ok) return { where, unknown: (info.error as Error).message };
+	const policy = /^maxmemory_policy:(\S+)/m.exec(info.value)?.[1];
 	if (!policy) return { where, unknown: 'INFO memory has no maxmemory_policy' };
 	return { where, policy };
 }

@@ -12,10 +12,10 @@
  * and WAITs for it. Redis replicates in order, so a replica that has the marker has every start
  * made before it; one barrier runs at a time, and the starts that finish meanwhile share the next.
  */
-import { isDue } from '../../../throttle';
 import type { Cluster, Redis } from 'ioredis';
 
 import type { RedisClient } from './redisConnection';
+import { isDue } from '../../../throttle';
 
 /** How long a start waits for a replica: well inside the client's 2 s command timeout. */
 export const REPLICA_WAIT_MS = 1_000;

@@ -20,7 +20,10 @@ import type {
 import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { type RedisConnection } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { fixedClient, RedisDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import {
+	fixedClient,
+	RedisDedupeStore,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { REDIS_PREFIX } from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
 import { passRedisTime } from '../../../../helpers/redisTime';

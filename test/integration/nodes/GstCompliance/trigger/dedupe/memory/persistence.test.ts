@@ -19,7 +19,10 @@ import {
 	type DedupeOptions,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
-import { processesKey, snapshotKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	processesKey,
+	snapshotKey,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import {
 	OVERLAP_MS,
 	PROCESS_LIVE_MS,

@@ -15,8 +15,14 @@ import {
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
-import { fixedClient, RedisDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { redisAcceptedKey, redisEventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	fixedClient,
+	RedisDedupeStore,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import {
+	redisAcceptedKey,
+	redisEventKey,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { sleep, waitFor } from '../../../../../../harness/http';
 import {
 	startRedis,
@@ -242,9 +248,9 @@ describe('accept, start and overdue', () => {
 		const store = processStore(undefined, 4.1 * 3_600_000 + 0.4);
 		await store.accept('evt_decimal', T0, WITHIN + 0.7);
 		await store.start('evt_decimal');
-		expect(await inspect.pttl(redisEventKey('wf1:node-1:production', 'evt_decimal'))).toBeGreaterThan(
-			4 * 3_600_000,
-		);
+		expect(
+			await inspect.pttl(redisEventKey('wf1:node-1:production', 'evt_decimal')),
+		).toBeGreaterThan(4 * 3_600_000);
 	});
 
 	it('reads the values this version writes, no other: d (started, no token) as started; a value no release wrote as no mark', async () => {

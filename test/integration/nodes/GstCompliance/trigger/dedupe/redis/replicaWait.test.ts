@@ -11,7 +11,10 @@ import {
 	createClient,
 	loadRedisModule,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { fixedClient, RedisDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import {
+	fixedClient,
+	RedisDedupeStore,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { redisEventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { waitForReplica } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
 import type { RedisConnection } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
@@ -152,9 +155,9 @@ describe('a started event survives a failover', () => {
 
 	it('a server without replicas (the promoted one) → no WAIT: a start never waits', async () => {
 		await failover();
-		expect(await waitForReplica(connect(replica), redisEventKey(SCOPE, 'evt_alone'), 'marker')).toBe(
-			'none',
-		);
+		expect(
+			await waitForReplica(connect(replica), redisEventKey(SCOPE, 'evt_alone'), 'marker'),
+		).toBe('none');
 		expect(await storeOn(replica).start('evt_alone')).toBe('started');
 	});
 });

@@ -1,0 +1,28 @@
+/** Text that may be JSON, read without a try/catch at each reader. */
+import { jsonObject, parseJsonOr } from '../../../../../nodes/GstCompliance/http/json';
+
+describe('parseJsonOr: what the text parses to, else the fallback', () => {
+	it.each([
+		['{"a":1}', { a: 1 }],
+		['[1,2]', [1, 2]],
+		['"text"', 'text'],
+		['null', null],
+	])('%s → its value', (text, value) => {
+		expect(parseJsonOr(text, 'fallback')).toEqual(value);
+	});
+
+	it.each(['', 'not json', '{"a":', '<html>'])('%j → the fallback', (text) => {
+		expect(parseJsonOr(text, text)).toBe(text);
+		expect(parseJsonOr(text, undefined)).toBeUndefined();
+	});
+});
+
+describe('jsonObject: the fields of a JSON object, nothing else', () => {
+	it('an object → its fields', () => {
+		expect(jsonObject('{"id":"evt_1","data":{}}')).toEqual({ id: 'evt_1', data: {} });
+	});
+
+	it.each(['[{"id":1}]', 'null', '"{}"', '42', 'not json', ''])('%j → undefined', (text) => {
+		expect(jsonObject(text)).toBeUndefined();
+	});
+});
