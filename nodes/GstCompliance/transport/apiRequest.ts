@@ -20,7 +20,7 @@ import { n8nHttpRequestPost } from '../credential/tokenClient';
 import type { GstCredentialError } from '../errors/credentialError';
 import type { GstCredentials } from '../credential/environment';
 import { apiBaseUrl, ENVIRONMENT_LABEL, parseCredentials } from '../credential/environment';
-import { sendAuthenticated } from '../n8nCompat';
+import { sendAuthenticated, type SendContext } from '../n8nCompat';
 import type { Hop } from '../http/redirects';
 import { followRedirects, requestUrl } from '../http/redirects';
 import type { AttemptResult } from '../http/retry';
@@ -36,14 +36,12 @@ import { settings } from '../settings';
 import { tokenCache } from '../credential/tokenCache';
 
 /** What the request needs of an n8n context; IExecuteFunctions and IWebhookFunctions both fit. */
-export interface GstRequestContext {
+export interface GstRequestContext extends SendContext {
 	getNode(): INode;
 	getCredentials<T extends object = ICredentialDataDecryptedObject>(
 		type: string,
 		itemIndex?: number,
 	): Promise<T>;
-	helpers: { httpRequest(requestOptions: IHttpRequestOptions): Promise<unknown> };
-	getExecutionCancelSignal?(): AbortSignal | undefined;
 }
 
 export interface GstRequestOptions {

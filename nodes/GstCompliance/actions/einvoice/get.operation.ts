@@ -1,28 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getResources } from '../getResources';
+import { operationParameter } from '../operationParameter';
 import { idParameters } from '../resourceId';
 
-const showFor = { resource: ['einvoice'] };
-
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: showFor },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				action: 'Get an electronic invoice',
-				description:
-					'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed_terminal), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
-			},
-		],
-		default: 'get',
-	},
+	operationParameter('einvoice', {
+		action: 'Get an electronic invoice',
+		description:
+			'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed_terminal), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
+	}),
 	...idParameters({
 		resource: 'einvoice',
 		name: 'einvoiceId',

@@ -1,28 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getResources } from '../getResources';
+import { operationParameter } from '../operationParameter';
 import { idParameters } from '../resourceId';
 
-const showFor = { resource: ['ewaybill'] };
-
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: showFor },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				action: 'Get an electronic way bill',
-				description:
-					'Retrieve one e-way bill (EWB) by its ID with its current status (generated, cancelled, expired or rejected) and its fields. Needs a plan that includes e-way bills.',
-			},
-		],
-		default: 'get',
-	},
+	operationParameter('ewaybill', {
+		action: 'Get an electronic way bill',
+		description:
+			'Retrieve one e-way bill (EWB) by its ID with its current status (generated, cancelled, expired or rejected) and its fields. Needs a plan that includes e-way bills.',
+	}),
 	...idParameters({
 		resource: 'ewaybill',
 		name: 'ewaybillId',
