@@ -4,14 +4,14 @@
  * namespace; static data unused), otherwise the process's own (memory/, kept in the workflow's
  * static data). The lifecycle is the same whichever it is.
  */
-import type { ICredentialDataDecryptedObject, IDataObject, INode } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../../credentialNames';
 
 import { ledgerScope, triggerKey, type TriggerId } from './keys';
 import type { EventLedger } from './lifecycle';
 import type { DedupeOptions } from './memory/memoryStore';
-import { memoryLedger } from './memory/persistence';
+import { memoryLedger, type MemorySite } from './memory/persistence';
 import { dedupeRegistry } from './memory/registry';
 import { redisClients } from './redis/redisClients';
 import { redisDedupeStore } from './redis/redisCredential';
@@ -29,24 +29,10 @@ export interface TriggerLedger extends EventLedger {
 	notice?(): string | undefined;
 }
 
-/**
- * The trigger and its delivery or execution as the dedupe code needs them, read from n8n by the
- * trigger: plain values, and the few reads that must stay lazy (static data is written back by
- * n8n when touched; a credential read is a database read and a decryption).
- */
-export interface DedupeSite {
-	/** The workflow's id; `unsaved` before its first save. */
-	workflowId: string;
-	nodeId: string;
-	/** The workflow's static data (n8n's `getWorkflowStaticData`), read by the built-in store only. */
-	staticData(type: 'global' | 'node'): IDataObject;
-	/** The ids of the workflow's nodes, where n8n shows them (n8nCompat.ts, 8.). */
-	nodeIds?(): string[] | undefined;
-	/** A webhook's static data, which n8n saves after the answer; an execution's is read only. */
-	writable: boolean;
-	/** The attached GST Compliance Dedupe Redis credential's data; absent without one. */
+/** The trigger as the dedupe code needs it: the built-in store's view, and the Redis credential. */
+export interface DedupeSite extends MemorySite {
+	/** The attached GST Compliance Dedupe Redis credential's data (a lazy read); absent without one. */
 	redisCredential?: () => Promise<ICredentialDataDecryptedObject>;
-	warn(message: string): void;
 }
 
 /** Which process accepted a delivery, and when by its clock: carried to its execution. */

@@ -30,6 +30,7 @@ import {
 	processesKey,
 	readStaticDataKey,
 	snapshotKey,
+	type TriggerId,
 } from '../keys';
 import {
 	AcceptedElsewhereError,
@@ -47,16 +48,18 @@ import { dedupeRegistry, type RegistryEntry } from './registry';
  */
 export const ANSWER_FRESH_MS = 1_000;
 
-/** The trigger as the built-in store needs it (a subset of store.ts's DedupeSite). */
-export interface MemorySite {
-	workflowId: string;
-	nodeId: string;
+/**
+ * The trigger as the built-in store needs it, read from n8n by the trigger (store.ts's DedupeSite
+ * adds the Redis credential): plain values, and static data as a lazy read, since n8n writes back
+ * the static data a request touched.
+ */
+export interface MemorySite extends TriggerId {
 	/**
-	 * The workflow's static data: a webhook's copy, saved by n8n after the answer (`writable`), or
-	 * an execution's, read only.
+	 * The workflow's static data (n8n's `getWorkflowStaticData`): a webhook's copy, saved by n8n
+	 * after the answer (`writable`), or an execution's, read only.
 	 */
 	staticData(type: 'global' | 'node'): IDataObject;
-	/** The ids of the workflow's nodes; undefined when n8n does not show them. */
+	/** The ids of the workflow's nodes, where n8n shows them (n8nCompat.ts, 8.). */
 	nodeIds?(): string[] | undefined;
 	writable: boolean;
 	warn(message: string): void;
