@@ -5,7 +5,7 @@
  * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
  * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
  * this file's integration test against n8n-core's own helper; 8 by this file's integration test and
- * the built-in store's persistence test, on n8n-core's own contexts; 9 to 12 as they say. The trigger's node file writes its
+ * the built-in store's persistence test, on n8n-core's own contexts; 9 to 13 as they say. The trigger's node file writes its
  * versions, webhook and `execute` by 1 to 6.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
@@ -79,10 +79,18 @@
  *    is not read at run time (versions 1 and 2 keep the Redis slot shown). Pinned by the
  *    trigger's integration test (the hooks on n8n-core's HookContext) and the editor's spec (the
  *    slot labels; version 3 with the built-in store shows no Redis slot).
+ * 13. A node parameter in which no string starts with `=` is no expression: `getNodeParameter`
+ *    returns it as saved in the node (n8n-workflow's `nodeParametersAreStatic` and its webhook
+ *    description fields skip the engine by the same rule). Resolving costs every call an
+ *    additional-keys object (a resume URL, `URLSearchParams`) and a walk of the value, so the
+ *    trigger reads a static parameter from its one copy of the node and asks n8n only for one that
+ *    holds an expression. Pinned by the trigger's integration tests on n8n-core's own contexts:
+ *    every option read both ways agrees, and an option set by an expression is honoured.
  */
 import type {
 	IDataObject,
 	IHttpRequestOptions,
+	INodeParameters,
 	IN8nHttpFullResponse,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -95,12 +103,22 @@ export const ACCEPTED_AT_ONCE = { status: 202, body: { received: true } } as con
  * creates the execution, whatever its concurrency queue holds.
  */
 export function answerAtOnce(
-	response: { status(code: number): { json(body: unknown): unknown } },
+	response: {
+		writeHead(code: number, headers: Record<string, string>): { end(body: string): unknown };
+	},
 	item: IDataObject,
 ): IWebhookResponseData {
-	response.status(ACCEPTED_AT_ONCE.status).json(ACCEPTED_AT_ONCE.body);
+	// Written as it goes out: Express's json() would type, hash (ETag) and re-encode the same
+	// 16 bytes on every delivery.
+	response.writeHead(ACCEPTED_AT_ONCE.status, ACCEPTED_HEADERS).end(ACCEPTED_TEXT);
 	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
 }
+
+const ACCEPTED_TEXT = JSON.stringify(ACCEPTED_AT_ONCE.body);
+const ACCEPTED_HEADERS = {
+	'Content-Type': 'application/json; charset=utf-8',
+	'Content-Length': String(Buffer.byteLength(ACCEPTED_TEXT)),
+};
 
 /**
  * Starts the workflow with `item`; n8n answers 200 `{received: true}` once the execution exists,
@@ -119,6 +137,29 @@ export function answerOnceExecutionExists(
 		},
 	});
 	return response;
+}
+
+/**
+ * A parameter as saved in the node, when nothing in it is an expression (13. above): the value
+ * n8n's `getNodeParameter` would return, without the per-call cost of resolving it; `fallback`
+ * where it is not set. Undefined when it holds an expression: the caller asks n8n.
+ */
+export function staticParameter<T>(
+	parameters: INodeParameters,
+	name: string,
+	fallback: T,
+): T | undefined {
+	const saved = parameters[name];
+	if (saved === undefined) return fallback;
+	return holdsExpression(saved) ? undefined : (saved as T);
+}
+
+/** n8n's rule: a string that starts with `=` is an expression, anywhere inside the value. */
+function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (typeof value === 'object' && value !== null)
+		return Object.values(value).some(holdsExpression);
+	return false;
 }
 
 let version: Promise<string | undefined> | undefined;

@@ -236,6 +236,169 @@ describe('docs quote only what is there', () => {
 	});
 });
 
+/** The product's relative imports, file → files (`.ts` paths from the repository root). */
+function productImports(): Map<string, string[]> {
+	const files = shippedSources.filter((file) => fs.existsSync(path.join(ROOT, file)));
+	const graph = new Map<string, string[]>();
+	for (const file of files) {
+		const targets = [...read(file).matchAll(/from '(\.[^']+)'|import\('(\.[^']+)'\)/g)].map(
+			(m) => path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1] ?? m[2])) + '.ts',
+		);
+		graph.set(file, targets);
+	}
+	return graph;
+}
+
+/** The box of docs/architecture.md's picture a product file sits in. */
+function boxOf(file: string): string {
+	const inNodes = file.replace(/^nodes\/GstCompliance\//, '');
+	if (file.startsWith('credentials/')) return 'credentials';
+	if (inNodes === 'GstCompliance.node.ts') return 'action';
+	if (inNodes === 'GstComplianceTrigger.node.ts') return 'triggerNode';
+	if (inNodes.startsWith('trigger/dedupe/')) return 'dedupe';
+	const folder = inNodes.split('/')[0];
+	return inNodes.includes('/') ? folder : 'shared';
+}
+
+describe('docs/architecture.md is the code’s own picture', () => {
+	const doc = read('docs/architecture.md');
+
+	it('every product file is named in it', () => {
+		const unnamed = shippedSources
+			.map((file) => path.basename(file))
+			.filter(
+				(name) => !doc.includes(`\`${name}\``) && !doc.includes(`\`${name.replace(/\.ts$/, '')}`),
+			);
+		expect(unnamed).toEqual([]);
+	});
+
+	it('its arrows are the folders’ imports, no more and no fewer', () => {
+		const mermaid = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+		const drawn = new Set(
+			[...mermaid.matchAll(/^\s*(\w+)(?:\[[^\]]*\])?\s*-->\s*(\w+)/gm)].map(
+				(m) => `${m[1]} → ${m[2]}`,
+			),
+		);
+		const actual = new Set<string>();
+		for (const [file, targets] of productImports())
+			for (const target of targets)
+				if (boxOf(file) !== boxOf(target)) actual.add(`${boxOf(file)} → ${boxOf(target)}`);
+		expect([...drawn].sort()).toEqual([...actual].sort());
+	});
+
+	it('trigger/dedupe/ imports nothing above it, has no loop, and keys.ts at its bottom', () => {
+		const graph = productImports();
+		const dedupe = [...graph.keys()].filter((file) => file.includes('/trigger/dedupe/'));
+		const upward = dedupe.flatMap((file) =>
+			graph
+				.get(file)!
+				.filter((t) => t.includes('/trigger/') && !t.includes('/trigger/dedupe/'))
+				.map((t) => `${file} → ${t}`),
+		);
+		expect(upward).toEqual([]);
+		const loops: string[] = [];
+		const visit = (file: string, trail: string[]) => {
+			if (trail.includes(file)) return void loops.push([...trail, file].join(' → '));
+			for (const next of graph.get(file) ?? [])
+				if (next.includes('/trigger/dedupe/')) visit(next, [...trail, file]);
+		};
+		for (const file of dedupe) visit(file, []);
+		expect(loops).toEqual([]);
+		const keys = 'nodes/GstCompliance/trigger/dedupe/keys.ts';
+		expect(graph.get(keys)!.filter((t) => t.includes('/trigger/dedupe/'))).toEqual([
+			'nodes/GstCompliance/trigger/dedupe/eventDigest.ts',
+		]);
+		const keyBuilders = dedupe.filter(
+			(file) =>
+				file !== keys && /`dedupe:\$\{|['`]n8n-gst-compliance:|split\(':'\)/.test(read(file)),
+		);
+		expect(keyBuilders).toEqual([]);
+	});
+
+	it('every module it calls free of n8n imports nothing from n8n-workflow, directly or through another', () => {
+		const cores = /## Cores without n8n\n([\s\S]*?)\nNearly so/.exec(doc)?.[1] ?? '';
+		const graph = productImports();
+		const named = [...cores.matchAll(/`([\w/]+\.ts)`/g)].map((m) => m[1]);
+		expect(named.length).toBeGreaterThan(20);
+		const resolve = (name: string) => shippedSources.filter((file) => file.endsWith(`/${name}`));
+		const usesN8n = (file: string, seen = new Set<string>()): boolean => {
+			if (seen.has(file)) return false;
+			seen.add(file);
+			return (
+				read(file).includes("from 'n8n-workflow'") ||
+				(graph.get(file) ?? []).some((t) => usesN8n(t, seen))
+			);
+		};
+		const wrong = named.flatMap((name) => {
+			const files = resolve(name);
+			return files.length !== 1
+				? [`${name}: ${files.length} files`]
+				: files.filter((f) => usesN8n(f)).map((f) => `${f} reaches n8n-workflow`);
+		});
+		expect(wrong).toEqual([]);
+	});
+
+	it('its list of state that outlives a request is every module-level store of the product, each where it says', () => {
+		const section =
+			/## State that outlives a request\n([\s\S]*?)\nNone of these/.exec(doc)?.[1] ?? '';
+		const listed = [...section.matchAll(/^- `(\w+)`, an? [^(]*\(`([\w/.]+)`\)/gm)].map(
+			(m) => `${m[2]}: ${m[1]}`,
+		);
+		const declared = shippedSources.flatMap((file) =>
+			[
+				...read(file).matchAll(
+					/^(?:export )?(?:const|let) (\w+)(?:: [^=]+)? = (?:new \w+|(?:\w+\(\)|undefined)|\{)/gm,
+				),
+			]
+				.filter(
+					(m) =>
+						/new (Map|Set|WeakMap|[A-Z]\w+)\b/.test(m[0]) ||
+						m[1] === 'settings' ||
+						m[1] === 'version',
+				)
+				.map((m) => `${file.replace(/^nodes\/GstCompliance\//, '')}: ${m[1]}`),
+		);
+		expect(listed.sort()).toEqual([...new Set(declared)].sort());
+	});
+});
+
+describe('the docs’ thresholds are the generated table’s', () => {
+	it('ATTACH_REDIS_FROM is the largest store size whose item-9 rate rows meet their goal, and every doc quoting it says the same', () => {
+		const table = read('docs/benchmarks.md')
+			.split('\n')
+			.filter((line) => line.startsWith('| 9 '));
+		const sizes = new Map<number, boolean>();
+		for (const line of table) {
+			const m = /built-in store with ([\d,]+) ids: events\/s .*\|\s*(met|MISSED)\s*\|\s*$/.exec(
+				line,
+			);
+			if (!m) continue;
+			const size = Number(m[1].replace(/,/g, ''));
+			sizes.set(size, (sizes.get(size) ?? true) && m[2] === 'met');
+		}
+		expect(sizes.size).toBeGreaterThan(1);
+		let decided = 0;
+		for (const size of [...sizes.keys()].sort((a, b) => a - b)) {
+			if (!sizes.get(size)) break;
+			decided = size;
+		}
+		const source = read('nodes/GstCompliance/trigger/dedupe/memory/capacity.ts');
+		const constant = Number(/ATTACH_REDIS_FROM = ([\d_]+)/.exec(source)?.[1].replace(/_/g, ''));
+		expect(constant).toBe(decided);
+		const quotes = markdown.flatMap((file) =>
+			[
+				...read(file).matchAll(
+					/(?:Attach Redis above|[Ff]rom) ~?([\d,]+) (?:events per\s+window|ids)/g,
+				),
+			].map((m) => `${file}: ${m[1]}`),
+		);
+		expect(quotes.length).toBeGreaterThan(0);
+		expect(quotes.filter((q) => Number(q.split(': ')[1].replace(/,/g, '')) !== constant)).toEqual(
+			[],
+		);
+	});
+});
+
 describe('the README, for the npm reader first', () => {
 	const readme = read('README.md');
 	const sections = readme

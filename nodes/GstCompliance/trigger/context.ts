@@ -14,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../credentialNames';
-import { workflowNodeIds } from '../n8nCompat';
+import { staticParameter, workflowNodeIds } from '../n8nCompat';
 import { cachedCredentials } from './credentialCache';
 import type { TriggerId } from './dedupe/keys';
 import { usesRedis, type DedupeSite } from './dedupe/store';
@@ -44,14 +44,24 @@ export function triggerOf(context: Pick<TriggerContext, 'getWorkflow' | 'getNode
  * lines go, its credentials and the dedupe code's view.
  */
 export interface Trigger extends LoggedTrigger {
+	/** n8n's copy of the node, taken once: each `getNode()` is a deep copy. */
+	readonly node: INode;
 	readonly test: boolean;
+	/**
+	 * A parameter as saved, or as n8n resolves it where it holds an expression (n8nCompat.ts, 13.);
+	 * `fallback` where it is not set.
+	 */
+	parameter<T>(name: string, fallback: T): T;
 	/** A credential, cached a few seconds; a Test-URL call reads afresh (it may just be edited). */
 	credential(type: string): Promise<ICredentialDataDecryptedObject>;
 	/** The dedupe code's view; `writable` for a webhook, whose static data n8n saves after it. */
 	site(writable: boolean): DedupeSite;
 }
 
-export function readTrigger(context: TriggerContext): Trigger {
+export function readTrigger(
+	context: TriggerContext,
+	resolve: (name: string, fallback: unknown) => unknown,
+): Trigger {
 	const node = context.getNode();
 	const test = context.getMode() === 'manual';
 	const warn = (message: string) => context.logger.warn(message);
@@ -61,9 +71,13 @@ export function readTrigger(context: TriggerContext): Trigger {
 		return await cachedCredentials(key, async () => await context.getCredentials(type));
 	};
 	const trigger: Trigger = {
-		...triggerOf(context),
+		workflowId: context.getWorkflow().id ?? 'unsaved',
+		nodeId: node.id,
 		nodeName: node.name,
+		node,
 		test,
+		parameter: <T>(name: string, fallback: T) =>
+			staticParameter(node.parameters, name, fallback) ?? (resolve(name, fallback) as T),
 		warn,
 		credential,
 		site: (writable) => {

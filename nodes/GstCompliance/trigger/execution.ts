@@ -30,9 +30,9 @@ export const START_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000, 8_
 
 export async function runExecution(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const trigger = readTrigger(this);
-	const options = normaliseOptions(this.getNodeParameter('options', 0, {}) as RawTriggerOptions);
-	const refetch = this.getNodeParameter('refetch', 0, false) as boolean;
+	const trigger = readTrigger(this, (name, fallback) => this.getNodeParameter(name, 0, fallback));
+	const options = normaliseOptions(trigger.parameter<RawTriggerOptions>('options', {}));
+	const refetch = trigger.parameter('refetch', false);
 	const out: INodeExecutionData[] = [];
 	let ledger: TriggerLedger | undefined;
 	const open = async () =>
@@ -45,11 +45,11 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		this.logger.info(`GST Compliance Trigger: ${message}`);
 		this.addExecutionHints({ message, location: 'outputPane' });
 	};
-	const noticeAsHint = this.getNode().typeVersion >= 3;
+	const noticeAsHint = trigger.node.typeVersion >= 3;
 	for (const [index, item] of items.entries()) {
 		const shown = trigger.test ? readShown(item.json) : undefined;
 		if (shown)
-			throw new NodeOperationError(this.getNode(), shown.title, {
+			throw new NodeOperationError(trigger.node, shown.title, {
 				description: shown.description,
 				itemIndex: index,
 			});
@@ -96,7 +96,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			const retry = refusal
 				? `${refusal.why}. This execution holds the event: retry it from the executions list once ${refusal.reason === 'acceptedElsewhere' ? 'the credential is attached' : 'the store answers'}.`
 				: undefined;
-			throw new NodeOperationError(this.getNode(), title, {
+			throw new NodeOperationError(trigger.node, title, {
 				itemIndex: index,
 				description: [remedy, retry].filter(Boolean).join(' ') || undefined,
 			});

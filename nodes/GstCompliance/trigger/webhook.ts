@@ -28,7 +28,7 @@ import { logOnce, sayRefused } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const trigger = readTrigger(this);
+	const trigger = readTrigger(this, (name, fallback) => this.getNodeParameter(name, fallback));
 	// Refused before the credential is read: a request that cannot verify costs no database read
 	// or decryption. judgeDelivery makes the same checks again, with the same answers.
 	let body: Buffer;
@@ -45,7 +45,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	const parsedHeader = parseSignatureHeader(signatureHeader);
 	if (!parsedHeader) return refuse(this, trigger, refusals.noSignature());
 
-	const options = normaliseOptions(this.getNodeParameter('options', {}) as RawTriggerOptions);
+	const options = normaliseOptions(trigger.parameter<RawTriggerOptions>('options', {}));
 	if (options.notes.length > 0) logOnce(trigger, options.notes);
 
 	let secrets: string[];
@@ -68,7 +68,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		secrets,
 		nowMs,
 		toleranceMs: options.toleranceMs,
-		selectedEvents: this.getNodeParameter('events', []) as string[],
+		selectedEvents: trigger.parameter<string[]>('events', []),
 	});
 	switch (outcome.kind) {
 		case 'rejected':
@@ -128,7 +128,7 @@ async function accept(
 		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, token);
 	} catch (error) {
 		const refusal = storeRefusal(error);
-		if (!refusal) throw new NodeOperationError(context.getNode(), error as Error);
+		if (!refusal) throw new NodeOperationError(trigger.node, error as Error);
 		context.logger.debug(
 			`GST Compliance Trigger: ${refusal.why}; delivery answered ${refusal.status}`,
 		);

@@ -178,7 +178,11 @@ function expressPair(
 			request.rawBody = rawBody;
 		},
 	};
-	const sent = { status: 200, body: undefined as unknown };
+	const sent = {
+		status: 200,
+		body: undefined as unknown,
+		headers: undefined as Record<string, string> | undefined,
+	};
 	const response = {
 		writableEnded: false,
 		status(code: number) {
@@ -187,6 +191,16 @@ function expressPair(
 		},
 		json(data: unknown) {
 			sent.body = data;
+			response.writableEnded = true;
+			return response;
+		},
+		writeHead(code: number, headers: Record<string, string>) {
+			sent.status = code;
+			sent.headers = headers;
+			return response;
+		},
+		end(text: string) {
+			sent.body = JSON.parse(text);
 			response.writableEnded = true;
 			return response;
 		},

@@ -8,7 +8,11 @@ import { sleep } from 'n8n-workflow';
 import { gstApiRequest } from '../../../../nodes/GstCompliance/transport/apiRequest';
 import { authenticateWith } from '../../../../nodes/GstCompliance/credential/authenticate';
 import { n8nHttpRequestPost } from '../../../../nodes/GstCompliance/credential/tokenClient';
+import type { AddressInfo } from 'net';
+import * as http from 'http';
+
 import {
+	answerAtOnce,
 	answerOnceExecutionExists,
 	requestBytes,
 	sendAuthenticated,
@@ -17,6 +21,28 @@ import {
 import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
 import { executeContext } from '../../helpers/executeNode';
 import { recordOutboundRequests } from '../../helpers/outboundRequests';
+
+describe('answerAtOnce, on a real HTTP response', () => {
+	it('answers 202 {"received":true} as JSON with its length, and starts the workflow with the item', async () => {
+		const item = { id: 'evt_1' };
+		let result: unknown;
+		const server = http.createServer((_req, res) => {
+			result = answerAtOnce(res, item);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		try {
+			const { port } = server.address() as AddressInfo;
+			const answer = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST' });
+			expect(answer.status).toBe(202);
+			expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+			expect(answer.headers.get('content-length')).toBe('17');
+			expect(await answer.json()).toEqual({ received: true });
+			expect(result).toEqual({ noWebhookResponse: true, workflowData: [[{ json: item }]] });
+		} finally {
+			server.close();
+		}
+	});
+});
 
 describe('answerOnceExecutionExists', () => {
 	it('starts the workflow with the item; the callback runs, and the 200 is built, when n8n reads the answer', () => {

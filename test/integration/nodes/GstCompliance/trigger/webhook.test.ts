@@ -250,6 +250,13 @@ describe('the timestamp tolerance', () => {
 		expect(result.started !== undefined).toBe(status === 202);
 	});
 
+	it('webhook() with toleranceSeconds set by an expression (n8nCompat.ts, 13.) → n8n resolves it: 30 s old starts, 31 s old → 401', async () => {
+		const options = { toleranceSeconds: '={{ 20 + 10 }}' };
+		const within = await deliver({ ...signed(event('evt_x1'), NOW_S - 30), options });
+		expect(within.started).toHaveLength(1);
+		expect((await deliver({ ...signed(event('evt_x2'), NOW_S - 31), options })).status).toBe(401);
+	});
+
 	it('webhook() with toleranceSeconds 30 → signed 30 s old starts, 31 s old → 401', async () => {
 		const options = { toleranceSeconds: 30 };
 		const within = await deliver({ ...signed(event('evt_1'), NOW_S - 30), options });
@@ -463,6 +470,17 @@ describe('starting an accepted event', () => {
 
 	it('webhook() with outputShape "data" → the item is data alone', async () => {
 		const result = await deliver({ ...fresh(event('evt_1')), options: { outputShape: 'data' } });
+		expect(result.started).toEqual([
+			{ id: 'einv_1', object: 'einvoice', status: 'generated', irn: 'IRN1' },
+		]);
+	});
+
+	it('webhook() with outputShape and Events set by expressions (n8nCompat.ts, 13.) → both honoured, in webhook() and in the execution', async () => {
+		const result = await deliver({
+			...fresh(event('evt_expr')),
+			options: { outputShape: '={{ "da" + "ta" }}' },
+			events: ['={{ "einvoice.generated" }}'],
+		});
 		expect(result.started).toEqual([
 			{ id: 'einv_1', object: 'einvoice', status: 'generated', irn: 'IRN1' },
 		]);

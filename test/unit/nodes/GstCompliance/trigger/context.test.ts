@@ -12,12 +12,20 @@ import {
 	type TriggerContext,
 } from '../../../../../nodes/GstCompliance/trigger/context';
 
+/** n8n's getNodeParameter, standing in: says which names it was asked for. */
+const resolved: string[] = [];
+const resolve = (name: string, fallback: unknown) => {
+	resolved.push(name);
+	return name === 'options' ? { dedupeWindowHours: 2 } : fallback;
+};
+
 function context(
 	options: {
 		workflowId?: string;
 		mode?: WorkflowExecuteMode;
 		credentials?: INode['credentials'];
 		nodes?: Record<string, { id: string }>;
+		parameters?: INode['parameters'];
 	} = {},
 ) {
 	const reads: string[] = [];
@@ -27,6 +35,7 @@ function context(
 		id: 'node-1',
 		name: 'On e-invoice',
 		credentials: options.credentials,
+		parameters: options.parameters ?? {},
 	} as INode;
 	const ctx = {
 		getNode: () => node,
@@ -68,13 +77,13 @@ describe('which trigger it is', () => {
 	});
 
 	it('readTrigger → test for a Test-URL delivery (manual mode) only', () => {
-		expect(readTrigger(context({ mode: 'manual' }).ctx).test).toBe(true);
-		expect(readTrigger(context({ mode: 'webhook' }).ctx).test).toBe(false);
+		expect(readTrigger(context({ mode: 'manual' }).ctx, resolve).test).toBe(true);
+		expect(readTrigger(context({ mode: 'webhook' }).ctx, resolve).test).toBe(false);
 	});
 
 	it('readTrigger → names the node and warns through n8n’s logger', () => {
 		const { ctx, warnings } = context({ workflowId: 'wf1' });
-		const trigger = readTrigger(ctx);
+		const trigger = readTrigger(ctx, resolve);
 		expect(trigger).toMatchObject({
 			workflowId: 'wf1',
 			nodeId: 'node-1',
@@ -85,12 +94,42 @@ describe('which trigger it is', () => {
 	});
 });
 
+describe('reading a parameter', () => {
+	it('one saved without an expression → as saved, n8n not asked; one not set → the fallback', () => {
+		resolved.length = 0;
+		const { ctx } = context({ parameters: { events: ['einvoice.generated'], refetch: true } });
+		const trigger = readTrigger(ctx, resolve);
+		expect(trigger.parameter('events', [])).toEqual(['einvoice.generated']);
+		expect(trigger.parameter('refetch', false)).toBe(true);
+		expect(trigger.parameter('options', {})).toEqual({});
+		expect(resolved).toEqual([]);
+	});
+
+	it('one holding an expression anywhere inside → n8n resolves it', () => {
+		resolved.length = 0;
+		const { ctx } = context({ parameters: { options: { dedupeWindowHours: '={{ 1 + 1 }}' } } });
+		expect(readTrigger(ctx, resolve).parameter('options', {})).toEqual({ dedupeWindowHours: 2 });
+		expect(resolved).toEqual(['options']);
+	});
+
+	it('the node → read from n8n once per call (each getNode() is a deep copy)', () => {
+		const { ctx } = context();
+		const getNode = jest.spyOn(ctx, 'getNode');
+		const trigger = readTrigger(ctx, resolve);
+		trigger.parameter('events', []);
+		trigger.site(true);
+		expect(trigger.node.id).toBe('node-1');
+		expect(getNode).toHaveBeenCalledTimes(1);
+	});
+});
+
 describe('reading a credential', () => {
 	const saved = { gstComplianceWebhookApi: { id: 'cred-ctx-1', name: 'Webhook' } };
 
 	it('a saved credential in production → read once for a burst of deliveries', async () => {
 		const { ctx, reads } = context({ credentials: saved });
-		for (let i = 0; i < 3; i++) await readTrigger(ctx).credential('gstComplianceWebhookApi');
+		for (let i = 0; i < 3; i++)
+			await readTrigger(ctx, resolve).credential('gstComplianceWebhookApi');
 		expect(reads).toEqual(['gstComplianceWebhookApi']);
 	});
 
@@ -99,7 +138,8 @@ describe('reading a credential', () => {
 			mode: 'manual',
 			credentials: { gstComplianceWebhookApi: { id: 'cred-ctx-2', name: 'Webhook' } },
 		});
-		for (let i = 0; i < 3; i++) await readTrigger(ctx).credential('gstComplianceWebhookApi');
+		for (let i = 0; i < 3; i++)
+			await readTrigger(ctx, resolve).credential('gstComplianceWebhookApi');
 		expect(reads).toHaveLength(3);
 	});
 });
@@ -110,7 +150,7 @@ describe('the dedupe code’s view (site)', () => {
 			workflowId: 'wf1',
 			nodes: { A: { id: 'node-1' }, B: { id: 'node-2' } },
 		});
-		const site = readTrigger(ctx).site(true);
+		const site = readTrigger(ctx, resolve).site(true);
 		expect(site).toMatchObject({
 			workflowId: 'wf1',
 			nodeId: 'node-1',
@@ -127,7 +167,7 @@ describe('the dedupe code’s view (site)', () => {
 		const { ctx, reads } = context({
 			credentials: { gstComplianceRedisApi: { id: 'cred-ctx-3', name: 'Redis' } },
 		});
-		const site = readTrigger(ctx).site(false);
+		const site = readTrigger(ctx, resolve).site(false);
 		expect(site.writable).toBe(false);
 		expect(await site.redisCredential?.()).toEqual({ type: 'gstComplianceRedisApi' });
 		await site.redisCredential?.();

@@ -22,3 +22,25 @@ describe('eventDigest: SHA-256 of the id exactly as received', () => {
 		expect(eventIdBytes('evt_\ud800').subarray(1)).toEqual(Buffer.from('evt_\ud800', 'utf16le'));
 	});
 });
+
+describe('eventDigest on a Node without the one-shot crypto.hash (before 20.12)', () => {
+	it('→ the same digests through createHash', () => {
+		const ids = ['evt_1', 'evt_é', 'evt_\ud800'];
+		const withHash = ids.map(eventDigest);
+		let without: string[] = [];
+		jest.isolateModules(() => {
+			jest.doMock('crypto', () => {
+				const { hash: _hash, ...rest } = jest.requireActual<typeof import('crypto')>('crypto');
+				return rest;
+			});
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const reloaded =
+				require('../../../../../../nodes/GstCompliance/trigger/dedupe/eventDigest') as {
+					eventDigest: (id: string) => string;
+				};
+			without = ids.map(reloaded.eventDigest);
+		});
+		jest.dontMock('crypto');
+		expect(without).toEqual(withHash);
+	});
+});
