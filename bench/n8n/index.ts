@@ -1,10 +1,12 @@
 /**
- * Items 5–6 in a real n8n started by the e2e harness (needs `npm run build` and the e2e runtime).
+ * Items 5–6 in a real n8n started by the e2e harness (needs `npm run build` and the e2e runtime),
+ * item 6 also in the shape of n8n's own benchmark suite (sweep.ts).
  */
 import { runtimeInstalled, startSession } from '../../test/harness';
 import type { Section } from '../result';
 import { eventsBench } from './events';
 import { fetchBench } from './fetch';
+import { sweepBench } from './sweep';
 
 export async function n8nBench(options: { runs: number; quick: boolean }): Promise<Section> {
 	const title = 'Real n8n 2.41 (e2e harness, packed package)';
@@ -24,6 +26,7 @@ export async function n8nBench(options: { runs: number; quick: boolean }): Promi
 		const rows = [
 			...(await fetchBench(session, options.runs)),
 			...(await eventsBench(session, options.runs, options.quick ? 150 : 300)),
+			...(await sweepBench(session, options.runs, options.quick ? 60 : 200)),
 		];
 		return { title, rows };
 	} finally {

@@ -43,18 +43,27 @@ export interface Target {
 	headers?: Record<string, string>;
 }
 
+/** The load's shape: connections in flight and the body of each event. */
+export interface Load {
+	concurrency: number;
+	body(seq: number): string;
+}
+
+const ITEM_6_LOAD: Load = { concurrency: CONCURRENCY, body: eventBody };
+
 /** Milliseconds until every event was answered 200, and until every execution finished. */
 export async function postEvents(
 	n8n: N8n,
 	target: Target,
 	events: number,
 	seq: { next: number },
+	shape: Load = ITEM_6_LOAD,
 ): Promise<{ acknowledgedMs: number; finishedMs: number }> {
-	const bodies = Array.from({ length: events }, () => eventBody(seq.next++));
+	const bodies = Array.from({ length: events }, () => shape.body(seq.next++));
 	const started = Date.now();
 	const load = await runBounded(
 		events,
-		CONCURRENCY,
+		shape.concurrency,
 		async (index) => {
 			const payload = bodies[index];
 			const response = await request(target.url, {

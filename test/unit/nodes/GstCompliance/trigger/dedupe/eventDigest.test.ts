@@ -30,14 +30,12 @@ describe('eventDigest on a Node without the one-shot crypto.hash (before 20.12)'
 		let without: string[] = [];
 		jest.isolateModules(() => {
 			jest.doMock('crypto', () => {
-				const { hash: _hash, ...rest } = jest.requireActual<typeof import('crypto')>('crypto');
-				return rest;
+				const actual = jest.requireActual<Record<string, unknown>>('crypto');
+				return Object.fromEntries(Object.entries(actual).filter(([name]) => name !== 'hash'));
 			});
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const reloaded =
-				require('../../../../../../nodes/GstCompliance/trigger/dedupe/eventDigest') as {
-					eventDigest: (id: string) => string;
-				};
+			const reloaded = jest.requireActual<{ eventDigest: (id: string) => string }>(
+				'../../../../../../nodes/GstCompliance/trigger/dedupe/eventDigest',
+			);
 			without = ids.map(reloaded.eventDigest);
 		});
 		jest.dontMock('crypto');
