@@ -1,16 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
  * Item 9, the built-in store's capacity: events/s and bytes written per event with 0, 10,000,
- * 25,000, 50,000 and 100,000 ids remembered, in regular mode (one n8n, SQLite) and in queue mode
- * (Postgres, a webhook process and a worker). n8n reads the whole static data with every webhook
+ * 25,000, 50,000 and 100,000 ids remembered, in one n8n in regular mode on SQLite and on Postgres
+ * (queue mode refuses the built-in store: its executions run on a worker). n8n reads the whole static data with every webhook
  * request and rewrites the whole column whenever it changed, so every accepted event costs in
  * proportion to the ids remembered; these rows say how much, and so where Redis should take over.
  *
  * Each size is its own trigger workflow. Its ids are written into the workflow row as n8n saves
  * them (`global["dedupe:<node id>"]`, ids claimed over the last day) after activation and before
- * its first delivery. Bytes written: in regular mode, what the n8n process passes to write calls
- * (`wchar` in /proc/<pid>/io: SQLite pages and WAL, plus its log lines and HTTP answers); in queue
- * mode, the Postgres WAL generated (`pg_current_wal_lsn`), which holds every row n8n writes.
+ * its first delivery. Bytes written: on SQLite, what the n8n process passes to write calls
+ * (`wchar` in /proc/<pid>/io: SQLite pages and WAL, plus its log lines and HTTP answers); on
+ * Postgres, the WAL generated (`pg_current_wal_lsn`), which holds every row n8n writes.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -29,7 +29,7 @@ import {
 	waitFor,
 	type N8n,
 } from '../../test/harness';
-import { startQueueCluster } from '../../test/harness/queue/cluster';
+import { startPostgres } from '../../test/harness/queue/services';
 import { ratios, type Row, type Section } from '../result';
 import { postEvents } from './post';
 
@@ -198,7 +198,7 @@ db.run('UPDATE workflow_entity SET staticData = ? WHERE id = ?', [fs.readFileSyn
 
 export async function capacityBench(runs: number, quick: boolean): Promise<Section> {
 	const title =
-		'Built-in store capacity (item 9): n8n 2.41, regular mode (SQLite) and queue mode (Postgres)';
+		'Built-in store capacity (item 9): n8n 2.41, regular mode on SQLite and on Postgres';
 	const events = quick ? 60 : 120;
 	const rows: Row[] = [];
 
@@ -225,30 +225,39 @@ export async function capacityBench(runs: number, quick: boolean): Promise<Secti
 		await n8n.dispose();
 	}
 
-	const cluster = await startQueueCluster({ webhookProcesses: 1, env: { N8N_LOG_LEVEL: 'warn' } });
+	// The built-in store is for one process (queue mode refuses it): the other database n8n offers
+	// is Postgres, in regular mode.
+	const postgres = await startPostgres();
 	try {
-		const { main, postgres } = cluster;
-		const secret = `whsec_${uuid()}`;
-		const credential = await main.createCredential('bench webhook', CRED.webhook, {
-			signingSecret: secret,
-			previousSigningSecret: '',
+		const onPostgres = await startN8n({
+			name: 'bench-capacity-postgres',
+			env: { ...postgres.n8nEnv(), N8N_LOG_LEVEL: 'warn' },
 		});
-		const queue: Mode = {
-			label: 'Queue mode, Postgres',
-			n8n: main,
-			urlOf: (webhookId) => cluster.triggerUrl(0, { webhookId }),
-			writeStaticData: (workflowId, json) => {
-				if (/'/.test(json)) throw new Error('unexpected quote in the snapshot');
-				postgres.query(
-					`UPDATE workflow_entity SET "staticData" = '${json}'::json WHERE id = '${workflowId}';`,
-				);
-			},
-			bytesWritten: () =>
-				Number(postgres.query("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0');").trim()),
-		};
-		rows.push(...(await measureMode(queue, credential, secret, runs, events)));
+		try {
+			const secret = `whsec_${uuid()}`;
+			const credential = await onPostgres.createCredential('bench webhook', CRED.webhook, {
+				signingSecret: secret,
+				previousSigningSecret: '',
+			});
+			const mode: Mode = {
+				label: 'Regular mode, Postgres',
+				n8n: onPostgres,
+				urlOf: (webhookId) => triggerUrl(onPostgres, { webhookId }),
+				writeStaticData: (workflowId, json) => {
+					if (/'/.test(json)) throw new Error('unexpected quote in the snapshot');
+					postgres.query(
+						`UPDATE workflow_entity SET "staticData" = '${json}'::json WHERE id = '${workflowId}';`,
+					);
+				},
+				bytesWritten: () =>
+					Number(postgres.query("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0');").trim()),
+			};
+			rows.push(...(await measureMode(mode, credential, secret, runs, events)));
+		} finally {
+			await onPostgres.dispose();
+		}
 	} finally {
-		await cluster.stop();
+		await postgres.stop();
 	}
 	return { title, rows };
 }

@@ -1,22 +1,20 @@
 /**
  * Items 7–8 in n8n 2.41 queue mode (test/harness/queue: Postgres, the queue's Redis, a main, a
- * worker, two webhook processes). Six active workflows in the same deployment, each measured by
+ * worker, two webhook processes). Four active workflows in the same deployment, each measured by
  * events/s from the first POST until n8n reports a finished execution for every event:
  *
  * - the bare Webhook node;
  * - our trigger with the Redis store (the queue's Redis, database 1), empty, and with 100,000 ids
  *   already in Redis (SETs straight into its key scope);
- * - our trigger with the built-in store, empty, and with 100,000 ids in its static data (written
- *   into Postgres before its first delivery, as n8n would have saved them);
  * - our trigger with the Redis store through a round-robin balancer over both webhook processes.
  *
  * All but the last go to webhook process 1 only. Sides rotate order per run; a warm-up of 20 events
- * each is not counted.
+ * each is not counted. The built-in store is not measured here: queue mode refuses it (its
+ * executions run on a worker); item 9 measures it in regular mode on SQLite and Postgres.
  */
 import Redis from 'ioredis';
 
 import { redisEventKey } from '../../nodes/GstCompliance/trigger/dedupe/keys';
-import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { CRED, request, triggerNode, uuid, waitFor, type N8n } from '../../test/harness';
 import { startBalancer } from '../../test/harness/queue/balancer';
 import { startQueueCluster } from '../../test/harness/queue/cluster';
@@ -27,7 +25,7 @@ const FILLED = 100_000;
 const WINDOW_MS = (24 * 3600 + 300) * 1000;
 const REDIS_CRED = 'gstComplianceRedisApi';
 
-type SideName = 'bare' | 'redis' | 'redisFull' | 'memory' | 'memoryFull' | 'redisBalanced';
+type SideName = 'bare' | 'redis' | 'redisFull' | 'redisBalanced';
 
 interface Side {
 	label: string;
@@ -77,7 +75,6 @@ export async function queueBench(runs: number, quick: boolean): Promise<Section>
 			const wf = await main.createWorkflow({ name: `bench: ${label}`, nodes: [node] });
 			const scope = `${wf.id}:${node.id}:production`;
 			if (opts.fill && opts.redis) await fillRedis(redis, scope);
-			if (opts.fill && !opts.redis) fillStaticData(cluster.postgres, wf.id, node.name as string);
 			await main.activateWorkflow(wf.id);
 			const path = `${node.webhookId}/webhook`;
 			return {
@@ -95,8 +92,6 @@ export async function queueBench(runs: number, quick: boolean): Promise<Section>
 			bare,
 			redis: await trigger('trigger + Redis', { redis: true }),
 			redisFull: await trigger('trigger + Redis, 100,000 ids', { redis: true, fill: true }),
-			memory: await trigger('trigger, built-in store', {}),
-			memoryFull: await trigger('trigger, built-in store, 100,000 ids', { fill: true }),
 			redisBalanced: await trigger('trigger + Redis, 2 webhook processes', {
 				redis: true,
 				balanced: true,
@@ -158,14 +153,6 @@ export async function queueBench(runs: number, quick: boolean): Promise<Section>
 					'Queue mode: the webhook process creates the execution in Postgres and queues it in Redis; the worker runs it. Ratio = our events/s ÷ the bare Webhook node’s.',
 				),
 				row(
-					'8',
-					'Same runs, trigger with the built-in store',
-					'memory',
-					'bare',
-					'bare Webhook node, same deployment',
-					'— (context)',
-				),
-				row(
 					'7',
 					`Same runs, Redis store with ${FILLED.toLocaleString('en')} ids in Redis`,
 					'redisFull',
@@ -173,16 +160,6 @@ export async function queueBench(runs: number, quick: boolean): Promise<Section>
 					'Redis store, empty',
 					'≥ 0.9×',
 					(r) => r.median >= 0.9,
-				),
-				row(
-					'7',
-					`Same runs, built-in store with ${FILLED.toLocaleString('en')} ids in static data`,
-					'memoryFull',
-					'memory',
-					'built-in store, empty',
-					'≥ 0.9×',
-					(r) => r.median >= 0.9,
-					'Filled directly: the snapshot of 100,000 ids (claimed over the last day) written into the workflow row in Postgres before its first delivery. Each new id makes n8n save the whole static data (~1.4 MB).',
 				),
 				row(
 					'8',
@@ -237,26 +214,4 @@ async function fillRedis(client: Redis, scope: string): Promise<void> {
 			);
 		await pipeline.exec();
 	}
-}
-
-/** The node's static data as n8n saves it (`node:<name>`), with 100,000 ids from the last day. */
-function fillStaticData(
-	postgres: { query(sql: string): string },
-	workflowId: string,
-	nodeName: string,
-): void {
-	const store = new MemoryDedupeStore({ windowMs: WINDOW_MS, capacity: 125_000 });
-	const now = Date.now();
-	const day = 24 * 3_600_000;
-	for (let i = 0; i < FILLED; i++)
-		store.claimNow(`evt_fill_${i}`, now - day + Math.floor((i * day) / FILLED));
-	const staticData = JSON.stringify({ [`node:${nodeName}`]: { dedupe: store.snapshot() } });
-	if (/'/.test(staticData)) throw new Error('unexpected quote in the snapshot');
-	postgres.query(
-		`UPDATE workflow_entity SET "staticData" = '${staticData}'::json WHERE id = '${workflowId}';`,
-	);
-	const length = postgres.query(
-		`SELECT length("staticData"::text) FROM workflow_entity WHERE id = '${workflowId}';`,
-	);
-	if (Number(length) < 1_000_000) throw new Error(`static data not written (${length.trim()})`);
 }

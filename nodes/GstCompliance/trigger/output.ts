@@ -46,7 +46,7 @@ export function deliveredItem(event: EventEnvelope, acceptance: AcceptanceMark):
 			type: event.type,
 			createdAt: event.createdAt,
 			data: event.data as IDataObject,
-			acceptance: mark as unknown as IDataObject,
+			acceptance: { ...mark },
 			...(notice ? { notice } : {}),
 		},
 	};

@@ -154,7 +154,7 @@ function readSaved(site: MemorySite, entry: RegistryEntry, idsKey: string): void
 function saveAll(global: IDataObject, workflowId: string, present?: string[]): void {
 	for (const entry of dedupeRegistry.ofWorkflow(workflowId))
 		if (!present || present.includes(entry.nodeId))
-			global[snapshotKey(entry.nodeId)] = entry.store.snapshot() as unknown as IDataObject;
+			global[snapshotKey(entry.nodeId)] = { ...entry.store.snapshot() };
 }
 
 /**
