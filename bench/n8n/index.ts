@@ -26,7 +26,7 @@ export async function n8nBench(options: { runs: number; quick: boolean }): Promi
 		const rows = [
 			...(await fetchBench(session, options.runs)),
 			...(await eventsBench(session, options.runs, options.quick ? 150 : 300)),
-			...(await sweepBench(session, options.runs, options.quick ? 60 : 200)),
+			...(await sweepBench(session, options.runs, options.quick ? 40 : 100)),
 		];
 		return { title, rows };
 	} finally {
