@@ -305,13 +305,13 @@ describe('docs/architecture.md is the code’s own picture', () => {
 		};
 		for (const file of dedupe) visit(file, []);
 		expect(loops).toEqual([]);
-		const keys = 'nodes/GstCompliance/trigger/dedupe/keys.ts';
-		expect(graph.get(keys)!.filter((t) => t.includes('/trigger/dedupe/'))).toEqual([
+		const owner = 'nodes/GstCompliance/trigger/dedupe/keys.ts';
+		expect(graph.get(owner)!.filter((t) => t.includes('/trigger/dedupe/'))).toEqual([
 			'nodes/GstCompliance/trigger/dedupe/eventDigest.ts',
 		]);
 		const keyBuilders = dedupe.filter(
 			(file) =>
-				file !== keys && /`dedupe:\$\{|['`]n8n-gst-compliance:|split\(':'\)/.test(read(file)),
+				file !== owner && /`dedupe:\$\{|['`]n8n-gst-compliance:|split\(':'\)/.test(read(file)),
 		);
 		expect(keyBuilders).toEqual([]);
 	});

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The package's side of the n8n behaviours it depends on (nodes/GstCompliance/n8nCompat.ts); the
  * e2e n8nCompat spec pins the trigger's on the e2e n8n, and `sendAuthenticated` is compared here with
