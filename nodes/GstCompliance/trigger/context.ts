@@ -16,7 +16,7 @@ import type {
 import { CREDENTIAL } from '../credentialNames';
 import { staticParameter, workflowNodeIds } from '../n8nCompat';
 import { cachedCredentials } from './credentialCache';
-import type { TriggerId } from './dedupe/keys';
+import { credentialKey, type TriggerId } from './dedupe/keys';
 import { usesRedis, type DedupeSite } from './dedupe/store';
 import type { LoggedTrigger } from './triggerLog';
 
@@ -67,7 +67,7 @@ export function readTrigger(
 	const warn = (message: string) => context.logger.warn(message);
 	const credential = async (type: string) => {
 		const id = node.credentials?.[type]?.id;
-		const key = id && !test ? `${type}:${id}` : undefined;
+		const key = id && !test ? credentialKey(type, id) : undefined;
 		return await cachedCredentials(key, async () => await context.getCredentials(type));
 	};
 	const trigger: Trigger = {

@@ -22,6 +22,11 @@ export function triggerRunKey(trigger: TriggerId, what: string): string {
 	return `${triggerKey(trigger)}:${what}`;
 }
 
+/** A saved credential in the process's cache of decrypted credentials (credentialCache.ts). */
+export function credentialKey(type: string, credentialId: string): string {
+	return `${type}:${credentialId}`;
+}
+
 /** The trigger's ledger: the built-in store's registry entry and the Redis keys' scope. */
 export function ledgerScope(trigger: TriggerId): string {
 	return `${triggerKey(trigger)}:production`;

@@ -2,6 +2,7 @@
 import { createHash } from 'crypto';
 
 import {
+	credentialKey,
 	ledgerScope,
 	LEGACY_SNAPSHOT_KEY,
 	processesKey,
@@ -22,6 +23,13 @@ describe('names in the process: one per trigger, workflow and node apart', () =>
 		expect(triggerKey(TRIGGER)).toBe('wf1:node-1');
 		expect(triggerRunKey(TRIGGER, 'dedupe:timeout')).toBe('wf1:node-1:dedupe:timeout');
 		expect(triggerKey({ workflowId: 'wf1', nodeId: 'node-2' })).not.toBe(triggerKey(TRIGGER));
+	});
+
+	it('credentialKey → the credential type and its saved id, apart for each', () => {
+		expect(credentialKey('gstComplianceRedisApi', 'c1')).toBe('gstComplianceRedisApi:c1');
+		expect(credentialKey('gstComplianceWebhookApi', 'c1')).not.toBe(
+			credentialKey('gstComplianceRedisApi', 'c1'),
+		);
 	});
 
 	it('ledgerScope → production only: Test-URL deliveries keep no ids', () => {
