@@ -10,6 +10,26 @@ import { CONCURRENCY, postEvents } from './post';
 
 const HEADER_AUTH = { name: 'x-bench-key', value: 'bench-key-value' };
 
+/** n8n's Webhook node answering on receipt, bare or with Header Auth, at `path`. */
+export function webhookNode(label: string, path: string, auth?: { id: string; name: string }) {
+	return {
+		id: `bench-${label}`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: `${path}-id`,
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode: 'onReceived',
+			authentication: auth ? 'headerAuth' : 'none',
+			options: {},
+		},
+		...(auth ? { credentials: { httpHeaderAuth: auth } } : {}),
+	};
+}
+
 export interface Side {
 	label: string;
 	url: string;
@@ -30,22 +50,7 @@ async function webhookSide(
 	auth?: { id: string; name: string },
 ): Promise<Side> {
 	const path = `bench-${label}-${Date.now()}`;
-	const node = {
-		id: `bench-${label}`,
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
-		position: [0, 0],
-		webhookId: `${path}-id`,
-		parameters: {
-			httpMethod: 'POST',
-			path,
-			responseMode: 'onReceived',
-			authentication: auth ? 'headerAuth' : 'none',
-			options: {},
-		},
-		...(auth ? { credentials: { httpHeaderAuth: auth } } : {}),
-	};
+	const node = webhookNode(label, path, auth);
 	const wf = await n8n.createWorkflow({ name: `bench: ${label} webhook`, nodes: [node] });
 	await n8n.activateWorkflow(wf.id);
 	return { label, url: n8n.webhookUrl(path), workflowId: wf.id, done: 0 };

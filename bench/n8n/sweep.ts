@@ -14,6 +14,7 @@ import {
 	type Session as BenchSession,
 } from '../../test/harness';
 import { ratios, type Row } from '../result';
+import { webhookNode } from './events';
 import { postEvents, type Load, type Target } from './post';
 
 export const CONNECTIONS = [1, 2, 4, 8] as const;
@@ -59,22 +60,7 @@ async function sides(
 	);
 	const webhook = async (label: string, auth?: { id: string; name: string }): Promise<Target> => {
 		const path = `sweep-${label}-${stamp}`;
-		const node = {
-			id: `sweep-${label}`,
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: `${path}-id`,
-			parameters: {
-				httpMethod: 'POST',
-				path,
-				responseMode: 'onReceived',
-				authentication: auth ? 'headerAuth' : 'none',
-				options: {},
-			},
-			...(auth ? { credentials: { httpHeaderAuth: auth } } : {}),
-		};
+		const node = webhookNode(`sweep-${label}`, path, auth);
 		const wf = await n8n.createWorkflow({
 			name: `bench sweep: ${label} webhook → No Operation`,
 			nodes: [node, noOp(220)],
