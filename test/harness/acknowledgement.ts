@@ -7,7 +7,7 @@
  * attempts, and per event how many executions did its work (the node after the trigger ran).
  */
 import { EVENT_TYPES } from '../emulator';
-import { chain, CRED, triggerNode, uuid, webhookNode } from './gst';
+import { chain, CRED, triggerNode, triggerUrl, uuid, webhookNode } from './gst';
 import { sleep, waitFor } from './http';
 import type { N8n } from './n8n';
 import { killHard, startSession, type Session } from './session';
@@ -113,6 +113,12 @@ export async function scenario(
 		triggerOptions?: Record<string, unknown>;
 		/** A Redis for a GST Compliance Dedupe Redis credential on the trigger. */
 		redis?: { host: string; port: number };
+		/**
+		 * n8n is killed and started again while the service retries: the subscription goes through
+		 * the readiness check a deployment puts in front of a restarting n8n (readinessGate.ts).
+		 * Otherwise the service delivers straight to n8n, as to the Webhook node it is set beside.
+		 */
+		restarts?: boolean;
 	},
 ): Promise<Scenario> {
 	const session = await startSession(
@@ -123,7 +129,7 @@ export async function scenario(
 	const webhookId = uuid();
 	const subscription = emulator.control.createSubscription({
 		clientId: client.clientId,
-		url: triggerUrlOf(n8n, webhookId),
+		url: opts.restarts ? triggerUrlOf(n8n, webhookId) : triggerUrl(n8n, { webhookId }),
 		events: [...EVENT_TYPES],
 	});
 	const webhookCredential = await n8n.createCredential('GST webhook (subscription)', CRED.webhook, {
@@ -333,6 +339,7 @@ export async function crashWhileQueued(
 	const s = await scenario(name, {
 		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
 		workSeconds: 1,
+		restarts: true,
 		...opts,
 	});
 	try {
