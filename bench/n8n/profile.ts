@@ -13,6 +13,13 @@
  *
  * V8 stamps samples with the same monotonic clock as `process.hrtime` (CLOCK_MONOTONIC on Linux),
  * so the windows line up without any marker inside n8n.
+ *
+ * How much CPU is the kernel's count (/proc), not the samples': a sample's time runs to the next
+ * one, which includes any time the thread waited for a core, and on 2 cores shared with the load
+ * generator that inflates every category alike. The samples say where the main thread's CPU went
+ * (each category's share of it); the process's other threads (n8n's expression isolates, the
+ * database's thread pool, the collector's helpers) are their own category, without the profiler's
+ * own thread.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -24,7 +31,9 @@ import { NODE_MODULES } from '../../test/harness/install';
 import { ratios, type Row, type Section } from '../result';
 import { createSides, runSide, type SideName } from './events';
 
-const CATEGORIES = ['package', 'database', 'n8n', 'node', 'gc'] as const;
+const SAMPLED = ['package', 'database', 'n8n', 'node', 'gc'] as const;
+type Sampled = (typeof SAMPLED)[number];
+const CATEGORIES = [...SAMPLED, 'threads'] as const;
 type Category = (typeof CATEGORIES)[number];
 
 interface ProfileNode {
@@ -43,7 +52,56 @@ interface CpuProfile {
 /** Microseconds on the monotonic clock V8 stamps its samples with. */
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
-function categorize(profile: CpuProfile): Map<number, Category | 'idle'> {
+/** Clock ticks per second, the unit of /proc's CPU times. */
+const CLOCK_TICKS =
+	Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** The thread of V8's sampling profiler: the measurement's own cost, not n8n's. */
+const PROFILER_THREAD = 'v8:ProfEvntProc';
+
+/**
+ * CPU microseconds the kernel has charged to the process (every thread, ended ones included), to
+ * its main thread, and to its other live threads by name.
+ */
+function kernelCpu(pid: number): {
+	process: number;
+	main: number;
+	threads: Record<string, number>;
+} {
+	const read = (file: string) => {
+		// After "pid (comm) ", the fields count from the state (field 3): utime is 14, stime 15.
+		const fields = fs
+			.readFileSync(file, 'utf8')
+			.replace(/^.*\) /s, '')
+			.split(' ');
+		return ((Number(fields[14 - 3]) + Number(fields[15 - 3])) * 1e6) / CLOCK_TICKS;
+	};
+	const threads: Record<string, number> = {};
+	for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+		if (task === String(pid)) continue;
+		try {
+			const name = fs.readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
+			threads[name] = (threads[name] ?? 0) + read(`/proc/${pid}/task/${task}/stat`);
+		} catch {
+			// the thread ended between the listing and the read
+		}
+	}
+	return {
+		process: read(`/proc/${pid}/stat`),
+		main: read(`/proc/${pid}/task/${pid}/stat`),
+		threads,
+	};
+}
+
+/** A window of one side's load: the monotonic time and the kernel's CPU counts at each end. */
+interface Window {
+	from: number;
+	to: number;
+	cpuFrom: ReturnType<typeof kernelCpu>;
+	cpuTo: ReturnType<typeof kernelCpu>;
+}
+
+function categorize(profile: CpuProfile): Map<number, Sampled | 'idle'> {
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
 		for (const child of node.children ?? []) parent.set(child, node.id);
@@ -59,10 +117,10 @@ function categorize(profile: CpuProfile): Map<number, Category | 'idle'> {
 		}
 		return false;
 	};
-	const result = new Map<number, Category | 'idle'>();
+	const result = new Map<number, Sampled | 'idle'>();
 	for (const node of profile.nodes) {
 		const { functionName, url } = node.callFrame;
-		let category: Category | 'idle';
+		let category: Sampled | 'idle';
 		if (functionName === '(idle)' || functionName === '(program)') category = 'idle';
 		else if (functionName === '(garbage collector)') category = 'gc';
 		else if (ours(node.id)) category = 'package';
@@ -74,14 +132,14 @@ function categorize(profile: CpuProfile): Map<number, Category | 'idle'> {
 	return result;
 }
 
-/** CPU microseconds per category inside [from, to). */
-function cpuIn(
+/** Sampled microseconds per category inside [from, to). */
+function sampledIn(
 	profile: CpuProfile,
-	categories: Map<number, Category | 'idle'>,
+	categories: Map<number, Sampled | 'idle'>,
 	from: number,
 	to: number,
 ) {
-	const totals: Record<Category, number> = { package: 0, database: 0, n8n: 0, node: 0, gc: 0 };
+	const totals: Record<Sampled, number> = { package: 0, database: 0, n8n: 0, node: 0, gc: 0 };
 	let at = profile.startTime;
 	for (let i = 0; i < profile.samples.length; i++) {
 		at += profile.timeDeltas[i];
@@ -93,8 +151,18 @@ function cpuIn(
 	return totals;
 }
 
-/** Inclusive CPU microseconds per function (name and file) inside the windows. */
-function inclusiveIn(profile: CpuProfile, windows: Array<[number, number]>): Map<string, number> {
+/**
+ * A window's samples as CPU: each sample's time, scaled so the window's samples add up to the
+ * kernel's count for the main thread.
+ */
+interface Span {
+	from: number;
+	to: number;
+	scale: number;
+}
+
+/** Inclusive CPU microseconds per function (name and file) inside the spans. */
+function inclusiveIn(profile: CpuProfile, spans: Span[]): Map<string, number> {
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
 		for (const child of node.children ?? []) parent.set(child, node.id);
@@ -105,8 +173,9 @@ function inclusiveIn(profile: CpuProfile, windows: Array<[number, number]>): Map
 	let at = profile.startTime;
 	for (let i = 0; i < profile.samples.length; i++) {
 		at += profile.timeDeltas[i];
-		const delta = profile.timeDeltas[i + 1] ?? 0;
-		if (!windows.some(([from, to]) => at >= from && at < to)) continue;
+		const span = spans.find(({ from, to }) => at >= from && at < to);
+		if (!span) continue;
+		const delta = (profile.timeDeltas[i + 1] ?? 0) * span.scale;
 		const seen = new Set<string>();
 		for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
 			const node = byId.get(id)!;
@@ -120,15 +189,10 @@ function inclusiveIn(profile: CpuProfile, windows: Array<[number, number]>): Map
 }
 
 /** The functions whose inclusive time per event differs most between two sides. */
-function topDifferences(
-	profile: CpuProfile,
-	ours: Array<[number, number]>,
-	base: Array<[number, number]>,
-	events: number,
-): string[] {
+function topDifferences(profile: CpuProfile, ours: Span[], base: Span[], events: number): string[] {
 	const a = inclusiveIn(profile, ours);
 	const b = inclusiveIn(profile, base);
-	const perEvent = (us: number, windows: number) => us / 1000 / (events * windows);
+	const perEvent = (us: number, spans: number) => us / 1000 / (events * spans);
 	return [...new Set([...a.keys(), ...b.keys()])]
 		.map((key) => ({
 			key,
@@ -140,7 +204,7 @@ function topDifferences(
 }
 
 /** Where the CPU under this package's code ends up: samples by their innermost function. */
-function ownLeaves(profile: CpuProfile, windows: Array<[number, number]>, events: number) {
+function ownLeaves(profile: CpuProfile, spans: Span[], events: number) {
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
 		for (const child of node.children ?? []) parent.set(child, node.id);
@@ -149,7 +213,8 @@ function ownLeaves(profile: CpuProfile, windows: Array<[number, number]>, events
 	let at = profile.startTime;
 	for (let i = 0; i < profile.samples.length; i++) {
 		at += profile.timeDeltas[i];
-		if (!windows.some(([from, to]) => at >= from && at < to)) continue;
+		const span = spans.find(({ from, to }) => at >= from && at < to);
+		if (!span) continue;
 		let ours: ProfileNode | undefined;
 		for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
 			const node = byId.get(id)!;
@@ -161,24 +226,24 @@ function ownLeaves(profile: CpuProfile, windows: Array<[number, number]>, events
 		if (!ours) continue;
 		const leaf = byId.get(profile.samples[i])!;
 		const key = `${ours.callFrame.functionName || '(anonymous)'} → ${leaf === ours ? '(own code)' : `${leaf.callFrame.functionName || '(anonymous)'} ${leaf.callFrame.url.replace(/^.*node_modules\//, '')}`}`;
-		totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
+		totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) * span.scale);
 	}
 	return [...totals]
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, 20)
-		.map(([key, us]) => `${(us / 1000 / (events * windows.length)).toFixed(3)} ms/event  ${key}`);
+		.map(([key, us]) => `${(us / 1000 / (events * spans.length)).toFixed(3)} ms/event  ${key}`);
 }
 
-/** This package's functions in our trigger's windows, by inclusive CPU per event. */
-function ownFunctions(profile: CpuProfile, windows: Array<[number, number]>, events: number) {
-	const totals = inclusiveIn(profile, windows);
+/** This package's functions in our trigger's spans, by inclusive CPU per event. */
+function ownFunctions(profile: CpuProfile, spans: Span[], events: number) {
+	const totals = inclusiveIn(profile, spans);
 	return [...totals]
 		.filter(([key]) => key.includes('n8n-nodes-gst-compliance'))
 		.sort((a, b) => b[1] - a[1])
 		.slice(0, 20)
 		.map(
 			([key, us]) =>
-				`${(us / 1000 / (events * windows.length)).toFixed(3)} ms/event  ${key.replace(/\S*n8n-nodes-gst-compliance\/dist\//, '')}`,
+				`${(us / 1000 / (events * spans.length)).toFixed(3)} ms/event  ${key.replace(/\S*n8n-nodes-gst-compliance\/dist\//, '')}`,
 		);
 }
 
@@ -187,7 +252,7 @@ interface Measurement {
 	version: string;
 	file: string;
 	events: number;
-	/** Per side and run: CPU ms per event in each category. */
+	/** Per side and run: CPU ms per event in each category (their sum is the process's). */
 	measured: Record<SideName, Array<Record<Category, number>>>;
 }
 
@@ -247,8 +312,8 @@ async function measureProfile(runs: number, quick: boolean): Promise<Measurement
 		},
 	);
 	const names: SideName[] = ['ours', 'bare', 'headerAuth'];
-	const windows: Record<SideName, Array<[number, number]>> = { ours: [], bare: [], headerAuth: [] };
-	const pid = session.n8n.pid;
+	const windows: Record<SideName, Window[]> = { ours: [], bare: [], headerAuth: [] };
+	const pid = session.n8n.pid!;
 	try {
 		const sides = await createSides(session);
 		const seq = { next: 0 };
@@ -257,8 +322,9 @@ async function measureProfile(runs: number, quick: boolean): Promise<Measurement
 		for (let run = 0; run < runs; run++)
 			for (const name of names.map((_, i) => names[(i + run) % names.length])) {
 				const from = monotonicMicros();
+				const cpuFrom = kernelCpu(pid);
 				await runSide(session.n8n, sides[name], events, session.signingSecret, seq);
-				windows[name].push([from, monotonicMicros()]);
+				windows[name].push({ from, to: monotonicMicros(), cpuFrom, cpuTo: kernelCpu(pid) });
 			}
 	} finally {
 		await session.stop();
@@ -269,23 +335,59 @@ async function measureProfile(runs: number, quick: boolean): Promise<Measurement
 	if (!file) throw new Error(`no CPU profile of the n8n process (pid ${pid}) in ${dir}`);
 	const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
 	const categories = categorize(profile);
+	const sampled = (window: Window) => sampledIn(profile, categories, window.from, window.to);
+	const sum = (totals: Record<Sampled, number>) => SAMPLED.reduce((all, c) => all + totals[c], 0);
+	const spans = (name: SideName): Span[] =>
+		windows[name].map((window) => ({
+			from: window.from,
+			to: window.to,
+			scale: (window.cpuTo.main - window.cpuFrom.main) / sum(sampled(window)),
+		}));
+	const threadsIn = (window: Window, name: string) =>
+		Object.entries(window.cpuTo.threads)
+			.filter(([thread]) => thread === name)
+			.reduce((all, [thread, us]) => all + us - (window.cpuFrom.threads[thread] ?? 0), 0);
 	const perEvent = (name: SideName) =>
-		windows[name].map(([from, to]) => {
-			const totals = cpuIn(profile, categories, from, to);
-			return Object.fromEntries(CATEGORIES.map((c) => [c, totals[c] / 1000 / events])) as Record<
-				Category,
-				number
-			>;
+		windows[name].map((window) => {
+			const totals = sampled(window);
+			const main = window.cpuTo.main - window.cpuFrom.main;
+			const ms = (us: number) => us / 1000 / events;
+			return {
+				...Object.fromEntries(SAMPLED.map((c) => [c, ms((totals[c] / sum(totals)) * main)])),
+				threads: ms(
+					window.cpuTo.process - window.cpuFrom.process - main - threadsIn(window, PROFILER_THREAD),
+				),
+			} as Record<Category, number>;
 		});
 	const say = (what: string, lines: string[]) =>
 		process.stdout.write(`bench: n8n ${version}, ${what}:\n  ${lines.join('\n  ')}\n`);
 	say(
+		"the samples' time ÷ the kernel's CPU of the main thread, per side and run",
+		names.map(
+			(name) =>
+				`${name}: ${spans(name)
+					.map(({ scale }) => (1 / scale).toFixed(2))
+					.join(' ')}`,
+		),
+	);
+	say(
+		"the other threads' CPU per event by thread name, per side and run",
+		names.flatMap((name) =>
+			windows[name].map(
+				(window) =>
+					`${name}: ${Object.keys(window.cpuTo.threads)
+						.map((thread) => `${thread} ${(threadsIn(window, thread) / 1000 / events).toFixed(2)}`)
+						.join(', ')}`,
+			),
+		),
+	);
+	say(
 		"this package's functions by inclusive CPU per event (our trigger)",
-		ownFunctions(profile, windows.ours, events),
+		ownFunctions(profile, spans('ours'), events),
 	);
 	say(
 		"under this package's innermost function, where the CPU ends up (our trigger)",
-		ownLeaves(profile, windows.ours, events),
+		ownLeaves(profile, spans('ours'), events),
 	);
 	for (const [label, base] of [
 		['bare Webhook node', 'bare'],
@@ -293,7 +395,7 @@ async function measureProfile(runs: number, quick: boolean): Promise<Measurement
 	] as const)
 		say(
 			`functions with the most more inclusive CPU per event, our trigger vs the ${label}`,
-			topDifferences(profile, windows.ours, windows[base], events),
+			topDifferences(profile, spans('ours'), spans(base), events),
 		);
 	return {
 		version,
@@ -324,7 +426,7 @@ function profileRows({ version, file, events, measured }: Measurement, main: boo
 			baseline: { label: 'bare Webhook node', values: total('bare') },
 			ratio: ratios(total('ours'), total('bare')),
 			goal: '— (context)',
-			note: `Profile ${file} of n8n ${version} (sampled every 0.5 ms), ${events} events per run and side.`,
+			note: `The kernel's CPU count of the n8n process, every thread; profile ${file} of n8n ${version} (sampled every 0.5 ms) splits its main thread's share. ${events} events per run and side.`,
 		},
 		{
 			item: '6p',
@@ -339,11 +441,15 @@ function profileRows({ version, file, events, measured }: Measurement, main: boo
 		},
 	];
 	const label = (category: Category) =>
-		category === 'package'
-			? "in this package's code (inclusive, without writing the answer to the socket)"
-			: category === 'gc'
-				? 'garbage collection'
-				: `in ${category === 'node' ? "Node's internals" : category === 'n8n' ? "n8n's own code" : "n8n's database layer"}`;
+		({
+			package: "in this package's code (inclusive, without writing the answer to the socket)",
+			database: "in n8n's database layer",
+			n8n: "in n8n's own code",
+			node: "in Node's internals",
+			gc: 'garbage collection',
+			threads:
+				"in the process's other threads (the database's thread pool, the collector's helpers, n8n 2.41's expression isolates)",
+		})[category];
 	for (const category of CATEGORIES)
 		rows.push({
 			item: '6p',
