@@ -19,7 +19,7 @@ import {
 	fixedClient,
 	RedisDedupeStore,
 } from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { redisEventKey } from '../nodes/GstCompliance/trigger/dedupe/keys';
+import { ledgerScope, redisEventKey } from '../nodes/GstCompliance/trigger/dedupe/keys';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';
 import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';
@@ -29,7 +29,7 @@ const DAY_MS = 24 * 3_600_000;
 const WINDOW_MS = DAY_MS + 300_000;
 const OPTIONS = { windowMs: WINDOW_MS, capacity: 125_000 };
 const FILLED = 100_000;
-const SCOPE = 'bench-workflow:bench-node:production';
+const SCOPE = ledgerScope({ workflowId: 'bench-workflow', nodeId: 'bench-node' });
 
 function delivery(seq: number, t: number) {
 	const body = Buffer.from(

@@ -14,7 +14,11 @@
  */
 import Redis from 'ioredis';
 
-import { redisEventKey } from '../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	type LedgerScope,
+	ledgerScope,
+	redisEventKey,
+} from '../../nodes/GstCompliance/trigger/dedupe/keys';
 import { CRED, request, triggerNode, uuid, waitFor, type N8n } from '../../test/harness';
 import { startBalancer } from '../../test/harness/queue/balancer';
 import { startQueueCluster } from '../../test/harness/queue/cluster';
@@ -73,7 +77,7 @@ export async function queueBench(runs: number, quick: boolean): Promise<Section>
 			const node = triggerNode({ events: ['*'], webhookCredential });
 			if (opts.redis) node.credentials[REDIS_CRED] = redisCredential;
 			const wf = await main.createWorkflow({ name: `bench: ${label}`, nodes: [node] });
-			const scope = `${wf.id}:${node.id}:production`;
+			const scope = ledgerScope({ workflowId: wf.id, nodeId: node.id as string });
 			if (opts.fill && opts.redis) await fillRedis(redis, scope);
 			await main.activateWorkflow(wf.id);
 			const path = `${node.webhookId}/webhook`;
@@ -202,7 +206,7 @@ async function bareWebhook(main: N8n, urlOf: (path: string) => string): Promise<
 	};
 }
 
-async function fillRedis(client: Redis, scope: string): Promise<void> {
+async function fillRedis(client: Redis, scope: LedgerScope): Promise<void> {
 	for (let done = 0; done < FILLED; done += 1_000) {
 		const pipeline = client.pipeline();
 		for (let i = done; i < done + 1_000; i++)

@@ -16,7 +16,7 @@ import type {
 import { CREDENTIAL } from '../credentialNames';
 import { staticParameter, workflowNodeIds } from '../n8nCompat';
 import { cachedCredentials } from './credentialCache';
-import { credentialKey, type TriggerId } from './dedupe/keys';
+import { credentialKey, triggerId, type TriggerId } from './dedupe/keys';
 import { usesRedis, type DedupeSite } from './dedupe/store';
 import type { LoggedTrigger } from './triggerLog';
 
@@ -35,7 +35,7 @@ export interface TriggerContext {
  * the node's id, which survives a rename.
  */
 export function triggerOf(context: Pick<TriggerContext, 'getWorkflow' | 'getNode'>): TriggerId {
-	return { workflowId: context.getWorkflow().id ?? 'unsaved', nodeId: context.getNode().id };
+	return triggerId(context.getWorkflow().id, context.getNode().id);
 }
 
 /**
@@ -71,8 +71,7 @@ export function readTrigger(
 		return await cachedCredentials(key, async () => await context.getCredentials(type));
 	};
 	const trigger: Trigger = {
-		workflowId: context.getWorkflow().id ?? 'unsaved',
-		nodeId: node.id,
+		...triggerId(context.getWorkflow().id, node.id),
 		nodeName: node.name,
 		node,
 		test,

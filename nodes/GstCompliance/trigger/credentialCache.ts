@@ -8,11 +8,13 @@
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { isDue } from '../throttle';
+
 export const SECRET_CACHE_MS = 5_000;
 
 interface Entry {
 	data: Promise<ICredentialDataDecryptedObject>;
-	expiresAt: number;
+	readAtMs: number;
 }
 
 /**
@@ -34,10 +36,10 @@ export async function cachedCredentials(
 ): Promise<ICredentialDataDecryptedObject> {
 	if (key === undefined) return await read();
 	const hit = cache.get(key);
-	if (hit && hit.expiresAt > nowMs) return await hit.data;
+	if (hit && !isDue(hit.readAtMs, nowMs, SECRET_CACHE_MS)) return await hit.data;
 	// The promise is cached, so concurrent deliveries share one read; a failed read is not kept.
 	const data = read();
-	const entry: Entry = { data, expiresAt: nowMs + SECRET_CACHE_MS };
+	const entry: Entry = { data, readAtMs: nowMs };
 	cache.set(key, entry);
 	data.catch(() => {
 		if (cache.get(key) === entry) cache.delete(key);

@@ -15,7 +15,12 @@
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
 import Redis from 'ioredis';
 
-import { REDIS_PREFIX, redisEventKey } from '../../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	type LedgerScope,
+	ledgerScope,
+	REDIS_PREFIX,
+	redisEventKey,
+} from '../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
 import { sleep, waitFor, type HttpResponse } from '../../harness/http';
 import type { N8n } from '../../harness/n8n';
@@ -104,8 +109,8 @@ interface Trigger {
 	workflowId: string;
 	webhookId: string;
 	nodeName: string;
-	/** The dedupe keys' scope in Redis: workflow, node id, namespace. */
-	scope: string;
+	/** The dedupe keys' scope in Redis. */
+	scope: LedgerScope;
 	/** Production URL on webhook process `index`. */
 	url(index: number): string;
 	/** Production URL through the balancer. */
@@ -139,7 +144,7 @@ async function activeTrigger(
 		workflowId: wf.id,
 		webhookId,
 		nodeName: node.name as string,
-		scope: `${wf.id}:${node.id as string}:production`,
+		scope: ledgerScope({ workflowId: wf.id, nodeId: node.id as string }),
 		url: (index) => cluster.triggerUrl(index, { webhookId }),
 		balancedUrl: `${balancer.url}/webhook/${webhookId}/webhook`,
 	};

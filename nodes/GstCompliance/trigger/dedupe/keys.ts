@@ -12,6 +12,11 @@ export interface TriggerId {
 	readonly nodeId: string;
 }
 
+/** The trigger of a node in a workflow, saved (with an id) or not yet. */
+export function triggerId(workflowId: string | undefined, nodeId: string): TriggerId {
+	return { workflowId: workflowId ?? 'unsaved', nodeId };
+}
+
 /** The trigger in this process's maps (Redis clients' users, log runs, overdue looks). */
 export function triggerKey({ workflowId, nodeId }: TriggerId): string {
 	return `${workflowId}:${nodeId}`;
@@ -27,9 +32,20 @@ export function credentialKey(type: string, credentialId: string): string {
 	return `${type}:${credentialId}`;
 }
 
-/** The trigger's ledger: the built-in store's registry entry and the Redis keys' scope. */
-export function ledgerScope(trigger: TriggerId): string {
-	return `${triggerKey(trigger)}:production`;
+/**
+ * A ledger's name: the built-in store's registry entry and the Redis keys' scope. Only this file
+ * makes one, so a store cannot be handed any other string.
+ */
+export type LedgerScope = string & { readonly __ledgerScope: true };
+
+/** The trigger's ledger. */
+export function ledgerScope(trigger: TriggerId): LedgerScope {
+	return `${triggerKey(trigger)}:production` as LedgerScope;
+}
+
+/** A ledger of the credential test's own (`id` fresh per test), which no trigger ever reads. */
+export function probeScope(id: string): LedgerScope {
+	return `credential-test:${id}` as LedgerScope;
 }
 
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by the node's name. */
@@ -60,18 +76,24 @@ export function readStaticDataKey(
 /** Every Redis key the package writes starts with this; `v1` changes with their meaning. */
 export const REDIS_PREFIX = 'n8n-gst-compliance:dedupe:v1';
 
-/** The key each Redis master's replica barrier writes (redis/replicaWait.ts). */
-export const REPLICA_MARKER_KEY = `${REDIS_PREFIX}:replica-barrier`;
+/**
+ * The key a Redis master's replica barrier writes (redis/replicaWait.ts); on a cluster, with the
+ * hash tag `{tag}` that puts it on that master's slots.
+ */
+export function replicaMarkerKey(tag?: number): string {
+	const key = `${REDIS_PREFIX}:replica-barrier`;
+	return tag === undefined ? key : `${key}:{${tag}}`;
+}
 
 /**
  * One event's key in a ledger scope: 132 bits of its id's SHA-256, base64url, so ids of any
  * length make keys of one size.
  */
-export function redisEventKey(scope: string, eventId: string): string {
+export function redisEventKey(scope: LedgerScope, eventId: string): string {
 	return `${REDIS_PREFIX}:${scope}:${eventDigest(eventId).slice(0, 22)}`;
 }
 
 /** The sorted set of one ledger scope's accepted ids. */
-export function redisAcceptedKey(scope: string): string {
+export function redisAcceptedKey(scope: LedgerScope): string {
 	return `${REDIS_PREFIX}:${scope}:accepted`;
 }

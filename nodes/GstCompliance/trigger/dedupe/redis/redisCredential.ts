@@ -6,6 +6,7 @@
 import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
+import { type LedgerScope, probeScope } from '../keys';
 import { redisClients } from './redisClients';
 import { sleep } from 'n8n-workflow';
 
@@ -79,7 +80,7 @@ export async function probeOnce(
 /** The store's commands on a probe event of a scope of its own (RedisDedupeStore.rehearse). */
 async function rehearseStore(client: RedisClient, connection: RedisConnection): Promise<void> {
 	await new RedisDedupeStore(fixedClient(client), connection, {
-		scope: `credential-test:${randomUUID()}`,
+		scope: probeScope(randomUUID()),
 		windowMs: 60_000,
 	}).rehearse(Date.now());
 }
@@ -104,7 +105,7 @@ async function firstNodeTlsProblem(
  */
 export async function redisDedupeStore(
 	credential: ICredentialDataDecryptedObject,
-	store: { scope: string; windowMs: number; user: string; warn: (message: string) => void },
+	store: { scope: LedgerScope; windowMs: number; user: string; warn: (message: string) => void },
 ): Promise<RedisDedupeStore> {
 	const connection = connectionFromCredential(credential);
 	const warn = (message: string) =>

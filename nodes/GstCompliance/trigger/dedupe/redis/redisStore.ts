@@ -22,7 +22,7 @@
  * scripts, key expiry): the processes' clocks may disagree and are never compared.
  */
 import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
-import { REPLICA_MARKER_KEY, redisAcceptedKey, redisEventKey } from '../keys';
+import { type LedgerScope, redisAcceptedKey, redisEventKey } from '../keys';
 import { command, type RedisClient } from './redisConnection';
 import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
 import { ACCEPT, CHECK, script, START, TAKE_BACK } from './redisScripts';
@@ -32,8 +32,8 @@ import { type RedisConnection } from './redisSettings';
 const OVERDUE_BATCH = 20;
 
 export interface RedisStoreOptions {
-	/** The trigger's ledger scope (keys.ts `ledgerScope`). */
-	scope: string;
+	/** The ledger the store keeps: a trigger's, or the credential test's probe. */
+	scope: LedgerScope;
 	windowMs: number;
 	/** Where a start no replica acknowledged in time is said. */
 	warn?: (message: string) => void;
@@ -103,9 +103,7 @@ export class RedisDedupeStore implements EventLedger {
 		return await this.step(async (run) => {
 			const result = await run(script(START, key, this.options.windowMs, mark?.token ?? ''));
 			if (result !== 'duplicate') {
-				const replication = await run(
-					async (client) => await waitForReplica(client, key, REPLICA_MARKER_KEY),
-				);
+				const replication = await run(async (client) => await waitForReplica(client, key));
 				if (replication === 'timedOut')
 					this.options.warn?.(
 						`the start of event ${JSON.stringify(eventId)} was not acknowledged by a replica within ${REPLICA_WAIT_MS} ms: it is on the master alone, and a failover before the replica catches up would forget it (a redelivery would start the event again). Check the replicas' lag (INFO replication)`,

@@ -14,6 +14,7 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 
+import { replicaMarkerKey } from '../keys';
 import type { RedisClient } from './redisConnection';
 import { isDue } from '../../../throttle';
 
@@ -30,20 +31,19 @@ const replicaCounts = new WeakMap<Redis, { count: number; readMs: number }>();
 /**
  * Waits for one replica of the server that holds `key` to acknowledge the writes made on it so
  * far, when that server has replicas, through the server's barrier. Never throws: a server that
- * cannot be asked counts as without. `markerKey`: the barrier's own key (a hash tag is added on a
- * cluster, so the marker lands on that master).
+ * cannot be asked counts as without. The barrier writes its own key (keys.ts `replicaMarkerKey`),
+ * on a cluster with a hash tag that lands it on that master.
  */
 export async function waitForReplica(
 	client: RedisClient,
 	key: string,
-	markerKey: string,
 	timeoutMs = REPLICA_WAIT_MS,
 ): Promise<Replication> {
 	const server = client.isCluster ? masterOf(client as Cluster, key) : (client as Redis);
 	if (!server || (await replicaCount(server)) === 0) return 'none';
 	let barrier = barriers.get(server);
 	if (!barrier) {
-		const marker = client.isCluster ? markerOn(client as Cluster, server, markerKey) : markerKey;
+		const marker = client.isCluster ? markerOn(client as Cluster, server) : replicaMarkerKey();
 		if (marker === undefined) return 'none';
 		barrier = new ReplicaBarrier(server, marker, timeoutMs);
 		barriers.set(server, barrier);
@@ -119,11 +119,11 @@ async function replicaCount(server: Redis): Promise<number> {
 	return count;
 }
 
-/** `markerKey` with a hash tag that puts it on `server`'s slots; undefined when none is found. */
-function markerOn(cluster: Cluster, server: Redis, markerKey: string): string | undefined {
+/** The marker key with a hash tag that puts it on `server`'s slots; undefined when none is found. */
+function markerOn(cluster: Cluster, server: Redis): string | undefined {
 	const owner = `${server.options.host}:${server.options.port}`;
 	for (let tag = 0; tag < 65_536; tag++) {
-		const key = `${markerKey}:{${tag}}`;
+		const key = replicaMarkerKey(tag);
 		if (cluster.slots[keySlot(key)]?.[0] === owner) return key;
 	}
 	return undefined;

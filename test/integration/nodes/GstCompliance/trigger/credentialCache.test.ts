@@ -27,6 +27,24 @@ describe('the signing-secret cache', () => {
 		expect(reads.gstComplianceWebhookApi).toBe(2);
 	});
 
+	it('a clock stepped back reads the credential again, not only once the step is made up', async () => {
+		const reads: Record<string, number> = {};
+		const workflow = newWorkflow('wf-step');
+		const at = async (id: string) =>
+			await deliver({
+				...signed(JSON.stringify(envelope({ id })), Math.floor(now / 1000)),
+				workflow,
+				reads,
+				credentialSet: 'shared',
+			});
+		await at('evt_s1');
+		now -= 3_600_000;
+		await at('evt_s2');
+		expect(reads.gstComplianceWebhookApi).toBe(2);
+		await at('evt_s3');
+		expect(reads.gstComplianceWebhookApi).toBe(2);
+	});
+
 	it('test-URL deliveries always read the credential afresh', async () => {
 		const reads: Record<string, number> = {};
 		for (let i = 0; i < 3; i++)

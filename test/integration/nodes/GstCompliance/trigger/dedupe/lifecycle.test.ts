@@ -24,7 +24,10 @@ import {
 	fixedClient,
 	RedisDedupeStore,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { REDIS_PREFIX } from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	REDIS_PREFIX,
+	ledgerScope,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
 import { passRedisTime } from '../../../../helpers/redisTime';
 import { fcParameters, timeoutFor } from '../../../../../properties/fcConfig';
@@ -517,7 +520,7 @@ describe('model: each event does its work once, and nothing acknowledged is lost
 				zrangebyscore: fail(client.zrangebyscore.bind(client) as Redis['zrangebyscore']),
 			} as unknown as Redis;
 			const store = new RedisDedupeStore(fixedClient(flaky), connection, {
-				scope: name,
+				scope: ledgerScope({ workflowId: name, nodeId: 'node-1' }),
 				windowMs: WINDOW_MS,
 			});
 			return {

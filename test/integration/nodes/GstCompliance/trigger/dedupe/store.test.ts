@@ -11,7 +11,11 @@ import { Container } from '@n8n/di';
 import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { settings } from '../../../../../../nodes/GstCompliance/settings';
 import { RedisDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { redisEventKey } from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	redisEventKey,
+	ledgerScope,
+	type LedgerScope,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { freePort, sleep, waitFor } from '../../../../../harness/http';
 import { deliver, envelope, NOW_MS, signed } from '../../../../helpers/deliverToTrigger';
 import { holdingProxy } from '../../../../../harness/holdingProxy';
@@ -37,7 +41,8 @@ describe('the trigger with a Redis credential', () => {
 		password: PASSWORD,
 	});
 	const body = (id: string) => JSON.stringify(envelope({ id }));
-	const key = (id: string) => redisEventKey('wf1:node-1:production', id);
+	const key = (id: string) =>
+		redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), id);
 
 	it('accepts at once, starts the event once in its execution; the id is kept for the window in Redis', async () => {
 		const first = await deliver({
@@ -74,7 +79,11 @@ describe('the trigger with a Redis credential', () => {
 			});
 			expect({ session, started: test.started?.length }).toEqual({ session, started: 1 });
 		}
-		for (const scope of ['wf1:node-1:test', 'wf1:node-1:production'])
+		// The test mode's scope, which no release keeps, and production's.
+		for (const scope of [
+			'wf1:node-1:test' as LedgerScope,
+			ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }),
+		])
 			expect(await suite.inspect.get(redisEventKey(scope, 'evt_modes'))).toBeNull();
 		const production = await deliver({ ...signed(body('evt_modes')), redis: redisCredential() });
 		expect(production.started).toHaveLength(1);
@@ -188,7 +197,7 @@ describe('the trigger with a Redis credential', () => {
 		const store = new RedisDedupeStore(
 			async (step) => await step(suite.inspect),
 			{ host: suite.server.host, port: suite.server.port, database: 3, password: PASSWORD },
-			{ scope: 'wf1:node-1:production', windowMs: 60_000 },
+			{ scope: ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), windowMs: 60_000 },
 		);
 		expect(
 			await store.start('evt_same_item', now, { token: 'other', process: 'p', acceptedMs: now }),

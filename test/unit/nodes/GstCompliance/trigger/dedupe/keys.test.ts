@@ -10,13 +10,16 @@ import {
 	redisAcceptedKey,
 	redisEventKey,
 	REDIS_PREFIX,
-	REPLICA_MARKER_KEY,
+	probeScope,
+	replicaMarkerKey,
 	snapshotKey,
 	triggerKey,
+	triggerId,
 	triggerRunKey,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 
 const TRIGGER = { workflowId: 'wf1', nodeId: 'node-1' };
+const S = ledgerScope({ workflowId: 'w', nodeId: 'n' });
 
 describe('names in the process: one per trigger, workflow and node apart', () => {
 	it('triggerKey → workflow and node; triggerRunKey adds what is said or done', () => {
@@ -32,8 +35,20 @@ describe('names in the process: one per trigger, workflow and node apart', () =>
 		);
 	});
 
+	it('triggerId → the workflow and node ids; `unsaved` before the workflow has an id', () => {
+		expect(triggerId('wf1', 'node-1')).toEqual(TRIGGER);
+		expect(triggerId(undefined, 'node-1')).toEqual({ workflowId: 'unsaved', nodeId: 'node-1' });
+	});
+
 	it('ledgerScope → production only: Test-URL deliveries keep no ids', () => {
 		expect(ledgerScope(TRIGGER)).toBe('wf1:node-1:production');
+	});
+
+	it("probeScope → the credential test's own ledger, apart from every trigger's", () => {
+		expect(probeScope('p1')).toBe('credential-test:p1');
+		expect(probeScope('wf1')).not.toBe(
+			ledgerScope({ workflowId: 'credential-test', nodeId: 'wf1' }),
+		);
 	});
 });
 
@@ -65,18 +80,21 @@ describe('Redis: fixed-size keys under one prefix', () => {
 	const digest = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 22);
 
 	it('redisEventKey → the prefix, the scope and 132 bits of the id’s SHA-256 (earlier keys still match)', () => {
-		expect(redisEventKey('s', 'evt_1')).toBe(`n8n-gst-compliance:dedupe:v1:s:${digest('evt_1')}`);
-		expect(redisEventKey('s', 'x'.repeat(5_000))).toHaveLength(redisEventKey('s', 'e').length);
+		expect(redisEventKey(S, 'evt_1')).toBe(
+			`n8n-gst-compliance:dedupe:v1:w:n:production:${digest('evt_1')}`,
+		);
+		expect(redisEventKey(S, 'x'.repeat(5_000))).toHaveLength(redisEventKey(S, 'e').length);
 	});
 
 	it('redisEventKey → distinct ids distinct keys, lone surrogates included', () => {
 		const ids = ['evt_\ud800', 'evt_\udc00', 'evt_\ufffd', 'evt_\ud800\udc00'];
-		expect(new Set(ids.map((id) => redisEventKey('s', id))).size).toBe(4);
+		expect(new Set(ids.map((id) => redisEventKey(S, id))).size).toBe(4);
 	});
 
 	it('the accepted set and the replica barrier → under the same prefix, apart from every event key', () => {
-		expect(redisAcceptedKey('s')).toBe(`${REDIS_PREFIX}:s:accepted`);
-		expect(REPLICA_MARKER_KEY).toBe(`${REDIS_PREFIX}:replica-barrier`);
-		expect(redisEventKey('s', 'accepted')).not.toBe(redisAcceptedKey('s'));
+		expect(redisAcceptedKey(S)).toBe(`${REDIS_PREFIX}:w:n:production:accepted`);
+		expect(replicaMarkerKey()).toBe(`${REDIS_PREFIX}:replica-barrier`);
+		expect(replicaMarkerKey(7)).toBe(`${REDIS_PREFIX}:replica-barrier:{7}`);
+		expect(redisEventKey(S, 'accepted')).not.toBe(redisAcceptedKey(S));
 	});
 });

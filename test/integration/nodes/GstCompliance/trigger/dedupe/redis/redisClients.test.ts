@@ -11,7 +11,10 @@ import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import { connectionFromCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
-import { redisEventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	redisEventKey,
+	ledgerScope,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { freePort, sleep, waitFor } from '../../../../../../harness/http';
 import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
 import { suiteRedis } from '../../../../../helpers/suiteRedis';
@@ -54,9 +57,11 @@ describe('a client with a command in flight is never closed', () => {
 		await sleep(150);
 		releaseTrigger({ workflowId: 'wf1', nodeId: 'node-1' });
 		expect(await delivery).toMatchObject({ status: 202, body: { received: true } });
-		expect(await suite.inspect.get(redisEventKey('wf1:node-1:production', 'evt_held'))).toMatch(
-			/^a:\d+:[0-9a-f-]{36}$/,
-		);
+		expect(
+			await suite.inspect.get(
+				redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), 'evt_held'),
+			),
+		).toMatch(/^a:\d+:[0-9a-f-]{36}$/);
 		await waitFor(
 			async () =>
 				!String(await suite.inspect.client('LIST')).includes('name=n8n-gst-compliance-dedupe'),

@@ -20,6 +20,7 @@ import { sleep, waitFor } from '../../../../../../harness/http';
 import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
 import { suiteRedis } from '../../../../../helpers/suiteRedis';
+import { ledgerScope } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 
 jest.setTimeout(60_000);
 
@@ -66,7 +67,7 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 		const client = new Redis({ ...evictingCredential(), db: 3 });
 		try {
 			const store = new RedisDedupeStore(fixedClient(client), evictingCredential(), {
-				scope: 'wf-evict:node-1:production',
+				scope: ledgerScope({ workflowId: 'wf-evict', nodeId: 'node-1' }),
 				windowMs: 3_600_000,
 			});
 			await store.start('evt_evicted');

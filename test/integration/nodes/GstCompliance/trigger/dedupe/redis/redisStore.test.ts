@@ -20,6 +20,8 @@ import {
 	RedisDedupeStore,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import {
+	type LedgerScope,
+	ledgerScope,
 	redisAcceptedKey,
 	redisEventKey,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
@@ -64,7 +66,10 @@ beforeEach(async () => {
 });
 
 /** A "process": its own client and store over the same Redis. */
-function processStore(scope = 'wf1:node-1:production', windowMs = 60_000) {
+function processStore(
+	scope = ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }),
+	windowMs = 60_000,
+) {
 	const client = new Redis({
 		host: redis.host,
 		port: redis.port,
@@ -82,7 +87,7 @@ const WITHIN = 30 * 60_000;
 
 /** Waits until Redis has expired the key of `id` (default scope), by its own clock. */
 async function expired(id: string) {
-	const key = redisEventKey('wf1:node-1:production', id);
+	const key = redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), id);
 	await waitFor(async () => (await inspect.exists(key)) === 0, 'the key to expire', 5_000, 20);
 }
 
@@ -137,9 +142,11 @@ describe('accept, start and overdue', () => {
 	it('accept with a token → `a:<ms>:<token>`, read as on its way, started by its start and named overdue like any acceptance', async () => {
 		const store = processStore();
 		expect(await store.accept('evt_tok', T0, WITHIN, 'tok-1')).toEqual({ kind: 'accepted' });
-		expect(await inspect.get(redisEventKey('wf1:node-1:production', 'evt_tok'))).toMatch(
-			/^a:\d+:tok-1$/,
-		);
+		expect(
+			await inspect.get(
+				redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), 'evt_tok'),
+			),
+		).toMatch(/^a:\d+:tok-1$/);
 		expect((await store.accept('evt_tok', T0, WITHIN, 'tok-2')).kind).toBe('onItsWay');
 		await store.accept('evt_lost_tok', T0 - WITHIN, WITHIN, 'tok-3');
 		await sleep(30);
@@ -162,7 +169,10 @@ describe('accept, start and overdue', () => {
 		expect(await store.startedElsewhere('evt_peek', mark('tok-b'))).toBe(true);
 		expect(await store.startedElsewhere('evt_peek')).toBe(true);
 		expect(await store.startedElsewhere('evt_never')).toBe(false);
-		await inspect.set(redisEventKey('wf1:node-1:production', 'evt_old'), 'd');
+		await inspect.set(
+			redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), 'evt_old'),
+			'd',
+		);
 		expect(await store.startedElsewhere('evt_old', mark('tok-a'))).toBe(true);
 	});
 
@@ -211,7 +221,7 @@ describe('accept, start and overdue', () => {
 			}) as Redis['zadd'],
 		});
 		const store = new RedisDedupeStore(fixedClient(flaky), connection, {
-			scope: 'wf1:node-1:production',
+			scope: ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }),
 			windowMs: 60_000,
 		});
 		await expect(store.accept('evt_flaky', T0, WITHIN)).rejects.toThrow(DedupeUnavailableError);
@@ -230,13 +240,18 @@ describe('accept, start and overdue', () => {
 		const store = processStore(undefined, 1_000);
 		await store.accept('evt_window', T0, WITHIN);
 		await store.start('evt_window');
-		const ttl = await inspect.pttl(redisEventKey('wf1:node-1:production', 'evt_window'));
+		const ttl = await inspect.pttl(
+			redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), 'evt_window'),
+		);
 		expect(ttl).toBeGreaterThan(0);
 		expect(ttl).toBeLessThanOrEqual(1_000);
 		expect(await store.accept('evt_window', T0, WITHIN)).toEqual({ kind: 'duplicate' });
 		await expired('evt_window');
 		await waitFor(
-			async () => (await inspect.exists(redisAcceptedKey('wf1:node-1:production'))) === 0,
+			async () =>
+				(await inspect.exists(
+					redisAcceptedKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' })),
+				)) === 0,
 			'the index to expire',
 			5_000,
 			50,
@@ -249,13 +264,16 @@ describe('accept, start and overdue', () => {
 		await store.accept('evt_decimal', T0, WITHIN + 0.7);
 		await store.start('evt_decimal');
 		expect(
-			await inspect.pttl(redisEventKey('wf1:node-1:production', 'evt_decimal')),
+			await inspect.pttl(
+				redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), 'evt_decimal'),
+			),
 		).toBeGreaterThan(4 * 3_600_000);
 	});
 
 	it('reads the values this version writes, no other: d (started, no token) as started; a value no release wrote as no mark', async () => {
 		// No release before this one had a Redis store: the only formats are this version's.
-		const key = (id: string) => redisEventKey('wf1:node-1:production', id);
+		const key = (id: string) =>
+			redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), id);
 		await inspect.set(key('evt_d'), 'd', 'PX', 60_000);
 		await inspect.set(key('evt_unknown'), `p:old-token:${T0 - 1}`, 'PX', 30_000);
 		const store = processStore();
@@ -266,10 +284,14 @@ describe('accept, start and overdue', () => {
 	});
 
 	it('keeps workflows, nodes and the test namespace apart', async () => {
-		const production = processStore('wf1:node-1:production');
+		const production = processStore(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }));
 		await production.accept('evt_ns', T0, WITHIN);
 		await production.start('evt_ns');
-		for (const scope of ['wf1:node-1:test', 'wf2:node-1:production', 'wf1:node-2:production'])
+		for (const scope of [
+			'wf1:node-1:test' as LedgerScope, // the test mode's, which no release keeps
+			ledgerScope({ workflowId: 'wf2', nodeId: 'node-1' }),
+			ledgerScope({ workflowId: 'wf1', nodeId: 'node-2' }),
+		])
 			expect((await processStore(scope).accept('evt_ns', T0, WITHIN)).kind).toBe('accepted');
 	});
 
@@ -369,7 +391,7 @@ describe('on a Redis Cluster', () => {
 		const connection = connectionFromCredential(credential());
 		const client = await redisClients.get(connection);
 		const store = new RedisDedupeStore(fixedClient(client), connection, {
-			scope: 'wf-cluster:node-1:production',
+			scope: ledgerScope({ workflowId: 'wf-cluster', nodeId: 'node-1' }),
 			windowMs: 60_000,
 		});
 		const ids = Array.from({ length: 60 }, (_, i) => `evt_cluster_${i}`);

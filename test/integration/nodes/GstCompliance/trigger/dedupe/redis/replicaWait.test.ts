@@ -15,7 +15,10 @@ import {
 	fixedClient,
 	RedisDedupeStore,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { redisEventKey } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+import {
+	redisEventKey,
+	ledgerScope,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { waitForReplica } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
 import type { RedisConnection } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import { sleep, waitFor } from '../../../../../../harness/http';
@@ -25,7 +28,7 @@ import { holdingProxy, type HoldingProxy } from '../../../../../../harness/holdi
 jest.setTimeout(60_000);
 
 const PASSWORD = 'replica-Pa55word';
-const SCOPE = 'wf1:node-1:production';
+const SCOPE = ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' });
 const T0 = Date.UTC(2025, 0, 15, 4, 30);
 let master: RunningRedis;
 let replica: RunningRedis;
@@ -155,9 +158,7 @@ describe('a started event survives a failover', () => {
 
 	it('a server without replicas (the promoted one) → no WAIT: a start never waits', async () => {
 		await failover();
-		expect(
-			await waitForReplica(connect(replica), redisEventKey(SCOPE, 'evt_alone'), 'marker'),
-		).toBe('none');
+		expect(await waitForReplica(connect(replica), redisEventKey(SCOPE, 'evt_alone'))).toBe('none');
 		expect(await storeOn(replica).start('evt_alone')).toBe('started');
 	});
 });

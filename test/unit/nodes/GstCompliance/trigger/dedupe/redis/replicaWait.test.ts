@@ -6,6 +6,9 @@ describe('keySlot', () => {
 		expect(keySlot('somekey')).toBe(11058);
 		expect(keySlot('foo')).toBe(12182);
 		expect(keySlot('{user1000}.following')).toBe(keySlot('user1000'));
+		expect(keySlot('user1000')).toBe(3443);
+		// CRC16 (XMODEM)'s check value: 0x31c3 for "123456789", mod 16384.
+		expect(keySlot('123456789')).toBe(0x31c3 % 16384);
 		// The cluster specification's examples: an empty first tag hashes the whole key, a tag ends
 		// at the first "}" after the first "{", only the first tag counts.
 		expect(keySlot('foo{}{bar}')).toBe(8363);
