@@ -161,29 +161,41 @@ interface Span {
 	scale: number;
 }
 
-/** Inclusive CPU microseconds per function (name and file) inside the spans. */
-function inclusiveIn(profile: CpuProfile, spans: Span[]): Map<string, number> {
+/** Each sample inside the spans: its stack, innermost first, and its CPU microseconds. */
+function* samplesIn(
+	profile: CpuProfile,
+	spans: Span[],
+): Generator<{ stack: ProfileNode[]; us: number }> {
 	const parent = new Map<number, number>();
 	for (const node of profile.nodes)
 		for (const child of node.children ?? []) parent.set(child, node.id);
 	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-	const label = (node: ProfileNode) =>
-		`${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '')}`;
-	const totals = new Map<string, number>();
 	let at = profile.startTime;
 	for (let i = 0; i < profile.samples.length; i++) {
 		at += profile.timeDeltas[i];
 		const span = spans.find(({ from, to }) => at >= from && at < to);
 		if (!span) continue;
-		const delta = (profile.timeDeltas[i + 1] ?? 0) * span.scale;
+		const stack: ProfileNode[] = [];
+		for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id))
+			stack.push(byId.get(id)!);
+		yield { stack, us: (profile.timeDeltas[i + 1] ?? 0) * span.scale };
+	}
+}
+
+const label = (node: ProfileNode) =>
+	`${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*node_modules\//, '')}`;
+
+/** Inclusive CPU microseconds per function (name and file) inside the spans. */
+function inclusiveIn(profile: CpuProfile, spans: Span[]): Map<string, number> {
+	const totals = new Map<string, number>();
+	for (const { stack, us } of samplesIn(profile, spans)) {
 		const seen = new Set<string>();
-		for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
-			const node = byId.get(id)!;
+		for (const node of stack) {
 			if (node.callFrame.functionName === '(idle)' || node.callFrame.functionName === '(program)')
 				break;
 			seen.add(label(node));
 		}
-		for (const key of seen) totals.set(key, (totals.get(key) ?? 0) + delta);
+		for (const key of seen) totals.set(key, (totals.get(key) ?? 0) + us);
 	}
 	return totals;
 }
@@ -205,28 +217,12 @@ function topDifferences(profile: CpuProfile, ours: Span[], base: Span[], events:
 
 /** Where the CPU under this package's code ends up: samples by their innermost function. */
 function ownLeaves(profile: CpuProfile, spans: Span[], events: number) {
-	const parent = new Map<number, number>();
-	for (const node of profile.nodes)
-		for (const child of node.children ?? []) parent.set(child, node.id);
-	const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 	const totals = new Map<string, number>();
-	let at = profile.startTime;
-	for (let i = 0; i < profile.samples.length; i++) {
-		at += profile.timeDeltas[i];
-		const span = spans.find(({ from, to }) => at >= from && at < to);
-		if (!span) continue;
-		let ours: ProfileNode | undefined;
-		for (let id: number | undefined = profile.samples[i]; id !== undefined; id = parent.get(id)) {
-			const node = byId.get(id)!;
-			if (node.callFrame.url.includes('n8n-nodes-gst-compliance')) {
-				ours = node;
-				break;
-			}
-		}
+	for (const { stack, us } of samplesIn(profile, spans)) {
+		const ours = stack.find((node) => node.callFrame.url.includes('n8n-nodes-gst-compliance'));
 		if (!ours) continue;
-		const leaf = byId.get(profile.samples[i])!;
-		const key = `${ours.callFrame.functionName || '(anonymous)'} → ${leaf === ours ? '(own code)' : `${leaf.callFrame.functionName || '(anonymous)'} ${leaf.callFrame.url.replace(/^.*node_modules\//, '')}`}`;
-		totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i + 1] ?? 0) * span.scale);
+		const key = `${ours.callFrame.functionName || '(anonymous)'} → ${stack[0] === ours ? '(own code)' : label(stack[0])}`;
+		totals.set(key, (totals.get(key) ?? 0) + us);
 	}
 	return [...totals]
 		.sort((a, b) => b[1] - a[1])
@@ -270,8 +266,25 @@ export async function profileBench(runs: number, quick: boolean): Promise<Sectio
 	return { title, rows: [...profileRows(main, true), ...profileRows(other, false)] };
 }
 
-/** The same measurement on another n8n: its runtime is chosen when the harness loads. */
+/**
+ * The same measurement on another n8n: its runtime (installed here when missing) is chosen when
+ * the harness loads.
+ */
 function measureInChild(version: string, runs: number, quick: boolean): Measurement {
+	const env = { ...process.env, E2E_N8N_VERSION: version };
+	const install = spawnSync(
+		process.execPath,
+		[
+			path.join(__dirname, '..', '..', 'test', 'harness', 'install.js'),
+			'--no-browser',
+			'--no-services',
+		],
+		{ env, stdio: ['ignore', 'inherit', 'inherit'] },
+	);
+	if (install.status !== 0)
+		throw new Error(
+			`n8n ${version}'s runtime did not install (exit ${install.status}); try: E2E_N8N_VERSION=${version} npm run e2e:install`,
+		);
 	const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gst-prof-')), 'measurement.json');
 	const child = spawnSync(
 		process.execPath,
@@ -283,11 +296,11 @@ function measureInChild(version: string, runs: number, quick: boolean): Measurem
 			quick ? 'quick' : 'full',
 			out,
 		],
-		{ env: { ...process.env, E2E_N8N_VERSION: version }, stdio: ['ignore', 'inherit', 'inherit'] },
+		{ env, stdio: ['ignore', 'inherit', 'inherit'] },
 	);
 	if (child.status !== 0 || !fs.existsSync(out))
 		throw new Error(
-			`item 6's profile on n8n ${version} failed (exit ${child.status}); its runtime installs with: E2E_N8N_VERSION=${version} npm run e2e:install`,
+			`item 6's profile on n8n ${version} failed (exit ${child.status}); what it said is above`,
 		);
 	return JSON.parse(fs.readFileSync(out, 'utf8')) as Measurement;
 }
