@@ -19,8 +19,8 @@
  *    earlier in `webhook()` is not. n8n 1.x answers before the execution exists.
  * 3. n8n (2.41 `webhook-helpers` parseRequestBody, and 1.x alike) evaluates the expression
  *    `$parameter["options"]["binaryData"]` on every request to a webhook node of version 1; in
- *    n8n 2.41 that is an isolated-VM expression, about 5 ms of CPU per event (bench item 6's
- *    profile). Version 2 of the trigger is version 1 unchanged, so new nodes skip it; saved
+ *    n8n 2.41 that is an isolated-VM expression (bench/method.md, item 6). Version 2 of the
+ *    trigger is version 1 unchanged, so new nodes skip it; saved
  *    version-1 nodes keep working as they are. For a node above version 1, n8n reads the body
  *    only for the content types it parses (JSON, text, form, XML); `requestBytes` reads any other
  *    with n8n's own `readRawBody`, so a delivery's Content-Type (not shown by the service) never
