@@ -118,15 +118,15 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/acknowledgement'],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/storeErrors.ts',
-		tests: ['unit/nodes/GstCompliance/trigger/storeErrors'],
+		file: 'nodes/GstCompliance/trigger/dedupe/storeRefusal.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/storeRefusal'],
 	},
 	{
 		file: 'nodes/GstCompliance/trigger/dedupe/redis/redisFailure.ts',
-		// The advice of each cause is judged where it is said (storeErrors.test).
+		// The advice of each cause is judged where it is said (storeRefusal.test).
 		tests: [
 			'unit/nodes/GstCompliance/trigger/dedupe/redis/redisFailure',
-			'unit/nodes/GstCompliance/trigger/storeErrors',
+			'unit/nodes/GstCompliance/trigger/dedupe/storeRefusal',
 		],
 	},
 	{

@@ -19,7 +19,7 @@ import { duplicateStartMessage, type Start } from './dedupe/lifecycle';
 import { DEDUPE_CAPACITY, openLedger, type TriggerLedger } from './dedupe/store';
 import { normaliseOptions, type RawTriggerOptions } from './options';
 import { buildOutput, deliveredEvent } from './output';
-import { storeRefusal } from './storeErrors';
+import { storeRefusal } from './dedupe/storeRefusal';
 import { readShown } from './testUrl';
 
 /**

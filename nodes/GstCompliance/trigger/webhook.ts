@@ -17,7 +17,7 @@ import { readTrigger, type Trigger } from './context';
 import type { Acceptance } from './dedupe/lifecycle';
 import { DEDUPE_CAPACITY, openLedger, thisAcceptor, type TriggerLedger } from './dedupe/store';
 import { overdueNotes } from './overdue';
-import { storeRefusal } from './storeErrors';
+import { storeRefusal } from './dedupe/storeRefusal';
 import { judgeDelivery, MAX_BODY_BYTES, type EventEnvelope } from './delivery';
 import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from './options';
 import { deliveredItem } from './output';

@@ -1,6 +1,6 @@
 /**
  * Why a Redis command or connection failed, read from what Redis or the client said: each cause
- * needs something different of the operator (storeErrors.ts words the advice), so each is its own.
+ * needs something different of the operator (storeRefusal.ts words the advice), so each is its own.
  */
 export type RedisFailure =
 	| 'full'
@@ -34,7 +34,7 @@ export function redisFailure(reason: string): RedisFailure {
 	return CAUSES.find(([, pattern]) => pattern.test(reason))?.[0] ?? 'other';
 }
 
-/** What the operator does about each cause (storeErrors.ts and the credential's Test say it). */
+/** What the operator does about each cause (storeRefusal.ts and the credential's Test say it). */
 export const REDIS_ADVICE: Record<RedisFailure, string> = {
 	full: "Redis is out of memory: it reached its maxmemory and, under noeviction, refuses new writes while keeping every remembered id. Raise Redis's maxmemory (or the instance size), free memory other keys hold, or shorten the trigger's Dedupe Window",
 	auth: "Redis refused the credential: check the GST Compliance Dedupe Redis credential's User and Password, and that the user's ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT, PING (TIME runs inside the store's scripts, which Redis checks too)",

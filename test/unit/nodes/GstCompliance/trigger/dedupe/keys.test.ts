@@ -24,7 +24,7 @@ const S = ledgerScope({ workflowId: 'w', nodeId: 'n' });
 describe('names in the process: one per trigger, workflow and node apart', () => {
 	it('triggerKey → workflow and node; triggerRunKey adds what is said or done', () => {
 		expect(triggerKey(TRIGGER)).toBe('wf1:node-1');
-		expect(triggerRunKey(TRIGGER, 'dedupe:timeout')).toBe('wf1:node-1:dedupe:timeout');
+		expect(triggerRunKey(TRIGGER, 'redis:timeout')).toBe('wf1:node-1:redis:timeout');
 		expect(triggerKey({ workflowId: 'wf1', nodeId: 'node-2' })).not.toBe(triggerKey(TRIGGER));
 	});
 

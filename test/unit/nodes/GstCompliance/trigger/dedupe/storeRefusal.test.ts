@@ -1,17 +1,17 @@
 import {
 	DedupeUnavailableError,
 	RedisClientMissingError,
-} from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { RedisCredentialError } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { AcceptedElsewhereError } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
-import { storeRefusal } from '../../../../../nodes/GstCompliance/trigger/storeErrors';
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { RedisCredentialError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { AcceptedElsewhereError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import { storeRefusal } from '../../../../../../nodes/GstCompliance/trigger/dedupe/storeRefusal';
 
 describe('what a store error means for a delivery', () => {
-	it('storeRefusal(Redis unreachable) → 503 "retry later", the rate-limit key "dedupe:unreachable", what to check', () => {
+	it('storeRefusal(Redis unreachable) → 503 "retry later", the rate-limit key "redis:unreachable", what to check', () => {
 		const refusal = storeRefusal(new DedupeUnavailableError('redis:6379', 'connect ECONNREFUSED'));
 		expect(refusal).toEqual({
 			status: 503,
-			reason: 'dedupe:unreachable',
+			reason: 'redis:unreachable',
 			answer: 'Dedupe store unavailable, retry later',
 			retriable: true,
 			why: expect.stringMatching(
@@ -89,7 +89,7 @@ describe('what a store error means for a delivery', () => {
 		'storeRefusal(Redis says "$reason") → the key dedupe:$kind and its own advice',
 		({ kind, reason, says }) => {
 			const refusal = storeRefusal(new DedupeUnavailableError('redis:6379', reason));
-			expect(refusal).toMatchObject({ status: 503, reason: `dedupe:${kind}`, retriable: true });
+			expect(refusal).toMatchObject({ status: 503, reason: `redis:${kind}`, retriable: true });
 			expect(refusal?.why).toMatch(says);
 			expect(refusal?.why).toContain(reason);
 			if (kind !== 'auth') expect(refusal?.why).not.toMatch(/Password/);
@@ -99,7 +99,7 @@ describe('what a store error means for a delivery', () => {
 	it('storeRefusal(no ioredis in this n8n) → 503, and to remove the credential or run an n8n that ships it', () => {
 		expect(storeRefusal(new RedisClientMissingError('not found'))).toMatchObject({
 			status: 503,
-			reason: 'dedupe:noClient',
+			reason: 'redis:noClient',
 			why: expect.stringMatching(/Remove the Redis credential from the trigger/),
 			// Waiting does not bring the module: an execution's start is not tried again.
 			retriable: false,

@@ -3,15 +3,15 @@
  * retries) and for an execution (it fails, holding its item, to retry from the executions list):
  * one reading of each store error, with what the user must check.
  */
-import { DedupeUnavailableError, RedisClientMissingError } from './dedupe/redis/redisConnection';
-import { REDIS_ADVICE, type RedisFailure } from './dedupe/redis/redisFailure';
-import { RedisCredentialError } from './dedupe/redis/redisSettings';
-import { AcceptedElsewhereError } from './dedupe/memory/processMarkers';
+import { DedupeUnavailableError, RedisClientMissingError } from './redis/redisConnection';
+import { REDIS_ADVICE, type RedisFailure } from './redis/redisFailure';
+import { RedisCredentialError } from './redis/redisSettings';
+import { AcceptedElsewhereError } from './memory/processMarkers';
 
 export interface StoreRefusal {
 	status: 500 | 503;
 	/** The rate-limit key of triggerLog.ts's refusals: one per cause, so each is said. */
-	reason: `dedupe:${RedisFailure | 'noClient'}` | 'redisCredential' | 'acceptedElsewhere';
+	reason: `redis:${RedisFailure | 'noClient'}` | 'redisCredential' | 'acceptedElsewhere';
 	/** The answer's `error`: fixed words, nothing of the server. */
 	answer: string;
 	/** What happened and what to check, for the log. */
@@ -25,7 +25,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 	if (error instanceof DedupeUnavailableError)
 		return {
 			status: 503,
-			reason: `dedupe:${error.failure}`,
+			reason: `redis:${error.failure}`,
 			answer: 'Dedupe store unavailable, retry later',
 			why: `${error.message}. ${REDIS_ADVICE[error.failure]}; the service retries the delivery`,
 			retriable: true,
@@ -33,7 +33,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 	if (error instanceof RedisClientMissingError)
 		return {
 			status: 503,
-			reason: 'dedupe:noClient',
+			reason: 'redis:noClient',
 			answer: 'Dedupe store unavailable, retry later',
 			why: `${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
 			retriable: false,
