@@ -11,6 +11,7 @@
  * - Redis store: a redis-server of its own on a free port (Debian's redis-server, as the tests
  *   use); accept and start are two script round trips and three commands on loopback.
  */
+import { randomUUID } from 'crypto';
 import Redis from 'ioredis';
 
 import type { EventLedger } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
@@ -20,6 +21,7 @@ import {
 	RedisDedupeStore,
 } from '../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import { ledgerScope, redisEventKey } from '../nodes/GstCompliance/trigger/dedupe/keys';
+import { startedMark } from '../nodes/GstCompliance/trigger/dedupe/redis/redisScripts';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';
 import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';
@@ -91,7 +93,7 @@ async function fillRedis(client: Redis, filled: number): Promise<void> {
 		for (let i = done; i < Math.min(filled, done + 1_000); i++)
 			pipeline.set(
 				redisEventKey(SCOPE, `evt_fill_${i}`),
-				`d:${Date.now() + WINDOW_MS}`,
+				startedMark(randomUUID()),
 				'PX',
 				WINDOW_MS,
 			);
@@ -164,7 +166,7 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 			row(
 				'Redis store',
 				shared,
-				'Redis store: verify + accept, start (one script each, and the accepted set) against a local redis-server; filled with 100,000 keys of the same scope by pipelined SETs.',
+				'Redis store: verify + accept, start (one script each, and the accepted set) against a local redis-server; filled with 100,000 started marks of the same scope by pipelined SETs.',
 			),
 			{
 				item: '7',

@@ -12,6 +12,7 @@
  * each is not counted. The built-in store is not measured here: queue mode refuses it (its
  * executions run on a worker); item 9 measures it in regular mode on SQLite and Postgres.
  */
+import { randomUUID } from 'crypto';
 import Redis from 'ioredis';
 
 import {
@@ -19,6 +20,7 @@ import {
 	ledgerScope,
 	redisEventKey,
 } from '../../nodes/GstCompliance/trigger/dedupe/keys';
+import { startedMark } from '../../nodes/GstCompliance/trigger/dedupe/redis/redisScripts';
 import { CRED, request, triggerNode, uuid, waitFor, type N8n } from '../../test/harness';
 import { startBalancer } from '../../test/harness/queue/balancer';
 import { startQueueCluster } from '../../test/harness/queue/cluster';
@@ -212,7 +214,7 @@ async function fillRedis(client: Redis, scope: LedgerScope): Promise<void> {
 		for (let i = done; i < done + 1_000; i++)
 			pipeline.set(
 				redisEventKey(scope, `evt_fill_${i}`),
-				`d:${Date.now() + WINDOW_MS}`,
+				startedMark(randomUUID()),
 				'PX',
 				WINDOW_MS,
 			);

@@ -1,9 +1,26 @@
 /**
- * The Redis store's steps as Lua scripts (redisStore.ts says what each mark means): each reads and
- * writes one event's key atomically, on Redis's clock (`TIME`), so the processes' clocks are never
- * compared and the store works the same on a Redis Cluster.
+ * The Redis store's steps as Lua scripts, and the values they keep in an event's key (redisStore.ts
+ * says what each mark means; this file alone knows how one is written): each reads and writes one
+ * event's key atomically, on Redis's clock (`TIME`), so the processes' clocks are never compared
+ * and the store works the same on a Redis Cluster.
  */
 import type { RedisClient } from './redisConnection';
+
+/**
+ * A started event's value: `d:t:<token>`, so the same item started again finds its own mark, or a
+ * bare `d` for an item without a token (queued by version 0.1.0).
+ */
+export function startedMark(token = ''): string {
+	return token ? `d:t:${token}` : 'd';
+}
+
+/**
+ * Whether START with this token would answer 'duplicate' on an event key's value: the value is a
+ * started mark (any `d…`) that is not this token's own.
+ */
+export function startedByAnother(value: string | null | undefined, token = ''): boolean {
+	return value?.startsWith('d') === true && !(token !== '' && value === startedMark(token));
+}
 
 const NOW = `
 local t = redis.call('TIME')
@@ -48,13 +65,12 @@ return 0
 `;
 
 /**
- * KEYS[1]; ARGV: windowMs, the acceptance's token ('' for an item without one). Returns 'started'
- * or 'duplicate'. The mark is `d:t:<token>`: the same item started again finds its own mark.
+ * KEYS[1]; ARGV: windowMs, the item's `startedMark`. Returns 'started' or 'duplicate': the same
+ * item started again finds its own mark; a bare `d` (no token) is nobody's own.
  */
 export const START = `
 local v = redis.call('GET', KEYS[1])
-local mark = 'd'
-if ARGV[2] ~= '' then mark = 'd:t:' .. ARGV[2] end
+local mark = ARGV[2]
 if v and string.sub(v, 1, 1) == 'd' then
   if v == mark and mark ~= 'd' then return 'started' end
   return 'duplicate'

@@ -25,7 +25,15 @@ import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '..
 import { type LedgerScope, redisAcceptedKey, redisEventKey } from '../keys';
 import { command, type RedisClient } from './redisConnection';
 import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
-import { ACCEPT, CHECK, script, START, TAKE_BACK } from './redisScripts';
+import {
+	ACCEPT,
+	CHECK,
+	script,
+	START,
+	startedByAnother,
+	startedMark,
+	TAKE_BACK,
+} from './redisScripts';
 import { type RedisConnection } from './redisSettings';
 
 /** How many overdue candidates one look reads. */
@@ -101,7 +109,7 @@ export class RedisDedupeStore implements EventLedger {
 	async start(eventId: string, _nowMs?: number, mark?: StartMark): Promise<Start> {
 		const key = redisEventKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
-			const result = await run(script(START, key, this.options.windowMs, mark?.token ?? ''));
+			const result = await run(script(START, key, this.options.windowMs, startedMark(mark?.token)));
 			if (result !== 'duplicate') {
 				const replication = await run(async (client) => await waitForReplica(client, key));
 				if (replication === 'timedOut')
@@ -122,7 +130,7 @@ export class RedisDedupeStore implements EventLedger {
 		const value = await this.step(
 			async (run) => await run(async (client) => await client.get(key)),
 		);
-		return value?.startsWith('d') === true && (!mark || value !== `d:t:${mark.token}`);
+		return startedByAnother(value, mark?.token);
 	}
 
 	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
