@@ -86,6 +86,16 @@
  *    trigger reads a static parameter from its one copy of the node and asks n8n only for one that
  *    holds an expression. Pinned by the trigger's integration tests on n8n-core's own contexts:
  *    every option read both ways agrees, and an option set by an expression is honoured.
+ * 14. What tells a webhook node that n8n saved the static data its `webhook()` wrote: nothing n8n
+ *    calls or sets. n8n saves it in the response callback (5.) without awaiting it before it
+ *    creates the execution, and the Workflow it builds for the execution over the same object
+ *    resets the "changed" flag at once (`establishContextForPersistence`, 2.41), so the flag says
+ *    nothing. What does: every production request loads the workflow's static data from the
+ *    database before the node runs (live-webhooks `loadWebhookExecutionData`, 1.123, 2.8 and 2.41
+ *    alike), so what a later request's copy holds was saved; and an execution that starts has its
+ *    row. The built-in store answers an accepted delivery on either, at most after
+ *    `settings.acceptanceSaveWithinMs` (dedupe/memory/unsavedAcceptances.ts). Pinned by the crash
+ *    spec (a SIGKILL inside a burst: test/e2e/specs/concurrencyLimit.test.ts).
  */
 import type {
 	IDataObject,
@@ -95,30 +105,40 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-/** The answer to an accepted delivery: what the service gets, and when. */
-export const ACCEPTED_AT_ONCE = { status: 202, body: { received: true } } as const;
+/** The answer to an accepted delivery: what the service gets. */
+export const ACCEPTED = { status: 202, body: { received: true } } as const;
 
-/**
- * Answers 202 `{received: true}` now and starts the workflow with `item` (5. above): n8n then
- * creates the execution, whatever its concurrency queue holds.
- */
-export function answerAtOnce(
-	response: {
-		writeHead(code: number, headers: Record<string, string>): { end(body: string): unknown };
-	},
-	item: IDataObject,
-): IWebhookResponseData {
-	// Written as it goes out: Express's json() would type, hash (ETag) and re-encode the same
-	// 16 bytes on every delivery.
-	response.writeHead(ACCEPTED_AT_ONCE.status, ACCEPTED_HEADERS).end(ACCEPTED_TEXT);
-	return { noWebhookResponse: true, workflowData: [[{ json: item }]] };
+/** What a webhook node returns when it answers the request itself (5. above). */
+export function answeredByNode(item?: IDataObject): IWebhookResponseData {
+	return item
+		? { noWebhookResponse: true, workflowData: [[{ json: item }]] }
+		: { noWebhookResponse: true };
 }
 
-const ACCEPTED_TEXT = JSON.stringify(ACCEPTED_AT_ONCE.body);
-const ACCEPTED_HEADERS = {
-	'Content-Type': 'application/json; charset=utf-8',
-	'Content-Length': String(Buffer.byteLength(ACCEPTED_TEXT)),
-};
+/**
+ * Writes `body` as JSON with `status`, unless the request is answered or gone already (an answer
+ * written after webhook() returned, when the sender may have given up).
+ */
+export function writeAnswer(
+	response: {
+		writableEnded?: boolean;
+		destroyed?: boolean;
+		writeHead(code: number, headers: Record<string, string>): { end(body: string): unknown };
+	},
+	status: number,
+	body: IDataObject,
+): void {
+	if (response.writableEnded === true || response.destroyed === true) return;
+	// Written as it goes out: Express's json() would type, hash (ETag) and re-encode the same
+	// bytes on every delivery.
+	const text = JSON.stringify(body);
+	response
+		.writeHead(status, {
+			'Content-Type': 'application/json; charset=utf-8',
+			'Content-Length': String(Buffer.byteLength(text)),
+		})
+		.end(text);
+}
 
 /**
  * Starts the workflow with `item`; n8n answers 200 `{received: true}` once the execution exists,

@@ -30,6 +30,13 @@ export interface GstSettings extends RetryDeps {
 	 * fail fast until then instead of asking the endpoint again, however long the Retry-After.
 	 */
 	maxTokenPauseMs: number;
+	/**
+	 * The longest a delivery accepted into the built-in store waits for a sign that n8n saved its
+	 * acceptance (a later request's static data, or its execution starting) before it is answered
+	 * anyway (trigger/dedupe/memory/unsavedAcceptances.ts): n8n's save takes milliseconds, up to a
+	 * few hundred under a burst on 2 cores.
+	 */
+	acceptanceSaveWithinMs: number;
 }
 
 export const settings: GstSettings = {
@@ -59,4 +66,6 @@ export const settings: GstSettings = {
 	// n8n; an entry is a token and its key, about 1.5 KB, so 10,000 entries stay near 15 MB.
 	tokenCacheSize: 10_000,
 	maxTokenPauseMs: 5 * 60_000,
+	// Well under the service's delivery timeout (not shown; the emulator waits 10 s).
+	acceptanceSaveWithinMs: 1_000,
 };

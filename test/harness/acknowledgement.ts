@@ -376,3 +376,122 @@ export async function crashWhileQueued(
 		await s.session.stop();
 	}
 }
+
+/** What became of each event the service got a 2xx for, as a user can find it. */
+export interface AcknowledgedAccount {
+	/** Events answered 2xx (at some attempt). */
+	acknowledged: string[];
+	/** Of those, the events whose work node ran, and how often. */
+	workRuns: Map<string, number>;
+	/** Acknowledged, never worked, but in an execution n8n lists (queued, crashed, failed, hinted). */
+	listed: string[];
+	/** Acknowledged, never worked, and in no execution: lost with nothing to show for it. */
+	silent: string[];
+}
+
+/**
+ * Accounts for each acknowledged event as a user without server access can: its work node ran,
+ * or its id is in an execution n8n lists (one that holds it, queued or crashed, or whose hint or
+ * error names it); else it is silent.
+ */
+export async function accountForAcknowledged(s: Scenario): Promise<AcknowledgedAccount> {
+	const { control } = s.session.emulator;
+	const acknowledged = [
+		...new Set(
+			control
+				.deliveries({ subscriptionId: s.subscriptionId })
+				.filter((d) => d.state === 'delivered')
+				.map((d) => d.eventId),
+		),
+	];
+	const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+	const texts: string[] = [];
+	for (const { id } of await allExecutions(s.n8n, s.workflowId))
+		texts.push(JSON.stringify(await s.n8n.execution(id)));
+	const listed: string[] = [];
+	const silent: string[] = [];
+	for (const id of acknowledged) {
+		if ((work.workRuns.get(id) ?? 0) > 0) continue;
+		(texts.some((text) => text.includes(id)) ? listed : silent).push(id);
+	}
+	// eslint-disable-next-line no-console -- what the count found, for whoever reads the run
+	console.log(
+		`acknowledged ${acknowledged.length}: worked ${acknowledged.length - listed.length - silent.length}, in an execution ${listed.length}, silent ${silent.length}`,
+	);
+	if (silent.length > 0)
+		// What the service saw of each silent event, for whoever reads the failure.
+		// eslint-disable-next-line no-console -- test tooling: the failure's evidence
+		console.log(
+			'silent events',
+			JSON.stringify(
+				control
+					.deliveries({ subscriptionId: s.subscriptionId })
+					.filter((d) => silent.includes(d.eventId)),
+				null,
+				1,
+			),
+			`n8n log: ${s.n8n.userFolder}/n8n.log`,
+		);
+	return { acknowledged, workRuns: work.workRuns, listed, silent };
+}
+
+export interface KillInBurstResult {
+	emitted: string[];
+	account: AcknowledgedAccount;
+	service: ServiceView;
+}
+
+/**
+ * `events` events at `perSecond` to a workflow whose work takes `workSeconds`, behind a production
+ * concurrency limit of `limit`; n8n is SIGKILLed (or stopped with SIGTERM: `graceful`) `killAfterMs`
+ * into the burst and started again; the service retries what it got no 2xx for. Once the
+ * Missed Event Warning (`startWithinMinutes`) has passed and everything has settled, one more event
+ * is delivered, so the trigger looks for events accepted and never started.
+ */
+export async function killInsideBurst(
+	name: string,
+	opts: {
+		limit: number;
+		events: number;
+		perSecond: number;
+		workSeconds: number;
+		killAfterMs: number;
+		graceful?: boolean;
+		startWithinMinutes: number;
+		serviceTimeoutMs: number;
+		retryBaseMs: number;
+		redis?: { host: string; port: number };
+	},
+): Promise<KillInBurstResult> {
+	const s = await scenario(name, {
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: String(opts.limit) },
+		restarts: true,
+		triggerOptions: { startWithinMinutes: opts.startWithinMinutes },
+		...opts,
+	});
+	try {
+		const burst = emitEvents(s, opts.events, (opts.events / opts.perSecond) * 1000);
+		await sleep(opts.killAfterMs);
+		if (opts.graceful) await s.n8n.stop();
+		else await killHard(s.n8n);
+		const restartedAt = Date.now();
+		// eslint-disable-next-line no-console -- when the kill came, to read n8n's log against
+		console.log(
+			`n8n ${opts.graceful ? 'stopped' : 'killed'} at ${new Date(restartedAt).toISOString()}`,
+		);
+		await s.n8n.restart();
+		const emitted = await burst;
+		await serviceView(s, 300_000);
+		// 1.x and 2.34+ run the queued executions again; 2.0–2.33 leave them queued for good.
+		await settled(s, 300_000).catch(() => undefined);
+		const warnedAt = restartedAt + opts.startWithinMinutes * 60_000 + 15_000;
+		if (Date.now() < warnedAt) await sleep(warnedAt - Date.now());
+		const [after] = await emitEvents(s, 1, 0);
+		const service = await serviceView(s, 120_000);
+		await settled(s, 120_000).catch(() => undefined);
+		const account = await accountForAcknowledged(s);
+		return { emitted: [...emitted, after], account, service };
+	} finally {
+		await s.session.stop();
+	}
+}

@@ -8,8 +8,14 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
+import { settings } from '../../nodes/GstCompliance/settings';
+
 const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'gst-unit-n8n-'));
 process.env.N8N_USER_FOLDER = userFolder;
 process.env.N8N_LOG_LEVEL = 'silent';
 
 afterAll(() => fs.rmSync(userFolder, { recursive: true, force: true }));
+
+// A delivery whose execution the test runs later is answered after this bound (nothing else shows
+// its acceptance saved): a short one keeps such tests fast; the bound's own tests set theirs.
+settings.acceptanceSaveWithinMs = 20;

@@ -102,6 +102,10 @@ module.exports = [
 		],
 	},
 	{
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/unsavedAcceptances.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memory/unsavedAcceptances'],
+	},
+	{
 		file: 'nodes/GstCompliance/trigger/dedupe/memory/registry.ts',
 		tests: ['unit/nodes/GstCompliance/trigger/dedupe/memory/registry'],
 	},

@@ -9,6 +9,7 @@ import { triggerRunKey, type TriggerId } from './dedupe/keys';
 import { overdueMessage } from './dedupe/lifecycle';
 import type { TriggerLedger } from './dedupe/store';
 import { isDue } from '../throttle';
+import { settle } from '../settle';
 
 /** Overdue events are looked for at most this often per trigger and process (a Redis read). */
 export const OVERDUE_LOOK_EVERY_MS = 10_000;
@@ -16,20 +17,28 @@ const lastOverdueLook = new Map<string, number>();
 
 /**
  * Names the events accepted longer ago than the Missed Event Warning that never started: a warning
- * each, and the same words returned for the item. A store that cannot be read for it is not an
- * error. A clock stepped back looks again at once.
+ * each, and the same words returned for the item. An event whose delivery the store kept is
+ * delivered again first (`redeliver`, a webhook's: redelivery.ts), and its name says how that
+ * went; a look without `redeliver` (an execution's) leaves such events to the next webhook. A
+ * store that cannot be read for it is not an error. A clock stepped back looks again at once.
  */
 export async function overdueNotes(
 	trigger: TriggerId & { test: boolean; warn(message: string): void },
 	ledger: Pick<TriggerLedger, 'overdue'>,
 	startWithinMs: number,
+	redeliver?: (delivery: Buffer) => Promise<void>,
 ): Promise<string[]> {
 	const key = triggerRunKey(trigger, trigger.test ? 'test' : 'production');
 	const nowMs = Date.now();
 	if (!isDue(lastOverdueLook.get(key), nowMs, OVERDUE_LOOK_EVERY_MS)) return [];
 	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
 	lastOverdueLook.set(key, nowMs);
-	const overdue = await ledger.overdue(nowMs, startWithinMs).catch(() => []);
+	const overdue = await ledger.overdue(nowMs, startWithinMs, !!redeliver).catch(() => []);
+	for (const event of overdue) {
+		if (!event.delivery || !redeliver) continue;
+		const sent = await settle(redeliver(event.delivery));
+		event.redelivered = sent.ok ? { ok: true } : { ok: false, why: (sent.error as Error).message };
+	}
 	return overdue.map((event) => {
 		const message = overdueMessage(event, startWithinMs);
 		trigger.warn(`GST Compliance Trigger (workflow ${trigger.workflowId}): ${message}`);

@@ -11,7 +11,14 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL } from '../credentialNames';
-import { answerAtOnce, answerOnceExecutionExists, n8nVersion, requestBytes } from '../n8nCompat';
+import {
+	ACCEPTED,
+	answerOnceExecutionExists,
+	answeredByNode,
+	n8nVersion,
+	requestBytes,
+	writeAnswer,
+} from '../n8nCompat';
 import { acknowledgeMode } from './acknowledgement';
 import { readTrigger, type Trigger } from './context';
 import type { Acceptance } from './dedupe/lifecycle';
@@ -23,6 +30,7 @@ import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from '.
 import { deliveredItem } from './output';
 import { usableSigningSecrets } from './secretCheck';
 import { refusals, type Refusal } from './refusals';
+import { redeliver } from './redelivery';
 import { shownItem } from './testUrl';
 import { logOnce, sayRefused } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
@@ -90,12 +98,18 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 			break;
 		case 'ignored':
 			if (trigger.test) return refuse(this, trigger, refusals.notSelected(outcome.event.type));
-			await nameOverdue(trigger, options);
+			await nameOverdue(trigger, options, redeliverWith(this, secrets[0]));
 			return { webhookResponse: { received: true, ignored: 'event type not selected' } };
 		case 'verified':
-			return await accept(this, trigger, outcome.event, options);
+			return await accept(this, trigger, { event: outcome.event, body }, options, {
+				redeliver: redeliverWith(this, secrets[0]),
+			});
 	}
 }
+
+/** Delivers a kept delivery to this trigger's Production URL again, signed with `secret`. */
+const redeliverWith = (context: IWebhookFunctions, secret: string) => async (delivery: Buffer) =>
+	await redeliver(context, secret, delivery);
 
 /**
  * A verified event: accept it and answer. A copy of an event already started, or accepted and on
@@ -107,14 +121,17 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 async function accept(
 	context: IWebhookFunctions,
 	trigger: Trigger,
-	event: EventEnvelope,
+	{ event, body }: { event: EventEnvelope; body: Buffer },
 	options: TriggerOptions,
+	{ redeliver }: { redeliver: (delivery: Buffer) => Promise<void> },
 ): Promise<IWebhookResponseData> {
 	const nowMs = Date.now();
 	const token = randomUUID();
 	if (trigger.test)
-		return answerAtOnce(
-			context.getResponseObject(),
+		return answerWhenKept(
+			context,
+			true,
+			ACCEPTED,
 			deliveredItem(event, { token, ...thisAcceptor(nowMs) }),
 		);
 	const mode = acknowledgeMode(options.acknowledge, await n8nVersion());
@@ -125,7 +142,7 @@ async function accept(
 			windowMs: options.dedupeWindowMs,
 			capacity: DEDUPE_CAPACITY,
 		});
-		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, token);
+		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, token, body);
 	} catch (error) {
 		const refusal = storeRefusal(error);
 		if (!refusal) throw new NodeOperationError(trigger.node, error as Error);
@@ -136,7 +153,7 @@ async function accept(
 		return respond(context, refusal.status, { error: refusal.answer });
 	}
 
-	const overdue = await overdueNotes(trigger, ledger, options.startWithinMs);
+	const overdue = await overdueNotes(trigger, ledger, options.startWithinMs, redeliver);
 	switch (acceptance.kind) {
 		case 'duplicate':
 			return { webhookResponse: { received: true, duplicate: true } };
@@ -144,7 +161,7 @@ async function accept(
 			// Acknowledged already (at once): this copy adds nothing. Answered only once the execution
 			// exists, the first may have been stranded by a restart before its answer, so this copy gets
 			// an execution of its own, which ends at once if the first started (execution.ts).
-			if (mode === 'atOnce') return respond(context, 202, { received: true, duplicate: true });
+			if (mode === 'atOnce') return answerWhenKept(context, ledger.durable(event.id), ON_ITS_WAY);
 			break;
 		case 'retaken':
 			context.logger.warn(
@@ -157,20 +174,45 @@ async function accept(
 		...thisAcceptor(nowMs),
 		notice: [ledger.notice?.(), ...overdue].filter(Boolean).join(' ') || undefined,
 	});
-	if (mode === 'atOnce') return answerAtOnce(context.getResponseObject(), item);
+	if (mode === 'atOnce') return answerWhenKept(context, ledger.durable(event.id), ACCEPTED, item);
 	return answerOnceExecutionExists(item, () => ledger.answered?.(event.id));
+}
+
+const ON_ITS_WAY = { status: 202, body: { received: true, duplicate: true } };
+
+/**
+ * Answers `answer` once the acceptance is kept where a restart finds it (`kept`: at once when it
+ * already is); `item`, when given, starts the workflow (n8n goes on meanwhile: it saves the static
+ * data, then creates the execution).
+ */
+function answerWhenKept(
+	context: IWebhookFunctions,
+	kept: true | Promise<void>,
+	answer: { status: number; body: IDataObject },
+	item?: IDataObject,
+): IWebhookResponseData {
+	const response = context.getResponseObject();
+	const send = () => writeAnswer(response, answer.status, answer.body);
+	if (kept === true) send();
+	else void kept.then(send, send);
+	return answeredByNode(item);
 }
 
 /**
  * A delivery that reaches no acceptance (an event type not selected) still names the events
- * accepted and never started (overdue.ts); a store that cannot be opened is left for the next.
+ * accepted and never started, delivering again those whose delivery the store kept (overdue.ts);
+ * a store that cannot be opened is left for the next.
  */
-async function nameOverdue(trigger: Trigger, options: TriggerOptions): Promise<void> {
+async function nameOverdue(
+	trigger: Trigger,
+	options: TriggerOptions,
+	redeliver: (delivery: Buffer) => Promise<void>,
+): Promise<void> {
 	const ledger = await openLedger(trigger.site(true), {
 		windowMs: options.dedupeWindowMs,
 		capacity: DEDUPE_CAPACITY,
 	}).catch(() => undefined);
-	if (ledger) await overdueNotes(trigger, ledger, options.startWithinMs);
+	if (ledger) await overdueNotes(trigger, ledger, options.startWithinMs, redeliver);
 }
 
 /**

@@ -6,7 +6,7 @@
  * executions again; the trigger's first step starts each event once). The compatibility project
  * runs the same scenarios on 1.123.81 and 2.8.4 (test/e2e/compat).
  */
-import { burstBehindLimit, crashWhileQueued } from '../../harness';
+import { burstBehindLimit, crashWhileQueued, killInsideBurst } from '../../harness';
 
 jest.setTimeout(900_000);
 
@@ -56,4 +56,24 @@ it('a SIGKILL while deliveries wait for the slot: n8n runs them after the restar
 		Object.fromEntries(emitted.map((id) => [id, 1])),
 	);
 	expect(work.empty).toBe(0);
+});
+
+describe('a hard kill inside a burst: nothing acknowledged is lost silently', () => {
+	it('a SIGKILL 1.5 s into 40 events at 25/s behind a limit of 5 (built-in store) → each event answered 2xx did its work once, or is in an execution n8n lists', async () => {
+		// The service's first retry comes after n8n is back, so the restart's failed attempts stay
+		// below the 50 in a row that deactivate the subscription.
+		const { account, service } = await killInsideBurst('kill-burst', {
+			limit: 5,
+			events: 40,
+			perSecond: 25,
+			workSeconds: 2,
+			killAfterMs: 1_500,
+			startWithinMinutes: 1,
+			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+			retryBaseMs: 20_000,
+		});
+		expect(service).toMatchObject({ notDelivered: [], active: true });
+		expect(account.silent).toEqual([]);
+		expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
+	});
 });

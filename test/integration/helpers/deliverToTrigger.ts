@@ -100,6 +100,17 @@ export interface DeliveryRequest {
 	 */
 	beforeAnswer?: () => Promise<unknown>;
 	/**
+	 * n8n's save of the static data this request changed fails (a database error: n8n logs it and
+	 * leaves the workflow's "changed" flag set) or never lands (the process is killed first): the
+	 * row keeps what it had. The result's `answer` is then whatever the node wrote by itself.
+	 */
+	saveFails?: boolean;
+	/**
+	 * n8n's base of Production URLs (WEBHOOK_URL): where the trigger delivers a kept delivery
+	 * again. Default: a port nothing listens on.
+	 */
+	webhookBaseUrl?: string;
+	/**
 	 * When the execution n8n created runs its first step: `now` (default; the harness's n8n has a
 	 * free slot), or `later`: the result's `execution` runs it when the test says (a concurrency
 	 * queue, a restart), never if the test never does.
@@ -117,6 +128,12 @@ export interface ExecutionRun {
 export interface DeliveryResult {
 	status: number;
 	body: unknown;
+	/**
+	 * The 2xx the node had answered when n8n began saving the static data this request changed
+	 * (right after webhook() returned): the sender counts the event delivered, and it is lost with
+	 * the acceptance if n8n dies before the save lands. Undefined when no 2xx had gone out yet.
+	 */
+	acknowledgedBeforeSave?: { status: number; body: unknown };
 	/**
 	 * Items the workflow goes on with (the execution's first step); undefined when no execution
 	 * was created or it has not run (`execution: 'later'`); [] when it ended without items.
@@ -183,6 +200,8 @@ function expressPair(
 		body: undefined as unknown,
 		headers: undefined as Record<string, string> | undefined,
 	};
+	let ended!: () => void;
+	const answered = new Promise<void>((resolve) => (ended = resolve));
 	const response = {
 		writableEnded: false,
 		status(code: number) {
@@ -192,6 +211,7 @@ function expressPair(
 		json(data: unknown) {
 			sent.body = data;
 			response.writableEnded = true;
+			ended();
 			return response;
 		},
 		writeHead(code: number, headers: Record<string, string>) {
@@ -202,6 +222,7 @@ function expressPair(
 		end(text: string) {
 			sent.body = JSON.parse(text);
 			response.writableEnded = true;
+			ended();
 			return response;
 		},
 	};
@@ -209,6 +230,7 @@ function expressPair(
 		request: request as unknown as ExpressRequest,
 		response: response as unknown as ExpressResponse,
 		sent,
+		answered,
 	};
 }
 
@@ -334,7 +356,11 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		});
 	const workflow = workflowOf();
 	const rawBody = typeof delivery.body === 'string' ? Buffer.from(delivery.body) : delivery.body;
-	const { request, response, sent } = expressPair(rawBody, delivery.headers, delivery.unreadBody);
+	const { request, response, sent, answered } = expressPair(
+		rawBody,
+		delivery.headers,
+		delivery.unreadBody,
+	);
 	const credentialsHelper = new TestCredentialsHelper({
 		...(webhookCredential === null
 			? {}
@@ -347,6 +373,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 	const hostData = additionalData(credentialsHelper, {
 		httpRequest: request,
 		httpResponse: response,
+		...(delivery.webhookBaseUrl ? { webhookBaseUrl: delivery.webhookBaseUrl } : {}),
 	});
 	const webhookData = webhookDataOf(row, node, hostData);
 
@@ -362,17 +389,33 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 	// WorkflowStaticDataService.saveStaticData(workflow). Test webhooks (manual mode) never save.
 	const staticData = workflow.staticData as IDataObject & { __dataChanged?: boolean };
 	const save = () => {
+		if (delivery.saveFails) return;
 		if (mode === 'webhook' && staticData.__dataChanged === true) {
 			row.staticData = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 			staticData.__dataChanged = false;
 		}
 	};
+	// The execution: n8n loads static data from the row for it, and its first step is the
+	// trigger's execute() with the webhook's items.
+	const execution =
+		workflowData &&
+		(async (how: { withoutStaticData?: boolean } = {}) =>
+			await runFirstStep(row, node, mode, workflowData, credentialsHelper, how.withoutStaticData));
+	let run: ExecutionRun | undefined;
 	let answer: { status: number; body: unknown };
+	let acknowledgedBeforeSave: DeliveryResult['acknowledgedBeforeSave'];
 	if (result.noWebhookResponse === true) {
-		// The node answered itself: the callback saves at once, then n8n creates the execution.
-		answer = { status: sent.status, body: sent.body };
+		// The node answers itself, at once or once its acceptance shows as saved; the callback
+		// saves at once, then n8n creates the execution and, with a free slot, runs it.
+		await Promise.resolve();
+		if (response.writableEnded && sent.status < 300)
+			acknowledgedBeforeSave = { status: sent.status, body: sent.body };
 		save();
 		await delivery.beforeAnswer?.();
+		if (execution && !delivery.executionFails && delivery.execution !== 'later')
+			run = await execution();
+		await answered;
+		answer = { status: sent.status, body: sent.body };
 	} else if (result.workflowData === undefined) {
 		await delivery.beforeAnswer?.();
 		answer = { status: 200, body: result.webhookResponse ?? { message: 'Webhook call received' } };
@@ -391,16 +434,12 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 		answer = { status: 200, body: onReceivedBody(responseData, result) };
 		save();
 	}
-	if (workflowData === undefined || (result.noWebhookResponse === true && delivery.executionFails))
-		return { ...answer, started: undefined };
-
-	// The execution: n8n loads static data from the row for it, and its first step is the
-	// trigger's execute() with the webhook's items.
-	const execution = async (how: { withoutStaticData?: boolean } = {}) =>
-		await runFirstStep(row, node, mode, workflowData, credentialsHelper, how.withoutStaticData);
-	if (delivery.execution === 'later') return { ...answer, started: undefined, execution };
-	const run = await execution();
-	return { ...answer, started: run.items, execution };
+	if (!execution || (result.noWebhookResponse === true && delivery.executionFails))
+		return { ...answer, acknowledgedBeforeSave, started: undefined };
+	if (delivery.execution === 'later')
+		return { ...answer, acknowledgedBeforeSave, started: undefined, execution };
+	run ??= await execution();
+	return { ...answer, acknowledgedBeforeSave, started: run.items, execution };
 }
 
 /**

@@ -93,6 +93,14 @@ export function redisEventKey(scope: LedgerScope, eventId: string): string {
 	return `${REDIS_PREFIX}:${scope}:${eventDigest(eventId).slice(0, 22)}`;
 }
 
+/**
+ * The delivery an event was accepted with (its body, base64), kept until its start so a lost
+ * execution can be delivered again (redis/redisStore.ts).
+ */
+export function redisDeliveryKey(scope: LedgerScope, eventId: string): string {
+	return `${redisEventKey(scope, eventId)}:delivery`;
+}
+
 /** The sorted set of one ledger scope's accepted ids. */
 export function redisAcceptedKey(scope: LedgerScope): string {
 	return `${REDIS_PREFIX}:${scope}:accepted`;

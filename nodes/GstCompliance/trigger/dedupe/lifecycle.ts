@@ -58,6 +58,12 @@ export interface OverdueEvent {
 	 * the next accepted event saves it, and this one was accepted before the process restarted.
 	 */
 	uncertain?: boolean;
+	/**
+	 * The body it was delivered with, kept by a store that keeps deliveries (Redis), so the trigger
+	 * can deliver it to itself again; `redelivered` says how that went.
+	 */
+	delivery?: Buffer;
+	redelivered?: { ok: true } | { ok: false; why: string };
 }
 
 /** What a store keeps for the lifecycle; each keeps its own record of the ids. */
@@ -65,13 +71,15 @@ export interface EventLedger {
 	/**
 	 * Records the event as accepted now, unless started or accepted less than `startWithinMs` ago.
 	 * `token` is this acceptance's own mark (StartMark's), for a store that can take it back when
-	 * its reply is lost.
+	 * its reply is lost; `delivery`, the body as received, for a store that keeps it until the
+	 * start (Redis), so an event whose execution was lost can be delivered again.
 	 */
 	accept(
 		eventId: string,
 		nowMs: number,
 		startWithinMs: number,
 		token?: string,
+		delivery?: Buffer,
 	): Promise<Acceptance>;
 	/**
 	 * Marks the event started; `duplicate` when it already was, inside the window, by another
@@ -83,9 +91,11 @@ export interface EventLedger {
 	startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean>;
 	/**
 	 * Events accepted more than `startWithinMs` before `nowMs` that never started, each returned
-	 * by one call only (the first to find it); a later copy of one is `retaken`.
+	 * by one call only (the first to find it); a later copy of one is `retaken`. A store that keeps
+	 * deliveries returns them only to a caller that can deliver them again (`redelivers`), and
+	 * leaves them for the next that can.
 	 */
-	overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]>;
+	overdue(nowMs: number, startWithinMs: number, redelivers?: boolean): Promise<OverdueEvent[]>;
 	/** n8n reads the answer, once the execution exists (see above). */
 	answered?(eventId: string): void;
 }
@@ -94,6 +104,10 @@ export interface EventLedger {
 export function overdueMessage(event: OverdueEvent, startWithinMs: number): string {
 	const minutes = Math.round(startWithinMs / 60_000);
 	const accepted = `Event ${JSON.stringify(event.eventId)} was accepted at ${new Date(event.acceptedMs).toISOString()}`;
+	if (event.redelivered?.ok)
+		return `${accepted} and had not started within ${minutes} min: n8n did not create or run its execution (a restart or a database failure while it waited). The trigger delivered it to its own Production URL again: that delivery starts it once.`;
+	if (event.redelivered)
+		return `${accepted} and has not started within ${minutes} min: n8n did not create or run its execution (a restart or a database failure while it waited), and the trigger could not deliver it to its own Production URL again (${event.redelivered.why}). Replay it from the Developer hub: the replay starts it once; set WEBHOOK_URL to an address this n8n reaches, so the trigger can do it itself.`;
 	if (event.uncertain)
 		return `${accepted}, before n8n restarted, and the built-in dedupe store cannot tell whether its execution started (it saves starts with the next accepted event). Look for it in the executions list; if it has no execution, replay it from the Developer hub: the replay starts it.`;
 	return `${accepted} and has not started within ${minutes} min: n8n did not create or run its execution (a restart or a database failure while it waited). Replay it from the Developer hub: the replay starts it once.`;

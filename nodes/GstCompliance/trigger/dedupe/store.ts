@@ -27,6 +27,12 @@ export const DEDUPE_CAPACITY = 125_000;
 export interface TriggerLedger extends EventLedger {
 	/** A note for the started item when the built-in store should give way to Redis. */
 	notice?(): string | undefined;
+	/**
+	 * When the delivery of `eventId` may be answered 2xx, its acceptance kept where a restart finds
+	 * it: true when it is already (Redis ran the script), or a promise (the built-in store: once a
+	 * later request or its execution shows n8n saved it, bounded; memory/unsavedAcceptances.ts).
+	 */
+	durable(eventId: string): true | Promise<void>;
 }
 
 /** The trigger as the dedupe code needs it: the built-in store's view, and the Redis credential. */

@@ -8,6 +8,9 @@ import { REDIS_ADVICE, type RedisFailure } from './redis/redisFailure';
 import { RedisCredentialError } from './redis/redisSettings';
 import { AcceptedElsewhereError } from './memory/processMarkers';
 
+/** The answer's `error` when the event cannot be recorded now: fixed words, the service retries. */
+export const STORE_UNAVAILABLE = 'Dedupe store unavailable, retry later';
+
 export interface StoreRefusal {
 	status: 500 | 503;
 	/** The rate-limit key of triggerLog.ts's refusals: one per cause, so each is said. */
@@ -26,7 +29,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 		return {
 			status: 503,
 			reason: `redis:${error.failure}`,
-			answer: 'Dedupe store unavailable, retry later',
+			answer: STORE_UNAVAILABLE,
 			why: `${error.message}. ${REDIS_ADVICE[error.failure]}; the service retries the delivery`,
 			retriable: true,
 		};
@@ -34,7 +37,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 		return {
 			status: 503,
 			reason: 'redis:noClient',
-			answer: 'Dedupe store unavailable, retry later',
+			answer: STORE_UNAVAILABLE,
 			why: `${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
 			retriable: false,
 		};

@@ -13,22 +13,24 @@ import type { AddressInfo } from 'net';
 import * as http from 'http';
 
 import {
-	answerAtOnce,
+	ACCEPTED,
+	answeredByNode,
 	answerOnceExecutionExists,
 	requestBytes,
 	sendAuthenticated,
 	workflowNodeIds,
+	writeAnswer,
 } from '../../../../nodes/GstCompliance/n8nCompat';
 import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
 import { executeContext } from '../../helpers/executeNode';
 import { recordOutboundRequests } from '../../helpers/outboundRequests';
 
-describe('answerAtOnce, on a real HTTP response', () => {
-	it('answers 202 {"received":true} as JSON with its length, and starts the workflow with the item', async () => {
+describe('writeAnswer, on a real HTTP response', () => {
+	it('answers 202 {"received":true} as JSON with its length; answeredByNode starts the workflow with the item', async () => {
 		const item = { id: 'evt_1' };
-		let result: unknown;
 		const server = http.createServer((_req, res) => {
-			result = answerAtOnce(res, item);
+			writeAnswer(res, ACCEPTED.status, ACCEPTED.body);
+			writeAnswer(res, 503, { error: 'a second answer is never written' });
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		try {
@@ -38,10 +40,21 @@ describe('answerAtOnce, on a real HTTP response', () => {
 			expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
 			expect(answer.headers.get('content-length')).toBe('17');
 			expect(await answer.json()).toEqual({ received: true });
-			expect(result).toEqual({ noWebhookResponse: true, workflowData: [[{ json: item }]] });
+			expect(answeredByNode(item)).toEqual({
+				noWebhookResponse: true,
+				workflowData: [[{ json: item }]],
+			});
+			expect(answeredByNode()).toEqual({ noWebhookResponse: true });
 		} finally {
 			server.close();
 		}
+	});
+
+	it('after the sender went away (the socket destroyed) → writes nothing, throws nothing', async () => {
+		const written = jest.fn();
+		writeAnswer({ destroyed: true, writeHead: written }, 202, { received: true });
+		writeAnswer({ writableEnded: true, writeHead: written }, 202, { received: true });
+		expect(written).not.toHaveBeenCalled();
 	});
 });
 

@@ -16,6 +16,12 @@
  *   be empty: `readSaved`), so the in-process store stays the source of truth afterwards (n8n
  *   saves static data without a lock, and the last writer wins). Ids persisted by version 0.1.0
  *   under the node's name are read once and moved.
+ * - A delivery is answered once its acceptance is shown to be in the database (`durable`,
+ *   unsavedAcceptances.ts): a later request's static data lists it (n8nCompat.ts, 14.), or its
+ *   execution started; a process killed before then leaves the delivery unanswered, and the
+ *   service retries it, where an answer written first would be lost with the acceptance. Every
+ *   save writes all the store holds, so a later request's snapshot shows every acceptance saved
+ *   before it loaded.
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  */
@@ -38,8 +44,9 @@ import {
 	isMarkers,
 	markThisProcess,
 } from './processMarkers';
-import { isSnapshot } from './snapshotRecords';
+import { isSnapshot, pendingFromSnapshot } from './snapshotRecords';
 import { dedupeRegistry, type RegistryEntry } from './registry';
+import { settings } from '../../../settings';
 
 /**
  * Where n8n reads the answer once the execution exists (2.0–2.33), the store is written into
@@ -61,6 +68,7 @@ export interface MemorySite extends TriggerId {
 	staticData(type: 'global' | 'node'): IDataObject;
 	/** The ids of the workflow's nodes, where n8n shows them (n8nCompat.ts, 8.). */
 	nodeIds?(): string[] | undefined;
+
 	writable: boolean;
 	warn(message: string): void;
 }
@@ -73,6 +81,12 @@ export interface MemoryLedger {
 	notice(): string | undefined;
 	/** n8n reads the answer, once the execution exists (n8nCompat.ts, 2.): saved with that read. */
 	answered(eventId: string, nowMs?: number): void;
+	/**
+	 * When the delivery of `eventId` (accepted here, or a copy of one on its way) may be answered:
+	 * true at once when its acceptance is known to be in the database, else once it is shown to
+	 * be, or after `settings.acceptanceSaveWithinMs`.
+	 */
+	durable(eventId: string): true | Promise<void>;
 }
 
 export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLedger {
@@ -109,12 +123,16 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			// Synchronous up to the write: n8n saves the static data right after the answer.
 			acceptedMs = nowMs;
 			const acceptance = store.acceptNow(eventId, nowMs, startWithinMs);
-			if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') persist(nowMs);
+			if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') {
+				if (site.writable) entry.unsaved.add(eventId);
+				persist(nowMs);
+			}
 			return acceptance;
 		},
 		start: async (eventId, nowMs, mark) => {
 			if (mark && acceptedElsewhere(mark, dedupeRegistry.process))
 				throw new AcceptedElsewhereError();
+			entry.unsaved.started(eventId);
 			return await store.start(eventId, nowMs, mark);
 		},
 		startedElsewhere: async (eventId, mark) => await store.startedElsewhere(eventId, mark),
@@ -127,6 +145,8 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			if (acceptedMs !== undefined && nowMs - acceptedMs <= ANSWER_FRESH_MS) persist(nowMs);
 			else store.unsavedStarts++;
 		},
+		durable: (eventId) =>
+			entry.unsaved.whenSaved(eventId, settings.acceptanceSaveWithinMs, settings.sleep),
 	};
 }
 
@@ -139,11 +159,19 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
  * restart never leaves the store, or the next save, without the saved ids.
  */
 function readSaved(site: MemorySite, entry: RegistryEntry, idsKey: string): void {
+	// Every webhook's static data is loaded from the database: what it lists is saved.
+	if (site.writable && entry.unsaved.size > 0)
+		entry.unsaved.seen(savedAcceptances(site.staticData('global')[idsKey]));
 	if (entry.read === 'row' || (entry.read === 'executionCopy' && !site.writable)) return;
 	const global = site.staticData('global');
 	if (global[idsKey] === undefined && site.writable) moveLegacySnapshot(site, global, idsKey);
 	entry.store.merge(global[idsKey]);
 	entry.read = site.writable ? 'row' : 'executionCopy';
+}
+
+/** The accepted ids a saved snapshot lists. */
+function savedAcceptances(snapshot: unknown): string[] {
+	return isSnapshot(snapshot) ? pendingFromSnapshot(snapshot).map(([eventId]) => eventId) : [];
 }
 
 /**

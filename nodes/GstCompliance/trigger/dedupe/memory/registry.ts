@@ -10,6 +10,7 @@ import { randomUUID } from 'crypto';
 import { ledgerScope, type TriggerId } from '../keys';
 import { CapacityWatch } from './capacity';
 import { OtherProcesses } from './processMarkers';
+import { UnsavedAcceptances } from './unsavedAcceptances';
 import type { DedupeOptions, MemoryDedupeStore } from './memoryStore';
 import { isDue } from '../../../throttle';
 
@@ -36,6 +37,8 @@ export interface RegistryEntry {
 	lastUsedMs: number;
 	/** The other processes that save this trigger's ids, as this one sees them (processMarkers.ts). */
 	others: OtherProcesses;
+	/** Acceptances not yet shown to be in the database, and the deliveries waiting on them. */
+	unsaved: UnsavedAcceptances;
 }
 
 /**
@@ -72,6 +75,7 @@ export class DedupeRegistry {
 				nodeId: trigger.nodeId,
 				lastUsedMs: nowMs,
 				others: new OtherProcesses(),
+				unsaved: new UnsavedAcceptances(),
 			};
 			this.stores.set(key, entry);
 		}
@@ -109,7 +113,7 @@ const idleFor = (entry: RegistryEntry) => Math.max(IDLE_STORE_MS, entry.store.wi
 
 /** Everything the store knows is in the static data: nothing would be lost by dropping it. */
 const settled = (entry: RegistryEntry) =>
-	entry.store.pendingCount === 0 && entry.store.unsavedStarts === 0;
+	entry.store.pendingCount === 0 && entry.store.unsavedStarts === 0 && entry.unsaved.size === 0;
 
 export const dedupeRegistry = new DedupeRegistry();
 

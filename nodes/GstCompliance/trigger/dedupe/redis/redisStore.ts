@@ -20,9 +20,14 @@
  * clock) whether it is still accepted and not started, and removes each from the set: the process
  * whose removal counts names it. The deadline and the window are Redis's (`TIME` inside the
  * scripts, key expiry): the processes' clocks may disagree and are never compared.
+ * The body of each accepted delivery is kept beside its key (`…:delivery`, expiring with the
+ * window), written before the acceptance like the index, and deleted by the start: an overdue event
+ * comes with it, so the trigger delivers it to itself again and nobody has to replay it. Only a
+ * look that can deliver again takes overdue events out of the set (a webhook; an execution's first
+ * step has no URL to deliver to).
  */
 import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
-import { type LedgerScope, redisAcceptedKey, redisEventKey } from '../keys';
+import { type LedgerScope, redisAcceptedKey, redisDeliveryKey, redisEventKey } from '../keys';
 import { command, type RedisClient } from './redisConnection';
 import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
 import {
@@ -80,12 +85,25 @@ export class RedisDedupeStore implements EventLedger {
 		nowMs: number,
 		startWithinMs: number,
 		token = '',
+		delivery?: Buffer,
 	): Promise<Acceptance> {
 		const setKey = redisAcceptedKey(this.options.scope);
 		const key = redisEventKey(this.options.scope, eventId);
+		const deliveryKey = redisDeliveryKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
-			// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted.
+			// Indexed first (NX: a copy keeps the first score), so a failure leaves nothing accepted;
+			// the delivery too, so every acceptance has it.
 			await run(async (client) => await client.zadd(setKey, 'NX', nowMs, eventId));
+			if (delivery)
+				await run(
+					async (client) =>
+						await client.set(
+							deliveryKey,
+							delivery.toString('base64'),
+							'PX',
+							Math.max(1, Math.ceil(this.options.windowMs)),
+						),
+				);
 			const [kind, acceptedMs] = (await run(
 				script(ACCEPT, key, this.options.windowMs, startWithinMs, token),
 			).catch(async (error: unknown) => {
@@ -95,8 +113,10 @@ export class RedisDedupeStore implements EventLedger {
 			// Tidying only (`overdue` drops a started id it finds): a retake's new time, a duplicate out.
 			if (kind === 'retaken')
 				await run(async (client) => await client.zadd(setKey, nowMs, eventId)).catch(() => 0);
-			if (kind === 'duplicate')
+			if (kind === 'duplicate') {
 				await run(async (client) => await client.zrem(setKey, eventId)).catch(() => 0);
+				await run(async (client) => await client.del(deliveryKey)).catch(() => 0);
+			}
 			if (kind === 'accepted' || kind === 'duplicate') return { kind };
 			return { kind, acceptedMs: Number(acceptedMs) };
 		});
@@ -117,12 +137,20 @@ export class RedisDedupeStore implements EventLedger {
 						`the start of event ${JSON.stringify(eventId)} was not acknowledged by a replica within ${REPLICA_WAIT_MS} ms: it is on the master alone, and a failover before the replica catches up would forget it (a redelivery would start the event again). Check the replicas' lag (INFO replication)`,
 					);
 			}
-			// Tidying only: `overdue` drops a started id it finds.
+			// Tidying only: `overdue` drops a started id it finds; the kept delivery expires anyway.
 			await run(
 				async (client) => await client.zrem(redisAcceptedKey(this.options.scope), eventId),
 			).catch(() => 0);
+			await run(
+				async (client) => await client.del(redisDeliveryKey(this.options.scope, eventId)),
+			).catch(() => 0);
 			return result === 'duplicate' ? 'duplicate' : 'started';
 		});
+	}
+
+	/** The accept's script ran in Redis before it answered: its acceptance is kept already. */
+	durable(): true {
+		return true;
 	}
 
 	async startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean> {
@@ -133,7 +161,8 @@ export class RedisDedupeStore implements EventLedger {
 		return startedByAnother(value, mark?.token);
 	}
 
-	async overdue(nowMs: number, startWithinMs: number): Promise<OverdueEvent[]> {
+	async overdue(nowMs: number, startWithinMs: number, redelivers = false): Promise<OverdueEvent[]> {
+		if (!redelivers) return [];
 		const setKey = redisAcceptedKey(this.options.scope);
 		return await this.step(async (run) => {
 			const found = await run(
@@ -164,7 +193,14 @@ export class RedisDedupeStore implements EventLedger {
 				// One process names it: whoever removes it from the set.
 				const removed = await run(async (client) => await client.zrem(setKey, eventId));
 				if (removed !== 1 || state === 'done') continue;
-				overdue.push({ eventId, acceptedMs: state === 'gone' ? score : Number(acceptedMs) });
+				const kept = await run(
+					async (client) => await client.get(redisDeliveryKey(this.options.scope, eventId)),
+				).catch(() => null);
+				overdue.push({
+					eventId,
+					acceptedMs: state === 'gone' ? score : Number(acceptedMs),
+					...(kept ? { delivery: Buffer.from(kept, 'base64') } : {}),
+				});
 			}
 			return overdue;
 		});
@@ -181,11 +217,12 @@ export class RedisDedupeStore implements EventLedger {
 		const probe = 'credential-test';
 		const key = redisEventKey(this.options.scope, probe);
 		const setKey = redisAcceptedKey(this.options.scope);
+		const deliveryKey = redisDeliveryKey(this.options.scope, probe);
 		try {
-			await this.accept(probe, nowMs, 1, probe);
+			await this.accept(probe, nowMs, 1, probe, Buffer.from('{}'));
 			await this.step(async (run) => await run(script(TAKE_BACK, key, probe)));
-			await this.accept(probe, nowMs, 1, probe);
-			await this.overdue(nowMs + 1_000, 1);
+			await this.accept(probe, nowMs, 1, probe, Buffer.from('{}'));
+			await this.overdue(nowMs + 1_000, 1, true);
 			await this.start(probe, nowMs, { token: probe, process: probe, acceptedMs: nowMs });
 			await this.startedElsewhere(probe);
 			await this.step(async (run) => {
@@ -198,6 +235,7 @@ export class RedisDedupeStore implements EventLedger {
 			await this.step(async (run) => {
 				await run(async (client) => await client.del(setKey));
 				await run(async (client) => await client.del(key));
+				await run(async (client) => await client.del(deliveryKey));
 			}).catch(() => undefined);
 		}
 	}

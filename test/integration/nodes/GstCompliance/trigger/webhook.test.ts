@@ -51,8 +51,16 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 const MIB = 1024 * 1024;
 const DUPLICATE = { status: 200, body: { received: true, duplicate: true }, started: undefined };
-/** A copy of an event accepted and on its way to its execution: no execution of its own. */
-const ON_ITS_WAY = { status: 202, body: { received: true, duplicate: true }, started: undefined };
+/**
+ * A copy of an event accepted and on its way to its execution: no execution of its own, and
+ * answered at once (the acceptance it found is saved already: nothing to wait for).
+ */
+const ON_ITS_WAY = {
+	status: 202,
+	body: { received: true, duplicate: true },
+	started: undefined,
+	acknowledgedBeforeSave: { status: 202, body: { received: true, duplicate: true } },
+};
 const ACCEPTED = { status: 202, body: { received: true } };
 
 /** The stubbed clock of the deliveries signed by the test (NOW_MS unless a test moves it). */
@@ -547,15 +555,20 @@ describe('answering redeliveries', () => {
 		expect(await deliver({ ...fresh(event('evt_1')), workflow })).toEqual(DUPLICATE);
 	});
 
-	it('webhook() × 20 concurrent deliveries of one id → one execution, each other answered at once without one', async () => {
+	it('webhook() × 20 concurrent deliveries of one id → one execution, each other answered without one', async () => {
 		const workflow = newWorkflow();
 		const send = async () => await deliver({ ...fresh(event('evt_race')), workflow });
 		const results = await Promise.all(Array.from({ length: 20 }, send));
 		const started = results.filter((r) => r.execution);
 		expect(started).toHaveLength(1);
 		expect(started[0]).toMatchObject(ACCEPTED);
-		for (const other of results.filter((r) => !r.execution))
-			expect([DUPLICATE, ON_ITS_WAY]).toContainEqual(other);
+		for (const other of results.filter((r) => !r.execution)) {
+			expect(other).toMatchObject({
+				body: { received: true, duplicate: true },
+				started: undefined,
+			});
+			expect([200, 202]).toContain(other.status);
+		}
 		expect(await send()).toEqual(DUPLICATE);
 	});
 
@@ -676,6 +689,8 @@ interface StoreCase {
 	 * clock (exact to the millisecond); Redis's clock also runs on while a request is made.
 	 */
 	edgeMs: number;
+	/** The store keeps each accepted delivery until its start, to deliver a lost one again. */
+	keepsDeliveries: boolean;
 }
 
 const REDIS_PASSWORD = 'redis-webhook-Pa55word';
@@ -691,6 +706,7 @@ const STORES: StoreCase[] = [
 		forgottenAfterMs: (windowMs) => Math.ceil(windowMs / MINUTE) * MINUTE + MINUTE,
 		passTime: async () => {},
 		edgeMs: 1,
+		keepsDeliveries: false,
 	},
 	{
 		name: 'Redis store',
@@ -705,6 +721,7 @@ const STORES: StoreCase[] = [
 		},
 		passTime: async (ms) => await passRedisTime(redisClock!, `${REDIS_PREFIX}:*`, ms),
 		edgeMs: 250,
+		keepsDeliveries: true,
 		request: () => ({
 			redis: { host: redis!.host, port: redis!.port, database: 4, password: REDIS_PASSWORD },
 		}),
@@ -759,6 +776,62 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		expect(replay.started).toEqual([expect.objectContaining({ id: 'evt_lost' })]);
 		expect((await lost.execution!()).items).toEqual([]);
 		expect(await send('evt_lost')).toEqual(DUPLICATE);
+	});
+
+	it(`an execution n8n lost after the 202, the Missed Event Warning passed → ${store.keepsDeliveries ? 'the next delivery delivers it to the trigger’s own Production URL again, and that delivery’s execution starts it once' : 'named on the next started item, to replay'}`, async () => {
+		const workflow = ownWorkflow();
+		// n8n's Production URL: each request to it is a delivery to this workflow's trigger.
+		const again: DeliveryResult[] = [];
+		const self = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				void deliver({
+					body: Buffer.concat(chunks),
+					headers: req.headers,
+					workflow,
+					...store.request(),
+				}).then((result) => {
+					again.push(result);
+					res.writeHead(result.status, { 'content-type': 'application/json' });
+					res.end(JSON.stringify(result.body));
+				});
+			});
+		});
+		await new Promise<void>((resolve) => self.listen(0, '127.0.0.1', resolve));
+		try {
+			const webhookBaseUrl = `http://127.0.0.1:${(self.address() as AddressInfo).port}/webhook`;
+			const send = async (id: string, extra: Partial<DeliveryRequest> = {}) =>
+				await deliver({
+					...fresh(event(id)),
+					workflow,
+					webhookBaseUrl,
+					...store.request(),
+					...extra,
+				});
+			const lost = await send('evt_lost_again', { execution: 'later' });
+			expect(lost).toMatchObject(ACCEPTED);
+			await moveTo(NOW_MS + 30 * MINUTE + store.edgeMs + OVERDUE_LOOK_EVERY_MS);
+			const next = await send('evt_after_it');
+			if (store.keepsDeliveries) {
+				expect(again).toEqual([
+					expect.objectContaining({
+						...ACCEPTED,
+						started: [expect.objectContaining({ id: 'evt_lost_again' })],
+					}),
+				]);
+				expect(next.started![0].dedupeNotice).toContain(
+					'The trigger delivered it to its own Production URL again: that delivery starts it once.',
+				);
+				// The lost execution, should n8n run it after all, ends empty.
+				expect((await lost.execution!()).items).toEqual([]);
+			} else {
+				expect(again).toEqual([]);
+				expect(next.started![0].dedupeNotice).toContain('Replay it from the Developer hub');
+			}
+		} finally {
+			self.close();
+		}
 	});
 
 	it('an execution n8n runs again after a restart → it starts the event once; its first step again with the same item (a start retried, a Retry from the list) → started again, and the event’s copies are duplicates', async () => {

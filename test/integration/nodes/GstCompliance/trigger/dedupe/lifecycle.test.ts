@@ -255,7 +255,7 @@ class World {
 	async lookOverdue(): Promise<void> {
 		let found: OverdueEvent[];
 		try {
-			found = await this.store.ledger().overdue(this.now, WITHIN_MS);
+			found = await this.store.ledger().overdue(this.now, WITHIN_MS, true);
 		} catch (error) {
 			if (!(error instanceof DedupeUnavailableError)) throw error;
 			return;

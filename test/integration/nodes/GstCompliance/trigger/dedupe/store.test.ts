@@ -12,6 +12,7 @@ import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/tr
 import { settings } from '../../../../../../nodes/GstCompliance/settings';
 import { RedisDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import {
+	redisDeliveryKey,
 	redisEventKey,
 	ledgerScope,
 	type LedgerScope,
@@ -43,6 +44,8 @@ describe('the trigger with a Redis credential', () => {
 	const body = (id: string) => JSON.stringify(envelope({ id }));
 	const key = (id: string) =>
 		redisEventKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), id);
+	const deliveryKey = (id: string) =>
+		redisDeliveryKey(ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' }), id);
 
 	it('accepts at once, starts the event once in its execution; the id is kept for the window in Redis', async () => {
 		const first = await deliver({
@@ -52,15 +55,22 @@ describe('the trigger with a Redis credential', () => {
 		});
 		expect(first).toMatchObject({ status: 202, body: { received: true } });
 		expect(await suite.inspect.get(key('evt_n1'))).toMatch(/^a:\d+:[0-9a-f-]{36}$/);
-		// A copy while the execution waits creates none.
+		// The delivery is kept beside it until the start, to deliver again if its execution is lost.
+		expect(await suite.inspect.get(deliveryKey('evt_n1'))).toBe(
+			Buffer.from(body('evt_n1')).toString('base64'),
+		);
+		// A copy while the execution waits creates none, and is answered at once (Redis holds the
+		// acceptance).
 		const copy = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(copy).toEqual({
 			status: 202,
 			body: { received: true, duplicate: true },
 			started: undefined,
+			acknowledgedBeforeSave: { status: 202, body: { received: true, duplicate: true } },
 		});
 		expect((await first.execution!()).items).toHaveLength(1);
 		expect(await suite.inspect.get(key('evt_n1'))).toMatch(/^d:t:[0-9a-f-]{36}$/);
+		expect(await suite.inspect.get(deliveryKey('evt_n1'))).toBeNull();
 		expect(await suite.inspect.pttl(key('evt_n1'))).toBeGreaterThan(24 * 3_600_000);
 		const again = await deliver({ ...signed(body('evt_n1')), redis: redisCredential() });
 		expect(again).toEqual({

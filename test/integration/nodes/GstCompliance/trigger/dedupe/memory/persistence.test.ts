@@ -33,6 +33,7 @@ import {
 	releaseTrigger,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { normaliseOptions } from '../../../../../../../nodes/GstCompliance/trigger/options';
+import { settings } from '../../../../../../../nodes/GstCompliance/settings';
 import * as output from '../../../../../../../nodes/GstCompliance/trigger/output';
 import {
 	deliver,
@@ -42,6 +43,7 @@ import {
 	NOW_MS,
 	signed,
 	TRIGGER_NAME,
+	type DeliveryResult,
 	type WorkflowRow,
 } from '../../../../../helpers/deliverToTrigger';
 
@@ -127,6 +129,83 @@ describe('saving the ids in the workflow’s static data', () => {
 		row.nodeName = 'Invoices in';
 		restart(row);
 		expect(await deliver({ ...event('evt_renamed'), workflow: row })).toEqual(NO_EXECUTION);
+	});
+});
+
+describe('answering once the acceptance shows as saved (a SIGKILL before the save leaves the event unacknowledged)', () => {
+	const bound = settings.acceptanceSaveWithinMs;
+	afterEach(() => {
+		settings.acceptanceSaveWithinMs = bound;
+	});
+
+	it('webhook() with a free slot → nothing answered when n8n begins saving; 202 once the execution started (its row exists)', async () => {
+		settings.acceptanceSaveWithinMs = 60_000;
+		const row = newWorkflow();
+		const result = await deliver({ ...event('evt_saved'), workflow: row });
+		expect(result.acknowledgedBeforeSave).toBeUndefined();
+		expect(result).toMatchObject({ status: 202, body: { received: true } });
+		expect(result.started).toHaveLength(1);
+	});
+
+	it('webhook() whose execution waits for a slot → answered once a later request’s static data, loaded from the database, lists the acceptance', async () => {
+		settings.acceptanceSaveWithinMs = 60_000; // a test that times out if nothing else answers
+		const row = newWorkflow();
+		let later: DeliveryResult | undefined;
+		const first = await deliver({
+			...event('evt_waits'),
+			workflow: row,
+			execution: 'later',
+			beforeAnswer: async () => (later = await deliver({ ...event('evt_next'), workflow: row })),
+		});
+		expect(first.acknowledgedBeforeSave).toBeUndefined();
+		expect(first).toMatchObject({ status: 202, body: { received: true } });
+		expect(later).toMatchObject({
+			status: 202,
+			started: [expect.objectContaining({ id: 'evt_next' })],
+		});
+	});
+
+	it('webhook() whose execution waits and no other request comes → answered after acceptanceSaveWithinMs, its acceptance saved', async () => {
+		settings.acceptanceSaveWithinMs = 50;
+		const row = newWorkflow();
+		const result = await deliver({ ...event('evt_alone'), workflow: row, execution: 'later' });
+		expect(result.acknowledgedBeforeSave).toBeUndefined();
+		expect(result).toMatchObject({ status: 202, body: { received: true } });
+		expect(saved(row)?.p?.map(([id]) => id)).toEqual(['evt_alone']);
+	});
+
+	it('webhook() whose save never lands (n8n killed before it), then a restart → the event is unknown there, and the service’s retry starts it', async () => {
+		const row = newWorkflow();
+		const first = await deliver({
+			...event('evt_killed'),
+			workflow: row,
+			saveFails: true,
+			execution: 'later',
+		});
+		expect(first.acknowledgedBeforeSave).toBeUndefined();
+		restart(row);
+		const retry = await deliver({ ...event('evt_killed'), workflow: row });
+		expect(retry).toMatchObject({ status: 202, body: { received: true } });
+		expect(retry.started).toHaveLength(1);
+	});
+
+	it('a copy of an acceptance not yet shown saved → waits with it; once shown saved, a copy is answered at once', async () => {
+		settings.acceptanceSaveWithinMs = 60_000;
+		const row = newWorkflow();
+		let copy: DeliveryResult | undefined;
+		await deliver({
+			...event('evt_copied'),
+			workflow: row,
+			execution: 'later',
+			// The copy's own request loads the saved acceptance: both are answered.
+			beforeAnswer: async () => (copy = await deliver({ ...event('evt_copied'), workflow: row })),
+		});
+		expect(copy).toMatchObject({ status: 202, body: { received: true, duplicate: true } });
+		const later = await deliver({ ...event('evt_copied'), workflow: row });
+		expect(later.acknowledgedBeforeSave).toEqual({
+			status: 202,
+			body: { received: true, duplicate: true },
+		});
 	});
 });
 

@@ -150,10 +150,9 @@ describe('accept, start and overdue', () => {
 		expect((await store.accept('evt_tok', T0, WITHIN, 'tok-2')).kind).toBe('onItsWay');
 		await store.accept('evt_lost_tok', T0 - WITHIN, WITHIN, 'tok-3');
 		await sleep(30);
-		expect((await store.overdue(T0 + 1_000, 20)).map(({ eventId }) => eventId).sort()).toEqual([
-			'evt_lost_tok',
-			'evt_tok',
-		]);
+		expect(
+			(await store.overdue(T0 + 1_000, 20, true)).map(({ eventId }) => eventId).sort(),
+		).toEqual(['evt_lost_tok', 'evt_tok']);
 		expect(await store.start('evt_tok', T0, { token: 'tok-1', process: 'p', acceptedMs: T0 })).toBe(
 			'started',
 		);
@@ -188,11 +187,11 @@ describe('accept, start and overdue', () => {
 		await a.start('evt_started');
 		await sleep(30);
 		const [fromA, fromB] = await Promise.all([
-			a.overdue(T0 + 1_000, 20),
-			b.overdue(T0 + 1_000, 20),
+			a.overdue(T0 + 1_000, 20, true),
+			b.overdue(T0 + 1_000, 20, true),
 		]);
 		expect([...fromA, ...fromB].map((e) => e.eventId)).toEqual(['evt_waiting']);
-		expect(await a.overdue(T0 + 1_000, 20)).toEqual([]);
+		expect(await a.overdue(T0 + 1_000, 20, true)).toEqual([]);
 		// Still accepted and not started: a copy of it is retaken.
 		expect((await b.accept('evt_waiting', T0, 20)).kind).toBe('retaken');
 	});
@@ -200,9 +199,9 @@ describe('accept, start and overdue', () => {
 	it('overdue of an id whose score is past the deadline but which Redis accepted less than it ago (a clock ahead) → not yet; named once it is', async () => {
 		const ahead = processStore();
 		await ahead.accept('evt_ahead', T0 - 3_600_000, WITHIN);
-		expect(await ahead.overdue(T0, WITHIN)).toEqual([]);
+		expect(await ahead.overdue(T0, WITHIN, true)).toEqual([]);
 		await sleep(5);
-		expect(await ahead.overdue(T0 + 10, 1)).toEqual([
+		expect(await ahead.overdue(T0 + 10, 1, true)).toEqual([
 			{ eventId: 'evt_ahead', acceptedMs: expect.any(Number) },
 		]);
 	});
@@ -232,8 +231,8 @@ describe('accept, start and overdue', () => {
 		const store = processStore();
 		for (let i = 0; i < 25; i++) await store.accept(`evt_${i}`, T0, WITHIN);
 		await sleep(30);
-		expect(await store.overdue(T0 + 1_000, 20)).toHaveLength(20);
-		expect(await store.overdue(T0 + 1_000, 20)).toHaveLength(5);
+		expect(await store.overdue(T0 + 1_000, 20, true)).toHaveLength(20);
+		expect(await store.overdue(T0 + 1_000, 20, true)).toHaveLength(5);
 	});
 
 	it('keeps a started id for the window: inside it a duplicate, after it free, and Redis expires the key and the index', async () => {
