@@ -103,7 +103,9 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		}
 		const notes = [
 			delivered.notice,
-			...(ledger ? await overdueNotes(trigger, ledger, options.startWithinMs) : []),
+			...(ledger
+				? await overdueNotes(trigger, ledger, options.startWithinMs, { shown: true })
+				: []),
 		];
 		const notice = notes.filter(Boolean).join(' ');
 		// Version 3 says it beside the output (an execution hint), so it never reaches a sheet or a

@@ -17,23 +17,30 @@ const lastOverdueLook = new Map<string, number>();
 
 /**
  * Names the events accepted longer ago than the Missed Event Warning that never started: a warning
- * each, and the same words returned for the item. An event whose delivery the store kept is
- * delivered again first (`redeliver`, a webhook's: redelivery.ts), and its name says how that
- * went; a look without `redeliver` (an execution's) leaves such events to the next webhook. A
- * store that cannot be read for it is not an error. A clock stepped back looks again at once.
+ * each, and the same words returned for the item (`shown`: the caller starts one). An event whose
+ * delivery the store kept is delivered again first (`redeliver`, a webhook's: redelivery.ts), and
+ * its name says how that went. The store hands out only what this look can do its part for
+ * (lifecycle.ts, OverdueLook). A store that cannot be read for it is not an error. A clock stepped
+ * back looks again at once.
  */
 export async function overdueNotes(
 	trigger: TriggerId & { test: boolean; warn(message: string): void },
 	ledger: Pick<TriggerLedger, 'overdue'>,
 	startWithinMs: number,
-	redeliver?: (delivery: Buffer) => Promise<void>,
+	{ shown, redeliver }: { shown: boolean; redeliver?: (delivery: Buffer) => Promise<void> },
 ): Promise<string[]> {
-	const key = triggerRunKey(trigger, trigger.test ? 'test' : 'production');
+	// A look whose names no item shows does not hold back one whose names an item shows.
+	const key = triggerRunKey(
+		trigger,
+		`${trigger.test ? 'test' : 'production'}${shown ? '' : ':unshown'}`,
+	);
 	const nowMs = Date.now();
 	if (!isDue(lastOverdueLook.get(key), nowMs, OVERDUE_LOOK_EVERY_MS)) return [];
 	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
 	lastOverdueLook.set(key, nowMs);
-	const overdue = await ledger.overdue(nowMs, startWithinMs, !!redeliver).catch(() => []);
+	const overdue = await ledger
+		.overdue(nowMs, startWithinMs, { shown, redelivers: redeliver !== undefined })
+		.catch(() => []);
 	for (const event of overdue) {
 		if (!event.delivery || !redeliver) continue;
 		const sent = await settle(redeliver(event.delivery));

@@ -153,7 +153,15 @@ async function accept(
 		return respond(context, refusal.status, { error: refusal.answer });
 	}
 
-	const overdue = await overdueNotes(trigger, ledger, options.startWithinMs, redeliver);
+	// Shown on the item only where this delivery starts an execution.
+	const starts =
+		acceptance.kind === 'accepted' ||
+		acceptance.kind === 'retaken' ||
+		(acceptance.kind === 'onItsWay' && mode !== 'atOnce');
+	const overdue = await overdueNotes(trigger, ledger, options.startWithinMs, {
+		shown: starts,
+		redeliver,
+	});
 	switch (acceptance.kind) {
 		case 'duplicate':
 			return { webhookResponse: { received: true, duplicate: true } };
@@ -212,7 +220,8 @@ async function nameOverdue(
 		windowMs: options.dedupeWindowMs,
 		capacity: DEDUPE_CAPACITY,
 	}).catch(() => undefined);
-	if (ledger) await overdueNotes(trigger, ledger, options.startWithinMs, redeliver);
+	if (ledger)
+		await overdueNotes(trigger, ledger, options.startWithinMs, { shown: false, redeliver });
 }
 
 /**

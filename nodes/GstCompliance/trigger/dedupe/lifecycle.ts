@@ -66,6 +66,18 @@ export interface OverdueEvent {
 	redelivered?: { ok: true } | { ok: false; why: string };
 }
 
+/**
+ * What a look for overdue events does with what it finds. The built-in store's events go only to a
+ * look whose names reach an item the user sees; the Redis store's only to one that can deliver
+ * them again.
+ */
+export interface OverdueLook {
+	/** Its names reach an item it starts (a hint or `dedupeNotice`), not the log alone. */
+	shown: boolean;
+	/** It can deliver a kept delivery to the trigger's own URL again (a webhook's look). */
+	redelivers: boolean;
+}
+
 /** What a store keeps for the lifecycle; each keeps its own record of the ids. */
 export interface EventLedger {
 	/**
@@ -91,11 +103,10 @@ export interface EventLedger {
 	startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean>;
 	/**
 	 * Events accepted more than `startWithinMs` before `nowMs` that never started, each returned
-	 * by one call only (the first to find it); a later copy of one is `retaken`. A store that keeps
-	 * deliveries returns them only to a caller that can deliver them again (`redelivers`), and
-	 * leaves them for the next that can.
+	 * by one call only (the first to find it); a later copy of one is `retaken`. A store returns
+	 * them only to a `look` that can do what it promises for them, and leaves them for the next.
 	 */
-	overdue(nowMs: number, startWithinMs: number, redelivers?: boolean): Promise<OverdueEvent[]>;
+	overdue(nowMs: number, startWithinMs: number, look: OverdueLook): Promise<OverdueEvent[]>;
 	/** n8n reads the answer, once the execution exists (see above). */
 	answered?(eventId: string): void;
 }

@@ -27,7 +27,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Acceptance, Start, StartMark } from '../lifecycle';
+import type { Acceptance, OverdueEvent, OverdueLook, Start, StartMark } from '../lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
 import {
@@ -77,7 +77,7 @@ export interface MemoryLedger {
 	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
 	start(eventId: string, nowMs: number, mark?: StartMark): Promise<Start>;
 	startedElsewhere: MemoryDedupeStore['startedElsewhere'];
-	overdue: MemoryDedupeStore['overdue'];
+	overdue(nowMs: number, startWithinMs: number, look: OverdueLook): Promise<OverdueEvent[]>;
 	notice(): string | undefined;
 	/** n8n reads the answer, once the execution exists (n8nCompat.ts, 2.): saved with that read. */
 	answered(eventId: string, nowMs?: number): void;
@@ -136,7 +136,8 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			return await store.start(eventId, nowMs, mark);
 		},
 		startedElsewhere: async (eventId, mark) => await store.startedElsewhere(eventId, mark),
-		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
+		// Named only where a user sees it: a delivery that starts nothing would say it in the log alone.
+		overdue: async (nowMs, within, look) => (look.shown ? await store.overdue(nowMs, within) : []),
 		notice: () => [entry.others.said, watch.notice(store)].filter(Boolean).join(' ') || undefined,
 		answered: (eventId, nowMs = Date.now()) => {
 			store.startAtAnswer(eventId, nowMs);

@@ -23,10 +23,17 @@
  * The body of each accepted delivery is kept beside its key (`…:delivery`, expiring with the
  * window), written before the acceptance like the index, and deleted by the start: an overdue event
  * comes with it, so the trigger delivers it to itself again and nobody has to replay it. Only a
- * look that can deliver again takes overdue events out of the set (a webhook; an execution's first
- * step has no URL to deliver to).
+ * look that can deliver again takes overdue events out of the set (a webhook's, whatever its
+ * delivery starts; an execution's first step has no URL to deliver to).
  */
-import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
+import type {
+	Acceptance,
+	EventLedger,
+	OverdueEvent,
+	OverdueLook,
+	Start,
+	StartMark,
+} from '../lifecycle';
 import { type LedgerScope, redisAcceptedKey, redisDeliveryKey, redisEventKey } from '../keys';
 import { command, type RedisClient } from './redisConnection';
 import { REPLICA_WAIT_MS, waitForReplica } from './replicaWait';
@@ -161,8 +168,8 @@ export class RedisDedupeStore implements EventLedger {
 		return startedByAnother(value, mark?.token);
 	}
 
-	async overdue(nowMs: number, startWithinMs: number, redelivers = false): Promise<OverdueEvent[]> {
-		if (!redelivers) return [];
+	async overdue(nowMs: number, startWithinMs: number, look: OverdueLook): Promise<OverdueEvent[]> {
+		if (!look.redelivers) return [];
 		const setKey = redisAcceptedKey(this.options.scope);
 		return await this.step(async (run) => {
 			const found = await run(
@@ -222,7 +229,7 @@ export class RedisDedupeStore implements EventLedger {
 			await this.accept(probe, nowMs, 1, probe, Buffer.from('{}'));
 			await this.step(async (run) => await run(script(TAKE_BACK, key, probe)));
 			await this.accept(probe, nowMs, 1, probe, Buffer.from('{}'));
-			await this.overdue(nowMs + 1_000, 1, true);
+			await this.overdue(nowMs + 1_000, 1, { shown: false, redelivers: true });
 			await this.start(probe, nowMs, { token: probe, process: probe, acceptedMs: nowMs });
 			await this.startedElsewhere(probe);
 			await this.step(async (run) => {

@@ -62,7 +62,7 @@ describe('naming events accepted and never started', () => {
 		['a copy of an event already started', { id: 'evt_done' }],
 		['an event type the trigger does not select', { id: 'evt_other', type: 'ewaybill.expired' }],
 	])(
-		'%s, after the Start Deadline → the lost event is named at warn level, though nothing starts',
+		'%s, after the Start Deadline → starts nothing, so the built-in store leaves the lost event to the next delivery that starts an execution, whose item names it',
 		async (_, delivered) => {
 			const warnings: string[] = [];
 			jest
@@ -80,6 +80,9 @@ describe('naming events accepted and never started', () => {
 				events,
 			});
 			expect(result.started).toBeUndefined();
+			expect(warnings.filter((w) => w.includes('"evt_lost" was accepted at'))).toHaveLength(0);
+			const next = await deliver({ ...fresh('evt_next'), workflow, events });
+			expect(next.started?.[0].dedupeNotice).toContain('"evt_lost" was accepted at');
 			expect(warnings.filter((w) => w.includes('"evt_lost" was accepted at'))).toHaveLength(1);
 		},
 	);

@@ -255,7 +255,9 @@ class World {
 	async lookOverdue(): Promise<void> {
 		let found: OverdueEvent[];
 		try {
-			found = await this.store.ledger().overdue(this.now, WITHIN_MS, true);
+			found = await this.store
+				.ledger()
+				.overdue(this.now, WITHIN_MS, { shown: true, redelivers: true });
 		} catch (error) {
 			if (!(error instanceof DedupeUnavailableError)) throw error;
 			return;

@@ -23,6 +23,7 @@ import {
 	type LedgerScope,
 	ledgerScope,
 	redisAcceptedKey,
+	redisDeliveryKey,
 	redisEventKey,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { sleep, waitFor } from '../../../../../../harness/http';
@@ -84,6 +85,8 @@ function processStore(
 const T0 = NOW_MS;
 /** The Start Deadline of these tests. */
 const WITHIN = 30 * 60_000;
+/** A webhook's look for overdue events: it can deliver them again. */
+const LOOK = { shown: true, redelivers: true };
 
 /** Waits until Redis has expired the key of `id` (default scope), by its own clock. */
 async function expired(id: string) {
@@ -139,6 +142,29 @@ describe('accept, start and overdue', () => {
 		expect((await store.accept('evt_lost', T0, WITHIN)).kind).toBe('onItsWay');
 	});
 
+	it('overdue with a look that cannot deliver again (an execution’s) → none, and the id stays for a webhook’s look, with the delivery it was accepted with', async () => {
+		const store = processStore();
+		const delivery = Buffer.from('{"id":"evt_kept","type":"einvoice.generated"}');
+		await store.accept('evt_kept', T0 - WITHIN, WITHIN, 'tok-k', delivery);
+		await sleep(30);
+		expect(await store.overdue(T0 + 1_000, 20, { shown: true, redelivers: false })).toEqual([]);
+		expect(await store.overdue(T0 + 1_000, 20, { shown: false, redelivers: true })).toEqual([
+			{ eventId: 'evt_kept', acceptedMs: expect.any(Number), delivery },
+		]);
+	});
+
+	it('accept of a copy whose id already started (duplicate) → its kept delivery goes; start → the acceptance’s goes', async () => {
+		const store = processStore();
+		const scope = ledgerScope({ workflowId: 'wf1', nodeId: 'node-1' });
+		const delivery = Buffer.from('{}');
+		await store.accept('evt_d', T0, WITHIN, 'tok-d', delivery);
+		expect(await inspect.get(redisDeliveryKey(scope, 'evt_d'))).toBe(delivery.toString('base64'));
+		await store.start('evt_d', T0, { token: 'tok-d', process: 'p', acceptedMs: T0 });
+		expect(await inspect.get(redisDeliveryKey(scope, 'evt_d'))).toBeNull();
+		expect((await store.accept('evt_d', T0, WITHIN, 'tok-e', delivery)).kind).toBe('duplicate');
+		expect(await inspect.get(redisDeliveryKey(scope, 'evt_d'))).toBeNull();
+	});
+
 	it('accept with a token → `a:<ms>:<token>`, read as on its way, started by its start and named overdue like any acceptance', async () => {
 		const store = processStore();
 		expect(await store.accept('evt_tok', T0, WITHIN, 'tok-1')).toEqual({ kind: 'accepted' });
@@ -151,7 +177,7 @@ describe('accept, start and overdue', () => {
 		await store.accept('evt_lost_tok', T0 - WITHIN, WITHIN, 'tok-3');
 		await sleep(30);
 		expect(
-			(await store.overdue(T0 + 1_000, 20, true)).map(({ eventId }) => eventId).sort(),
+			(await store.overdue(T0 + 1_000, 20, LOOK)).map(({ eventId }) => eventId).sort(),
 		).toEqual(['evt_lost_tok', 'evt_tok']);
 		expect(await store.start('evt_tok', T0, { token: 'tok-1', process: 'p', acceptedMs: T0 })).toBe(
 			'started',
@@ -187,11 +213,11 @@ describe('accept, start and overdue', () => {
 		await a.start('evt_started');
 		await sleep(30);
 		const [fromA, fromB] = await Promise.all([
-			a.overdue(T0 + 1_000, 20, true),
-			b.overdue(T0 + 1_000, 20, true),
+			a.overdue(T0 + 1_000, 20, LOOK),
+			b.overdue(T0 + 1_000, 20, LOOK),
 		]);
 		expect([...fromA, ...fromB].map((e) => e.eventId)).toEqual(['evt_waiting']);
-		expect(await a.overdue(T0 + 1_000, 20, true)).toEqual([]);
+		expect(await a.overdue(T0 + 1_000, 20, LOOK)).toEqual([]);
 		// Still accepted and not started: a copy of it is retaken.
 		expect((await b.accept('evt_waiting', T0, 20)).kind).toBe('retaken');
 	});
@@ -199,9 +225,9 @@ describe('accept, start and overdue', () => {
 	it('overdue of an id whose score is past the deadline but which Redis accepted less than it ago (a clock ahead) → not yet; named once it is', async () => {
 		const ahead = processStore();
 		await ahead.accept('evt_ahead', T0 - 3_600_000, WITHIN);
-		expect(await ahead.overdue(T0, WITHIN, true)).toEqual([]);
+		expect(await ahead.overdue(T0, WITHIN, LOOK)).toEqual([]);
 		await sleep(5);
-		expect(await ahead.overdue(T0 + 10, 1, true)).toEqual([
+		expect(await ahead.overdue(T0 + 10, 1, LOOK)).toEqual([
 			{ eventId: 'evt_ahead', acceptedMs: expect.any(Number) },
 		]);
 	});
@@ -231,8 +257,8 @@ describe('accept, start and overdue', () => {
 		const store = processStore();
 		for (let i = 0; i < 25; i++) await store.accept(`evt_${i}`, T0, WITHIN);
 		await sleep(30);
-		expect(await store.overdue(T0 + 1_000, 20, true)).toHaveLength(20);
-		expect(await store.overdue(T0 + 1_000, 20, true)).toHaveLength(5);
+		expect(await store.overdue(T0 + 1_000, 20, LOOK)).toHaveLength(20);
+		expect(await store.overdue(T0 + 1_000, 20, LOOK)).toHaveLength(5);
 	});
 
 	it('keeps a started id for the window: inside it a duplicate, after it free, and Redis expires the key and the index', async () => {
