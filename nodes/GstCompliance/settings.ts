@@ -31,12 +31,18 @@ export interface GstSettings extends RetryDeps {
 	 */
 	maxTokenPauseMs: number;
 	/**
-	 * The longest a delivery accepted into the built-in store waits for a sign that n8n saved its
-	 * acceptance (a later request's static data, or its execution starting) before it is answered
-	 * anyway (trigger/dedupe/memory/unsavedAcceptances.ts): n8n's save takes milliseconds, up to a
-	 * few hundred under a burst on 2 cores.
+	 * The longest a delivery accepted into the built-in store waits for proof that n8n saved its
+	 * acceptance (a request's static data, or its execution starting) before it is answered 503,
+	 * so the service retries (trigger/dedupe/memory/unsavedAcceptances.ts): n8n's save takes
+	 * milliseconds, a second or more on a 2-core machine under a burst and other load.
 	 */
 	acceptanceSaveWithinMs: number;
+	/**
+	 * How long such a delivery lets later deliveries or its execution show its acceptance saved
+	 * before the trigger makes n8n load the static data itself (trigger/ownUrl.ts, a probe): in a
+	 * burst the next deliveries do within milliseconds.
+	 */
+	acceptanceProbeAfterMs: number;
 }
 
 export const settings: GstSettings = {
@@ -66,6 +72,7 @@ export const settings: GstSettings = {
 	// n8n; an entry is a token and its key, about 1.5 KB, so 10,000 entries stay near 15 MB.
 	tokenCacheSize: 10_000,
 	maxTokenPauseMs: 5 * 60_000,
-	// Well under the service's delivery timeout (not shown; the emulator waits 10 s).
-	acceptanceSaveWithinMs: 1_000,
+	// Under the service's delivery timeout (not shown; the emulator waits 10 s).
+	acceptanceSaveWithinMs: 5_000,
+	acceptanceProbeAfterMs: 200,
 };

@@ -387,6 +387,8 @@ export interface AcknowledgedAccount {
 	listed: string[];
 	/** Acknowledged, never worked, and in no execution: lost with nothing to show for it. */
 	silent: string[];
+	/** Of `listed`, those in an execution n8n marked crashed (killed mid-run: retry it there). */
+	crashed: string[];
 }
 
 /**
@@ -405,18 +407,21 @@ export async function accountForAcknowledged(s: Scenario): Promise<AcknowledgedA
 		),
 	];
 	const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
-	const texts: string[] = [];
-	for (const { id } of await allExecutions(s.n8n, s.workflowId))
-		texts.push(JSON.stringify(await s.n8n.execution(id)));
+	const texts: Array<{ status: string; text: string }> = [];
+	for (const { id, status } of await allExecutions(s.n8n, s.workflowId))
+		texts.push({ status, text: JSON.stringify(await s.n8n.execution(id)) });
 	const listed: string[] = [];
 	const silent: string[] = [];
+	const crashed: string[] = [];
 	for (const id of acknowledged) {
 		if ((work.workRuns.get(id) ?? 0) > 0) continue;
-		(texts.some((text) => text.includes(id)) ? listed : silent).push(id);
+		(texts.some(({ text }) => text.includes(id)) ? listed : silent).push(id);
+		if (texts.some(({ status, text }) => status === 'crashed' && text.includes(id)))
+			crashed.push(id);
 	}
 	// eslint-disable-next-line no-console -- what the count found, for whoever reads the run
 	console.log(
-		`acknowledged ${acknowledged.length}: worked ${acknowledged.length - listed.length - silent.length}, in an execution ${listed.length}, silent ${silent.length}`,
+		`acknowledged ${acknowledged.length}: worked ${acknowledged.length - listed.length - silent.length}, in an execution ${listed.length} (crashed ${crashed.length}), silent ${silent.length}`,
 	);
 	if (silent.length > 0)
 		// What the service saw of each silent event, for whoever reads the failure.
@@ -432,7 +437,7 @@ export async function accountForAcknowledged(s: Scenario): Promise<AcknowledgedA
 			),
 			`n8n log: ${s.n8n.userFolder}/n8n.log`,
 		);
-	return { acknowledged, workRuns: work.workRuns, listed, silent };
+	return { acknowledged, workRuns: work.workRuns, listed, silent, crashed };
 }
 
 export interface KillInBurstResult {

@@ -16,6 +16,6 @@ process.env.N8N_LOG_LEVEL = 'silent';
 
 afterAll(() => fs.rmSync(userFolder, { recursive: true, force: true }));
 
-// A delivery whose execution the test runs later is answered after this bound (nothing else shows
-// its acceptance saved): a short one keeps such tests fast; the bound's own tests set theirs.
-settings.acceptanceSaveWithinMs = 20;
+// A delivery whose execution the test runs later is answered once the trigger's probe of its own
+// URL (the harness's) shows its acceptance saved: at once here; the bound's own tests set theirs.
+settings.acceptanceProbeAfterMs = 1;

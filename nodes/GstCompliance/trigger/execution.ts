@@ -94,11 +94,12 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			const refusal = storeRefusal(error);
 			const { title, remedy } = messageParts((error as Error).message);
 			const retry = refusal
-				? `${refusal.why}. This execution holds the event: retry it from the executions list once ${refusal.reason === 'acceptedElsewhere' ? 'the credential is attached' : 'the store answers'}.`
+				? `This execution holds the event: retry it from the executions list once ${refusal.reason === 'acceptedElsewhere' ? 'the credential is attached' : 'the store answers'}.`
 				: undefined;
+			const advice = refusal?.advice && `${refusal.advice}.`;
 			throw new NodeOperationError(trigger.node, title, {
 				itemIndex: index,
-				description: [remedy, retry].filter(Boolean).join(' ') || undefined,
+				description: [remedy, advice, retry].filter(Boolean).join(' ') || undefined,
 			});
 		}
 		const notes = [

@@ -18,7 +18,7 @@ const lastOverdueLook = new Map<string, number>();
 /**
  * Names the events accepted longer ago than the Missed Event Warning that never started: a warning
  * each, and the same words returned for the item (`shown`: the caller starts one). An event whose
- * delivery the store kept is delivered again first (`redeliver`, a webhook's: redelivery.ts), and
+ * delivery the store kept is delivered again first (`redeliver`, a webhook's: ownUrl.ts), and
  * its name says how that went. The store hands out only what this look can do its part for
  * (lifecycle.ts, OverdueLook). A store that cannot be read for it is not an error. A clock stepped
  * back looks again at once.

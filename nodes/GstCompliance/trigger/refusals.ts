@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { STORE_UNAVAILABLE } from './dedupe/storeRefusal';
 import { ENVELOPE_ERROR, SIGNATURE_ERROR, SIZE_ERROR, UNREADABLE_ERROR } from './delivery';
 import type { Shown } from './testUrl';
 
@@ -124,6 +125,24 @@ export const refusals = {
 			title: 'The trigger has no GST Compliance Webhook credential',
 			description:
 				"Select one under the trigger's Webhook Signing credential, holding the signing secret of the subscription that posts to this URL.",
+		},
+	}),
+
+	/**
+	 * The built-in store's acceptance was not shown saved in time (dedupe/memory/
+	 * unsavedAcceptances.ts): unacknowledged, so the service retries, and the retry is answered once
+	 * it is. Production only: Test-URL deliveries are not deduplicated.
+	 */
+	unsaved: (withinMs: number): Refusal => ({
+		status: 503,
+		body: { error: STORE_UNAVAILABLE },
+		logged: {
+			reason: 'unsaved',
+			why: `nothing showed within ${withinMs / 1000} s that n8n saved the workflow's static data holding the event's acceptance (the trigger's request to its own Production URL did not either). Check n8n's log for a database error ("There was a problem saving the workflow"), and that this n8n reaches its own Production URL (WEBHOOK_URL); the service retries the delivery`,
+		},
+		shown: {
+			title: "The event's acceptance was not shown saved",
+			description: `Nothing showed within ${withinMs / 1000} s that n8n saved the workflow's static data. Check n8n's log for a database error.`,
 		},
 	}),
 

@@ -30,13 +30,16 @@ import { normaliseOptions, type RawTriggerOptions, type TriggerOptions } from '.
 import { deliveredItem } from './output';
 import { usableSigningSecrets } from './secretCheck';
 import { refusals, type Refusal } from './refusals';
-import { redeliver } from './redelivery';
+import { probe, PROBE_HEADER, redeliver } from './ownUrl';
 import { shownItem } from './testUrl';
+import { settings } from '../settings';
 import { logOnce, sayRefused } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const trigger = readTrigger(this, (name, fallback) => this.getNodeParameter(name, fallback));
+	if (!trigger.test && this.getHeaderData()[PROBE_HEADER] !== undefined)
+		return await answerProbe(this, trigger);
 	// Refused before the credential is read: a request that cannot verify costs no database read
 	// or decryption. judgeDelivery makes the same checks again, with the same answers.
 	let body: Buffer;
@@ -130,6 +133,7 @@ async function accept(
 	if (trigger.test)
 		return answerWhenKept(
 			context,
+			trigger,
 			true,
 			ACCEPTED,
 			deliveredItem(event, { token, ...thisAcceptor(nowMs) }),
@@ -138,10 +142,10 @@ async function accept(
 	let ledger: TriggerLedger;
 	let acceptance: Acceptance;
 	try {
-		ledger = await openLedger(trigger.site(true), {
-			windowMs: options.dedupeWindowMs,
-			capacity: DEDUPE_CAPACITY,
-		});
+		ledger = await openLedger(
+			{ ...trigger.site(true), probe: async () => await probe(context) },
+			{ windowMs: options.dedupeWindowMs, capacity: DEDUPE_CAPACITY },
+		);
 		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, token, body);
 	} catch (error) {
 		const refusal = storeRefusal(error);
@@ -169,7 +173,8 @@ async function accept(
 			// Acknowledged already (at once): this copy adds nothing. Answered only once the execution
 			// exists, the first may have been stranded by a restart before its answer, so this copy gets
 			// an execution of its own, which ends at once if the first started (execution.ts).
-			if (mode === 'atOnce') return answerWhenKept(context, ledger.durable(event.id), ON_ITS_WAY);
+			if (mode === 'atOnce')
+				return answerWhenKept(context, trigger, ledger.durable(event.id), ON_ITS_WAY);
 			break;
 		case 'retaken':
 			context.logger.warn(
@@ -182,7 +187,8 @@ async function accept(
 		...thisAcceptor(nowMs),
 		notice: [ledger.notice?.(), ...overdue].filter(Boolean).join(' ') || undefined,
 	});
-	if (mode === 'atOnce') return answerWhenKept(context, ledger.durable(event.id), ACCEPTED, item);
+	if (mode === 'atOnce')
+		return answerWhenKept(context, trigger, ledger.durable(event.id), ACCEPTED, item);
 	return answerOnceExecutionExists(item, () => ledger.answered?.(event.id));
 }
 
@@ -190,20 +196,45 @@ const ON_ITS_WAY = { status: 202, body: { received: true, duplicate: true } };
 
 /**
  * Answers `answer` once the acceptance is kept where a restart finds it (`kept`: at once when it
- * already is); `item`, when given, starts the workflow (n8n goes on meanwhile: it saves the static
- * data, then creates the execution).
+ * already is), else 503 so the service retries; `item`, when given, starts the workflow either way
+ * (n8n goes on meanwhile: it saves the static data, then creates the execution, whose start keeps
+ * the event once).
  */
 function answerWhenKept(
 	context: IWebhookFunctions,
-	kept: true | Promise<void>,
+	trigger: Trigger,
+	kept: true | Promise<boolean>,
 	answer: { status: number; body: IDataObject },
 	item?: IDataObject,
 ): IWebhookResponseData {
 	const response = context.getResponseObject();
-	const send = () => writeAnswer(response, answer.status, answer.body);
-	if (kept === true) send();
-	else void kept.then(send, send);
+	const send = (ok: boolean) => {
+		if (ok) return writeAnswer(response, answer.status, answer.body);
+		const refusal = refusals.unsaved(settings.acceptanceSaveWithinMs);
+		sayRefused(trigger, refusal.status, refusal.logged!.reason, refusal.logged!.why);
+		writeAnswer(response, refusal.status, refusal.body);
+	};
+	if (kept === true) send(true);
+	else void kept.then(send, () => send(false));
 	return answeredByNode(item);
+}
+
+/**
+ * The trigger's own probe (ownUrl.ts): n8n loaded the static data from the database for it, and
+ * opening the built-in store shows which acceptances that holds (memory/unsavedAcceptances.ts).
+ * Answered 204; nothing else happens, whoever sent it.
+ */
+async function answerProbe(
+	context: IWebhookFunctions,
+	trigger: Trigger,
+): Promise<IWebhookResponseData> {
+	const options = normaliseOptions(trigger.parameter<RawTriggerOptions>('options', {}));
+	await openLedger(trigger.site(true), {
+		windowMs: options.dedupeWindowMs,
+		capacity: DEDUPE_CAPACITY,
+	}).catch(() => undefined);
+	context.getResponseObject().status(204).end();
+	return answeredByNode();
 }
 
 /**

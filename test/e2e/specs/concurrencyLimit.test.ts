@@ -7,6 +7,7 @@
  * runs the same scenarios on 1.123.81 and 2.8.4 (test/e2e/compat).
  */
 import { burstBehindLimit, crashWhileQueued, killInsideBurst } from '../../harness';
+import { startRedis } from '../../harness/queue/services';
 
 jest.setTimeout(900_000);
 
@@ -75,5 +76,28 @@ describe('a hard kill inside a burst: nothing acknowledged is lost silently', ()
 		expect(service).toMatchObject({ notDelivered: [], active: true });
 		expect(account.silent).toEqual([]);
 		expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
+	});
+
+	it('the same SIGKILL with the Redis store → each event answered 2xx did its work once, those lost before their execution delivered again by the trigger itself; only an execution killed mid-run is left, crashed, to retry', async () => {
+		const redis = await startRedis('kill-burst-redis');
+		try {
+			const { account, service } = await killInsideBurst('kill-burst-redis', {
+				limit: 5,
+				events: 40,
+				perSecond: 25,
+				workSeconds: 2,
+				killAfterMs: 1_500,
+				startWithinMinutes: 1,
+				serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+				retryBaseMs: 20_000,
+				redis: { host: redis.host, port: redis.port },
+			});
+			expect(service).toMatchObject({ notDelivered: [], active: true });
+			expect(account.silent).toEqual([]);
+			expect(account.listed).toEqual(account.crashed);
+			expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
+		} finally {
+			await redis.dispose();
+		}
 	});
 });

@@ -25,6 +25,8 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
 
 import { dedupeRegistry } from '../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import { formatSignatureHeader, sign } from '../../../nodes/GstCompliance/trigger/signature';
@@ -106,8 +108,9 @@ export interface DeliveryRequest {
 	 */
 	saveFails?: boolean;
 	/**
-	 * n8n's base of Production URLs (WEBHOOK_URL): where the trigger delivers a kept delivery
-	 * again. Default: a port nothing listens on.
+	 * n8n's base of Production URLs (WEBHOOK_URL): where the trigger sends requests to its own URL
+	 * (trigger/ownUrl.ts). Default: the harness's, where each request is a delivery to the same
+	 * trigger and workflow, its execution left for later.
 	 */
 	webhookBaseUrl?: string;
 	/**
@@ -219,8 +222,8 @@ function expressPair(
 			sent.headers = headers;
 			return response;
 		},
-		end(text: string) {
-			sent.body = JSON.parse(text);
+		end(text?: string) {
+			sent.body = text === undefined ? undefined : JSON.parse(text);
 			response.writableEnded = true;
 			ended();
 			return response;
@@ -333,6 +336,44 @@ export function hookContext(
 	);
 }
 
+/**
+ * The harness's n8n Production URLs: a request to `<base>/<webhook id>/webhook` is delivered, as
+ * n8n would, to the trigger that webhook id belongs to, with the settings of its latest delivery.
+ */
+const productionUrls = {
+	base: undefined as Promise<string> | undefined,
+	triggers: new Map<string, DeliveryRequest & { workflow: WorkflowRow }>(),
+};
+
+function productionBaseUrl(): Promise<string> {
+	return (productionUrls.base ??= new Promise<string>((resolve) => {
+		const server = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				const trigger = [...productionUrls.triggers].find(([id]) => req.url?.includes(id))?.[1];
+				if (!trigger) return void res.writeHead(404).end();
+				void deliver({
+					...trigger,
+					body: Buffer.concat(chunks),
+					headers: req.headers,
+					execution: 'later',
+				}).then(
+					(result) => {
+						res.writeHead(result.status, { 'content-type': 'application/json' });
+						res.end(result.body === undefined ? undefined : JSON.stringify(result.body));
+					},
+					() => res.writeHead(500).end(),
+				);
+			});
+		});
+		server.unref();
+		server.listen(0, '127.0.0.1', () =>
+			resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`),
+		);
+	}));
+}
+
 export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult> {
 	const row = delivery.workflow ?? newWorkflow();
 	const mode: WorkflowExecuteMode = delivery.mode ?? 'webhook';
@@ -370,10 +411,18 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 			? { gstComplianceRedisApi: delivery.redis as ICredentialDataDecryptedObject }
 			: {}),
 	});
+	if (!delivery.webhookBaseUrl && node.webhookId)
+		productionUrls.triggers.set(node.webhookId, {
+			...delivery,
+			workflow: row,
+			beforeAnswer: undefined,
+			saveFails: undefined,
+			reads: undefined,
+		});
 	const hostData = additionalData(credentialsHelper, {
 		httpRequest: request,
 		httpResponse: response,
-		...(delivery.webhookBaseUrl ? { webhookBaseUrl: delivery.webhookBaseUrl } : {}),
+		webhookBaseUrl: delivery.webhookBaseUrl ?? (await productionBaseUrl()),
 	});
 	const webhookData = webhookDataOf(row, node, hostData);
 

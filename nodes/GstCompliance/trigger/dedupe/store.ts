@@ -28,11 +28,12 @@ export interface TriggerLedger extends EventLedger {
 	/** A note for the started item when the built-in store should give way to Redis. */
 	notice?(): string | undefined;
 	/**
-	 * When the delivery of `eventId` may be answered 2xx, its acceptance kept where a restart finds
-	 * it: true when it is already (Redis ran the script), or a promise (the built-in store: once a
-	 * later request or its execution shows n8n saved it, bounded; memory/unsavedAcceptances.ts).
+	 * Whether the delivery of `eventId` may be answered 2xx, its acceptance kept where a restart
+	 * finds it: true when it is already (Redis ran the script), or a promise (the built-in store:
+	 * true once a request's static data or its execution shows n8n saved it, false when nothing
+	 * does in time; memory/unsavedAcceptances.ts).
 	 */
-	durable(eventId: string): true | Promise<void>;
+	durable(eventId: string): true | Promise<boolean>;
 }
 
 /** The trigger as the dedupe code needs it: the built-in store's view, and the Redis credential. */

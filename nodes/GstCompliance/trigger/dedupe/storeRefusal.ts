@@ -11,6 +11,9 @@ import { AcceptedElsewhereError } from './memory/processMarkers';
 /** The answer's `error` when the event cannot be recorded now: fixed words, the service retries. */
 export const STORE_UNAVAILABLE = 'Dedupe store unavailable, retry later';
 
+const NO_CLIENT_ADVICE =
+	'Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships';
+
 export interface StoreRefusal {
 	status: 500 | 503;
 	/** The rate-limit key of triggerLog.ts's refusals: one per cause, so each is said. */
@@ -19,6 +22,8 @@ export interface StoreRefusal {
 	answer: string;
 	/** What happened and what to check, for the log. */
 	why: string;
+	/** What to check beyond the error's own words (an execution's error shows those already). */
+	advice?: string;
 	/** The store may answer in a few seconds (a restart, a failover): worth trying again. */
 	retriable: boolean;
 }
@@ -31,6 +36,7 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			reason: `redis:${error.failure}`,
 			answer: STORE_UNAVAILABLE,
 			why: `${error.message}. ${REDIS_ADVICE[error.failure]}; the service retries the delivery`,
+			advice: REDIS_ADVICE[error.failure],
 			retriable: true,
 		};
 	if (error instanceof RedisClientMissingError)
@@ -38,7 +44,8 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 			status: 503,
 			reason: 'redis:noClient',
 			answer: STORE_UNAVAILABLE,
-			why: `${error.message}. Remove the Redis credential from the trigger, or run n8n with the ioredis module it ships`,
+			why: `${error.message}. ${NO_CLIENT_ADVICE}`,
+			advice: NO_CLIENT_ADVICE,
 			retriable: false,
 		};
 	if (error instanceof AcceptedElsewhereError)

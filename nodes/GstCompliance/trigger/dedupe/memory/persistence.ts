@@ -16,12 +16,12 @@
  *   be empty: `readSaved`), so the in-process store stays the source of truth afterwards (n8n
  *   saves static data without a lock, and the last writer wins). Ids persisted by version 0.1.0
  *   under the node's name are read once and moved.
- * - A delivery is answered once its acceptance is shown to be in the database (`durable`,
- *   unsavedAcceptances.ts): a later request's static data lists it (n8nCompat.ts, 14.), or its
- *   execution started; a process killed before then leaves the delivery unanswered, and the
- *   service retries it, where an answer written first would be lost with the acceptance. Every
- *   save writes all the store holds, so a later request's snapshot shows every acceptance saved
- *   before it loaded.
+ * - A delivery is answered 2xx once its acceptance is shown to be in the database (`durable`,
+ *   unsavedAcceptances.ts): a later request's static data lists it (n8nCompat.ts, 14.; the
+ *   trigger probes its own URL where none comes), or its execution started; a process killed
+ *   before then leaves the delivery unanswered, and the service retries it, where an answer
+ *   written first would be lost with the acceptance. Every save writes all the store holds, so a
+ *   later request's snapshot shows every acceptance saved before it loaded.
  * - Test-URL deliveries (manual mode) get their own in-memory store: n8n does not save static data
  *   for them, and they must never mark an id that production will receive.
  */
@@ -68,6 +68,11 @@ export interface MemorySite extends TriggerId {
 	staticData(type: 'global' | 'node'): IDataObject;
 	/** The ids of the workflow's nodes, where n8n shows them (n8nCompat.ts, 8.). */
 	nodeIds?(): string[] | undefined;
+	/**
+	 * A webhook's: makes n8n load the static data from the database in a request of its own
+	 * (trigger/ownUrl.ts), which shows the acceptances saved.
+	 */
+	probe?(): Promise<void>;
 
 	writable: boolean;
 	warn(message: string): void;
@@ -82,11 +87,11 @@ export interface MemoryLedger {
 	/** n8n reads the answer, once the execution exists (n8nCompat.ts, 2.): saved with that read. */
 	answered(eventId: string, nowMs?: number): void;
 	/**
-	 * When the delivery of `eventId` (accepted here, or a copy of one on its way) may be answered:
-	 * true at once when its acceptance is known to be in the database, else once it is shown to
-	 * be, or after `settings.acceptanceSaveWithinMs`.
+	 * Whether the delivery of `eventId` (accepted here, or a copy of one on its way) may be
+	 * answered 2xx: true at once when its acceptance is known to be in the database, else once it
+	 * is shown to be; false when it is not within `settings.acceptanceSaveWithinMs`.
 	 */
-	durable(eventId: string): true | Promise<void>;
+	durable(eventId: string): true | Promise<boolean>;
 }
 
 export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLedger {
@@ -97,8 +102,10 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 	const { store, watch } = entry;
 
 	let acceptedMs: number | undefined;
+	let persisted = false;
 	const persist = (nowMs = Date.now()) => {
 		if (!site.writable) return;
+		persisted = true;
 		const global = site.staticData('global');
 		const present = site.nodeIds?.();
 		saveAll(global, workflowId, present);
@@ -146,8 +153,17 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			if (acceptedMs !== undefined && nowMs - acceptedMs <= ANSWER_FRESH_MS) persist(nowMs);
 			else store.unsavedStarts++;
 		},
-		durable: (eventId) =>
-			entry.unsaved.whenSaved(eventId, settings.acceptanceSaveWithinMs, settings.sleep),
+		durable: (eventId) => {
+			// A copy of an acceptance not shown saved yet (its save failed): this request's save
+			// carries it again.
+			if (!persisted && entry.unsaved.has(eventId)) persist();
+			return entry.unsaved.whenSaved(eventId, {
+				withinMs: settings.acceptanceSaveWithinMs,
+				probeAfterMs: settings.acceptanceProbeAfterMs,
+				wait: settings.sleep,
+				probe: site.probe,
+			});
+		},
 	};
 }
 

@@ -23,7 +23,7 @@ const CAUSES: Array<[RedisFailure, RegExp]> = [
 	['timeout', /timed out|ETIMEDOUT|no answer within/i],
 	[
 		'unreachable',
-		/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|Connection is closed|connection closed|isn't writeable|CLUSTERDOWN|All nodes failed|refresh slots cache|MASTERDOWN|LOADING/i,
+		/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ECONNRESET|EPIPE|Connection is closed|connection closed|isn't writeable|CLUSTERDOWN|All nodes failed|refresh slots cache|MASTERDOWN|LOADING|max retries per request/i,
 	],
 	// Node's TLS: the certificate does not name the host connected to, or no trusted CA signed it
 	// (after the network causes, so a host name holding the word is still unreachable).

@@ -25,6 +25,7 @@ import { EVENT_TYPES } from '../../../../../nodes/GstCompliance/trigger/events';
 import * as output from '../../../../../nodes/GstCompliance/trigger/output';
 import { OVERDUE_LOOK_EVERY_MS } from '../../../../../nodes/GstCompliance/trigger/overdue';
 import { formatSignatureHeader, sign } from '../../../../../nodes/GstCompliance/trigger/signature';
+import { PROBE_HEADER } from '../../../../../nodes/GstCompliance/trigger/ownUrl';
 import * as n8nCompat from '../../../../../nodes/GstCompliance/n8nCompat';
 import { startEmulator, type ClientInfo, type RunningEmulator } from '../../../../emulator';
 import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
@@ -746,11 +747,21 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 		now = ms;
 	};
 
-	it('an execution n8n lost after the 202 (a crash, a database error) → said overdue after the Start Deadline on the next started item; its replay then starts it once', async () => {
+	it(`an execution n8n lost after the 202 (a crash, a database error)${store.keepsDeliveries ? ', and n8n cannot reach its own Production URL' : ''} → said overdue after the Start Deadline on the next started item; its replay then starts it once`, async () => {
 		const logs = captureLogs();
 		const workflow = ownWorkflow();
+		// The Redis store's trigger would deliver the event again itself (the next test).
+		const unreachable = store.keepsDeliveries
+			? { webhookBaseUrl: 'http://127.0.0.1:9/webhook' }
+			: {};
 		const send = async (id: string, extra: Partial<DeliveryRequest> = {}) =>
-			await deliver({ ...fresh(event(id)), workflow, ...store.request(), ...extra });
+			await deliver({
+				...fresh(event(id)),
+				workflow,
+				...store.request(),
+				...unreachable,
+				...extra,
+			});
 
 		const lost = await send('evt_lost', { execution: 'later' });
 		expect(lost).toMatchObject(ACCEPTED);
@@ -792,9 +803,10 @@ describe.each(STORES)('the dedupe lifecycle with the $name', (store) => {
 					workflow,
 					...store.request(),
 				}).then((result) => {
-					again.push(result);
+					// The built-in store's probes of what the database holds are not deliveries.
+					if (!req.headers[PROBE_HEADER]) again.push(result);
 					res.writeHead(result.status, { 'content-type': 'application/json' });
-					res.end(JSON.stringify(result.body));
+					res.end(JSON.stringify(result.body ?? {}));
 				});
 			});
 		});
@@ -1374,6 +1386,28 @@ describe('before any credential is read', () => {
 			});
 			expect(reads).toEqual({});
 		}
+	});
+
+	it('the trigger’s own probe (its header, no signature) → 204, nothing started, logged or read; the static data it loaded shows the acceptances saved', async () => {
+		const logs = captureLogs();
+		const reads: Record<string, number> = {};
+		const result = await deliver({ body: '', headers: { [PROBE_HEADER]: '1' }, reads });
+		expect(result).toMatchObject({ status: 204, body: undefined, started: undefined });
+		expect(reads).toEqual({});
+		expect([...logs.warn, ...logs.error]).toEqual([]);
+	});
+
+	it('a probe header on the Test URL → an ordinary delivery: refused for its signature, and shown', async () => {
+		const result = await deliver({
+			body: '',
+			headers: { [PROBE_HEADER]: '1' },
+			mode: 'manual',
+			execution: 'later',
+		});
+		expect(result.status).toBe(401);
+		await expect(result.execution!()).rejects.toThrow(
+			'The delivery has no readable Service-Signature header',
+		);
 	});
 
 	function body(id: string) {

@@ -17,6 +17,7 @@ describe('what a store error means for a delivery', () => {
 			why: expect.stringMatching(
 				/redis:6379.*Check that Redis runs and that this n8n process reaches it \(Host, Port, SSL\); the service retries the delivery$/,
 			),
+			advice: 'Check that Redis runs and that this n8n process reaches it (Host, Port, SSL)',
 		});
 	});
 

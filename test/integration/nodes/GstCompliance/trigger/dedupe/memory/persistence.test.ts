@@ -165,8 +165,8 @@ describe('answering once the acceptance shows as saved (a SIGKILL before the sav
 		});
 	});
 
-	it('webhook() whose execution waits and no other request comes → answered after acceptanceSaveWithinMs, its acceptance saved', async () => {
-		settings.acceptanceSaveWithinMs = 50;
+	it('webhook() whose execution waits and no other request comes → the trigger probes its own Production URL, whose static data shows the acceptance saved: 202', async () => {
+		settings.acceptanceSaveWithinMs = 60_000; // a test that times out if the probe shows nothing
 		const row = newWorkflow();
 		const result = await deliver({ ...event('evt_alone'), workflow: row, execution: 'later' });
 		expect(result.acknowledgedBeforeSave).toBeUndefined();
@@ -174,7 +174,8 @@ describe('answering once the acceptance shows as saved (a SIGKILL before the sav
 		expect(saved(row)?.p?.map(([id]) => id)).toEqual(['evt_alone']);
 	});
 
-	it('webhook() whose save never lands (n8n killed before it), then a restart → the event is unknown there, and the service’s retry starts it', async () => {
+	it('webhook() whose save never lands (a database error, or n8n killed before it) → no 2xx: 503 after acceptanceSaveWithinMs; after a restart the event is unknown, and the service’s retry starts it', async () => {
+		settings.acceptanceSaveWithinMs = 100;
 		const row = newWorkflow();
 		const first = await deliver({
 			...event('evt_killed'),
@@ -183,10 +184,31 @@ describe('answering once the acceptance shows as saved (a SIGKILL before the sav
 			execution: 'later',
 		});
 		expect(first.acknowledgedBeforeSave).toBeUndefined();
+		expect(first).toMatchObject({
+			status: 503,
+			body: { error: 'Dedupe store unavailable, retry later' },
+		});
 		restart(row);
 		const retry = await deliver({ ...event('evt_killed'), workflow: row });
 		expect(retry).toMatchObject({ status: 202, body: { received: true } });
 		expect(retry.started).toHaveLength(1);
+	});
+
+	it('webhook() whose save fails, then the service’s retry (a copy) while the first execution waits → the retry’s own request saves the store again, and the retry is answered once that shows: 202 duplicate, no second execution', async () => {
+		settings.acceptanceSaveWithinMs = 100;
+		const row = newWorkflow();
+		const first = await deliver({
+			...event('evt_retried'),
+			workflow: row,
+			saveFails: true,
+			execution: 'later',
+		});
+		expect(first.status).toBe(503);
+		settings.acceptanceSaveWithinMs = 60_000;
+		const retry = await deliver({ ...event('evt_retried'), workflow: row });
+		expect(retry).toMatchObject({ status: 202, body: { received: true, duplicate: true } });
+		expect(retry.execution).toBeUndefined();
+		expect((await first.execution!()).items).toHaveLength(1);
 	});
 
 	it('a copy of an acceptance not yet shown saved → waits with it; once shown saved, a copy is answered at once', async () => {
@@ -549,6 +571,14 @@ describe('an execution on another n8n process than the one that accepted its del
 				/^Attach a GST Compliance Dedupe Redis credential.*once the credential is attached/,
 			),
 		});
+		// The title and the remedy are said once each.
+		const error = (await first.execution!({ withoutStaticData: true }).catch(
+			(caught: unknown) => caught,
+		)) as { description: string };
+		expect(error.description).not.toContain('another n8n process');
+		expect(
+			error.description.match(/Attach a GST Compliance Dedupe Redis credential/g),
+		).toHaveLength(1);
 	});
 
 	it('execute() of a delivery accepted before this process started (n8n runs it again after a restart) → starts it', async () => {

@@ -36,6 +36,11 @@ describe('redisFailure: the cause of a failure, from its words', () => {
 			'unreachable',
 		],
 		['LOADING Redis is loading the dataset in memory', 'unreachable'],
+		// What a command gets when the connection closes under it (maxRetriesPerRequest: 0).
+		[
+			'Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option for details.',
+			'unreachable',
+		],
 		[
 			"Hostname/IP does not match certificate's altnames: IP: 127.0.0.1 is not in the cert's list: ",
 			'certificate',

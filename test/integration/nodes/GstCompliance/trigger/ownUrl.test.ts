@@ -1,18 +1,21 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
- * Delivering a kept delivery to the trigger's own Production URL again (trigger/redelivery.ts),
- * over real HTTP with n8n's own request helper: signed as the service signs, so the trigger's
- * webhook verifies it; what fails is thrown with the reason the trigger names.
+ * Requests to the trigger's own Production URL (trigger/ownUrl.ts), over real HTTP with n8n's own
+ * request helper: a kept delivery sent again, signed as the service signs, so the trigger's
+ * webhook verifies it; a probe, which carries nothing but its header; what fails is thrown with
+ * the reason the trigger names.
  */
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
 import { judgeDelivery } from '../../../../../nodes/GstCompliance/trigger/delivery';
 import {
+	probe,
+	PROBE_HEADER,
 	redeliver,
-	type RedeliveryContext,
-} from '../../../../../nodes/GstCompliance/trigger/redelivery';
+	type OwnUrlContext,
+} from '../../../../../nodes/GstCompliance/trigger/ownUrl';
 import { SIGNATURE_HEADER } from '../../../../../nodes/GstCompliance/trigger/signature';
 import { executeContext } from '../../../helpers/executeNode';
 
@@ -46,12 +49,12 @@ async function productionUrl(status: number) {
 }
 
 /** n8n-core's request helper, with the Production URL n8n would give the trigger. */
-function contextWith(url: string | undefined): RedeliveryContext {
+function contextWith(url: string | undefined): OwnUrlContext {
 	const { context } = executeContext({ parameters: {} });
 	return { getNodeWebhookUrl: () => url, helpers: context.helpers };
 }
 
-describe('redeliver', () => {
+describe('requests to the trigger’s own Production URL', () => {
 	it('redeliver(kept body) → POSTs the exact bytes to the Production URL, signed with the Signing Secret now: the trigger verifies it', async () => {
 		const target = await productionUrl(202);
 		try {
@@ -81,6 +84,20 @@ describe('redeliver', () => {
 			await expect(redeliver(contextWith(target.url), SECRET, BODY)).rejects.toThrow(
 				`${target.url} answered 503`,
 			);
+		} finally {
+			target.close();
+		}
+	});
+
+	it('probe() → POSTs an empty body with the probe header and no signature', async () => {
+		const target = await productionUrl(204);
+		try {
+			await probe(contextWith(target.url));
+			expect(target.received).toEqual([
+				expect.objectContaining({ method: 'POST', body: Buffer.alloc(0) }),
+			]);
+			expect(target.received[0].headers[PROBE_HEADER]).toBe('1');
+			expect(target.received[0].headers[SIGNATURE_HEADER]).toBeUndefined();
 		} finally {
 			target.close();
 		}
