@@ -93,9 +93,10 @@
  *    nothing. What does: every production request loads the workflow's static data from the
  *    database before the node runs (live-webhooks `loadWebhookExecutionData`, 1.123, 2.8 and 2.41
  *    alike), so what a later request's copy holds was saved; and an execution that starts has its
- *    row. The built-in store answers an accepted delivery on either, at most after
- *    `settings.acceptanceSaveWithinMs` (dedupe/memory/unsavedAcceptances.ts). Pinned by the crash
- *    spec (a SIGKILL inside a burst: test/e2e/specs/concurrencyLimit.test.ts).
+ *    row. The built-in store answers an accepted delivery 2xx on either; where neither comes, the
+ *    trigger makes such a request itself (a probe of its own Production URL), and with no proof
+ *    within `settings.acceptanceSaveWithinMs` answers 503 (dedupe/memory/unsavedAcceptances.ts).
+ *    Pinned by the crash spec (a SIGKILL inside a burst: test/e2e/specs/concurrencyLimit.test.ts).
  */
 import type {
 	IDataObject,

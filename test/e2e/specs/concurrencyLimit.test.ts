@@ -61,8 +61,9 @@ it('a SIGKILL while deliveries wait for the slot: n8n runs them after the restar
 
 describe('a hard kill inside a burst: nothing acknowledged is lost silently', () => {
 	it('a SIGKILL 1.5 s into 40 events at 25/s behind a limit of 5 (built-in store) → each event answered 2xx did its work once, or is in an execution n8n lists', async () => {
-		// The service's first retry comes after n8n is back, so the restart's failed attempts stay
-		// below the 50 in a row that deactivate the subscription.
+		// The service's first retry comes after n8n is back (a restart takes about 20 s here), so
+		// the failed attempts (those the kill cut off) stay below the 50 in a row that deactivate
+		// the subscription.
 		const { account, service } = await killInsideBurst('kill-burst', {
 			limit: 5,
 			events: 40,
@@ -71,7 +72,7 @@ describe('a hard kill inside a burst: nothing acknowledged is lost silently', ()
 			killAfterMs: 1_500,
 			startWithinMinutes: 1,
 			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
-			retryBaseMs: 20_000,
+			retryBaseMs: 45_000,
 		});
 		expect(service).toMatchObject({ notDelivered: [], active: true });
 		expect(account.silent).toEqual([]);
@@ -89,7 +90,7 @@ describe('a hard kill inside a burst: nothing acknowledged is lost silently', ()
 				killAfterMs: 1_500,
 				startWithinMinutes: 1,
 				serviceTimeoutMs: SERVICE_TIMEOUT_MS,
-				retryBaseMs: 20_000,
+				retryBaseMs: 45_000,
 				redis: { host: redis.host, port: redis.port },
 			});
 			expect(service).toMatchObject({ notDelivered: [], active: true });
