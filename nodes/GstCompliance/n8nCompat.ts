@@ -56,9 +56,11 @@
  *    snapshot keeps none; 2.41 `toWorkflowSnapshot`, 1.123 and 2.8 alike). Activation hooks see the
  *    row's, but run after n8n starts the queued executions again (not awaited before them). The
  *    built-in store relies on `webhook()`'s alone and reads an execution's copy as a union, never
- *    writing it: pinned by the crash spec (test/e2e/specs/concurrencyLimit.test.ts, and the
- *    compatibility project on 1.123.81 and 2.8.4: replays of events done before the crash do no
- *    work after the waiting executions ran again) and by the queue spec (a worker's execution).
+ *    writing it; an execution n8n runs again after a restart first makes n8n run the webhook (a
+ *    probe, 14.) so the row's is read before it decides: pinned by the crash specs
+ *    (test/e2e/specs/concurrencyLimit.test.ts, and the compatibility project on 1.123.81 and
+ *    2.8.4: replays of events done before the crash do no work after the waiting executions ran
+ *    again; review 6's N1 order) and by the queue spec (a worker's execution).
  * 10. The items `webhook()` returns reach its execution's first step unchanged, on the process that
  *    accepted, on a queue-mode worker, after a restart, and again on a Retry of a failed first step
  *    (n8n keeps the step's input in the execution's run data). The acceptance (its token, the

@@ -500,3 +500,71 @@ export async function killInsideBurst(
 		await s.session.stop();
 	}
 }
+
+export interface RetakenResult {
+	/** The event whose copy was taken again while its first execution waited. */
+	eventId: string;
+	work: WorkCount;
+}
+
+/**
+ * Review 6, N1, as a user meets it: n8n's only production slot is held, event E arrives (its first
+ * execution waits); past the Missed Event Warning the user replays E from the Developer hub, as
+ * the warning advises (the copy is taken again: a second execution, queued behind another holder);
+ * the first execution runs and does E's work; another event's acceptance saves that start; n8n is
+ * SIGKILLed while the copy's execution still waits, and started again: n8n runs the copy's
+ * execution from its row, before any delivery.
+ */
+export async function retakenAcrossRestart(
+	name: string,
+	opts: { serviceTimeoutMs: number; retryBaseMs: number },
+): Promise<RetakenResult> {
+	const s = await scenario(name, {
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
+		workSeconds: 1,
+		restarts: true,
+		triggerOptions: { startWithinMinutes: 1 },
+		...opts,
+	});
+	try {
+		const { control } = s.session.emulator;
+		// Holders of under 65 s keep the slot (a longer Wait gives it back); two in a row hold it
+		// past the Missed Event Warning, with E's first execution queued behind them.
+		const holder = await slotHolder(s.n8n, 60);
+		const held = await fetch(holder, { method: 'POST', body: '{}' }).catch(() => undefined);
+		if (!held) throw new Error('the slot holder did not answer');
+		void fetch(holder, { method: 'POST', body: '{}' }).catch(() => undefined);
+		await sleep(1_000);
+		const [eventId] = await emitEvents(s, 1, 0);
+		await serviceView(s, 60_000);
+		await sleep(65_000);
+		// Queued behind E's first execution, so the copy's execution still waits at the kill.
+		void fetch(holder, { method: 'POST', body: '{}' }).catch(() => undefined);
+		await sleep(2_000);
+		const [first] = control.deliveries({ subscriptionId: s.subscriptionId, eventId });
+		await control.replay(first.id);
+		// The first holder ends, E's first execution runs, the second holder takes the slot.
+		await waitFor(
+			async () => {
+				const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+				return (work.workRuns.get(eventId) ?? 0) > 0;
+			},
+			'the first execution of the event to do its work',
+			120_000,
+			2_000,
+		);
+		// Its acceptance saves the store, E's start included.
+		await emitEvents(s, 1, 0);
+		await serviceView(s, 60_000);
+		const queued = (await allExecutions(s.n8n, s.workflowId)).filter((e) => e.status === 'new');
+		if (queued.length === 0)
+			throw new Error('no execution was waiting for the slot at the kill: nothing was tested');
+		await killHard(s.n8n);
+		await s.n8n.restart();
+		await settled(s, 180_000);
+		const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+		return { eventId, work };
+	} finally {
+		await s.session.stop();
+	}
+}

@@ -21,6 +21,7 @@ import { normaliseOptions, type RawTriggerOptions } from './options';
 import { buildOutput, deliveredEvent } from './output';
 import { storeRefusal } from './dedupe/storeRefusal';
 import { readShown } from './testUrl';
+import { probe } from './ownUrl';
 
 /**
  * Waits between attempts at the start while the store does not answer (a Redis restart or
@@ -36,10 +37,16 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 	const out: INodeExecutionData[] = [];
 	let ledger: TriggerLedger | undefined;
 	const open = async () =>
-		(ledger ??= await openLedger(trigger.site(false), {
-			windowMs: options.dedupeWindowMs,
-			capacity: DEDUPE_CAPACITY,
-		}));
+		(ledger ??= await openLedger(
+			{
+				...trigger.site(false),
+				probe: async (url) => await probe({ getNodeWebhookUrl: () => url, helpers: this.helpers }),
+			},
+			{
+				windowMs: options.dedupeWindowMs,
+				capacity: DEDUPE_CAPACITY,
+			},
+		));
 	const endsEmpty = (eventId: string) => {
 		const message = duplicateStartMessage(eventId);
 		this.logger.info(`GST Compliance Trigger: ${message}`);
@@ -94,7 +101,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 			const refusal = storeRefusal(error);
 			const { title, remedy } = messageParts((error as Error).message);
 			const retry = refusal
-				? `This execution holds the event: retry it from the executions list once ${refusal.reason === 'acceptedElsewhere' ? 'the credential is attached' : 'the store answers'}.`
+				? `This execution holds the event: retry it from the executions list once ${RETRY_ONCE[refusal.reason] ?? 'the store answers'}.`
 				: undefined;
 			const advice = refusal?.advice && `${refusal.advice}.`;
 			throw new NodeOperationError(trigger.node, title, {
@@ -120,6 +127,12 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 	}
 	return [out];
 }
+
+/** When a Retry of an execution that failed at its start can succeed, by the refusal's reason. */
+const RETRY_ONCE: Partial<Record<string, string>> = {
+	acceptedElsewhere: 'the credential is attached',
+	savedIdsUnread: 'a delivery has reached the trigger (the store then reads its saved ids)',
+};
 
 /** The start (opening the store too), tried again while the store is unreachable; else its failure. */
 async function startRetried(start: () => Promise<Start>): Promise<Settled<Start>> {

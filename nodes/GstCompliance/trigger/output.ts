@@ -30,6 +30,11 @@ export interface AcceptanceMark {
 	/** The process that accepted, and when by its clock (dedupe/store.ts `Acceptor`). */
 	process: string;
 	acceptedMs: number;
+	/**
+	 * The Production URL the delivery came to: an execution n8n runs again after a restart probes
+	 * it, so the built-in store reads its saved ids before it decides (ownUrl.ts).
+	 */
+	url?: string;
 	/** What the accepting process has to tell the user about its store. */
 	notice?: string;
 }
@@ -83,6 +88,7 @@ export function deliveredEvent(
 						token: mark.token,
 						process: mark.process,
 						acceptedMs: mark.acceptedMs as number,
+						...(typeof mark.url === 'string' ? { url: mark.url } : {}),
 					},
 				}
 			: {}),

@@ -185,6 +185,7 @@ async function accept(
 	const item = deliveredItem(event, {
 		token,
 		...thisAcceptor(nowMs),
+		url: context.getNodeWebhookUrl('default'),
 		notice: [ledger.notice?.(), ...overdue].filter(Boolean).join(' ') || undefined,
 	});
 	if (mode === 'atOnce')

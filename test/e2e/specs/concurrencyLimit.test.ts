@@ -6,7 +6,12 @@
  * executions again; the trigger's first step starts each event once). The compatibility project
  * runs the same scenarios on 1.123.81 and 2.8.4 (test/e2e/compat).
  */
-import { burstBehindLimit, crashWhileQueued, killInsideBurst } from '../../harness';
+import {
+	burstBehindLimit,
+	crashWhileQueued,
+	killInsideBurst,
+	retakenAcrossRestart,
+} from '../../harness';
 import { startRedis } from '../../harness/queue/services';
 
 jest.setTimeout(900_000);
@@ -101,4 +106,13 @@ describe('a hard kill inside a burst: nothing acknowledged is lost silently', ()
 			await redis.dispose();
 		}
 	});
+});
+
+it('a replay past the Missed Event Warning while the first execution waits, the first done, then a SIGKILL while the replay’s execution waits: after the restart it reads the saved ids first and does no work (review 6, N1)', async () => {
+	const { eventId, work } = await retakenAcrossRestart('retaken-restart', {
+		serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+		retryBaseMs: 45_000,
+	});
+	expect(work.workRuns.get(eventId)).toBe(1);
+	expect(work.unsuccessful).toEqual([]);
 });

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-imports -- fixed secrets of the tests, not credentials; test code: runs in Node under jest, never inside n8n */
 /**
  * One delivery to the trigger the way n8n 2.41 handles a production (or test) webhook call:
  * live-webhooks.js loads the workflow with its saved static data, WebhookService.runWebhook calls

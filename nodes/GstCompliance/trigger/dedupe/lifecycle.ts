@@ -46,6 +46,8 @@ export interface StartMark {
 	/** The process that accepted, and when by its clock. */
 	process: string;
 	acceptedMs: number;
+	/** The Production URL it came to, for a store that must read what it saved first. */
+	url?: string;
 }
 
 /** An event accepted and never started within the bound. */

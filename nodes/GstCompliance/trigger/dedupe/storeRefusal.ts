@@ -6,7 +6,7 @@
 import { DedupeUnavailableError, RedisClientMissingError } from './redis/redisConnection';
 import { REDIS_ADVICE, type RedisFailure } from './redis/redisFailure';
 import { RedisCredentialError } from './redis/redisSettings';
-import { AcceptedElsewhereError } from './memory/processMarkers';
+import { AcceptedElsewhereError, SavedIdsUnreadError } from './memory/processMarkers';
 
 /** The answer's `error` when the event cannot be recorded now: fixed words, the service retries. */
 export const STORE_UNAVAILABLE = 'Dedupe store unavailable, retry later';
@@ -17,7 +17,11 @@ const NO_CLIENT_ADVICE =
 export interface StoreRefusal {
 	status: 500 | 503;
 	/** The rate-limit key of triggerLog.ts's refusals: one per cause, so each is said. */
-	reason: `redis:${RedisFailure | 'noClient'}` | 'redisCredential' | 'acceptedElsewhere';
+	reason:
+		| `redis:${RedisFailure | 'noClient'}`
+		| 'redisCredential'
+		| 'acceptedElsewhere'
+		| 'savedIdsUnread';
 	/** The answer's `error`: fixed words, nothing of the server. */
 	answer: string;
 	/** What happened and what to check, for the log. */
@@ -52,6 +56,14 @@ export function storeRefusal(error: unknown): StoreRefusal | undefined {
 		return {
 			status: 500,
 			reason: 'acceptedElsewhere',
+			answer: 'Trigger is not configured',
+			why: error.message.replace(/\.$/, ''),
+			retriable: false,
+		};
+	if (error instanceof SavedIdsUnreadError)
+		return {
+			status: 500,
+			reason: 'savedIdsUnread',
 			answer: 'Trigger is not configured',
 			why: error.message.replace(/\.$/, ''),
 			retriable: false,

@@ -43,6 +43,7 @@ import {
 	acceptedElsewhere,
 	isMarkers,
 	markThisProcess,
+	SavedIdsUnreadError,
 } from './processMarkers';
 import { isSnapshot, pendingFromSnapshot } from './snapshotRecords';
 import { dedupeRegistry, type RegistryEntry } from './registry';
@@ -69,10 +70,11 @@ export interface MemorySite extends TriggerId {
 	/** The ids of the workflow's nodes, where n8n shows them (n8nCompat.ts, 8.). */
 	nodeIds?(): string[] | undefined;
 	/**
-	 * A webhook's: makes n8n load the static data from the database in a request of its own
-	 * (trigger/ownUrl.ts), which shows the acceptances saved.
+	 * Makes n8n load the static data from the database in a request of its own to the trigger's
+	 * Production URL (trigger/ownUrl.ts): a webhook's shows the acceptances saved; an execution's,
+	 * to the URL its item came to (`url`), makes the store read the ids saved.
 	 */
-	probe?(): Promise<void>;
+	probe?(url?: string): Promise<void>;
 
 	writable: boolean;
 	warn(message: string): void;
@@ -139,6 +141,10 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		start: async (eventId, nowMs, mark) => {
 			if (mark && acceptedElsewhere(mark, dedupeRegistry.process))
 				throw new AcceptedElsewhereError();
+			// Run again after a restart before anything read the saved ids into this process: they
+			// may say the event started (a copy taken again, whose first execution ran before it).
+			if (mark && entry.read !== 'row' && mark.process !== dedupeRegistry.process.id)
+				await readSavedFirst(site, entry, mark.url);
 			entry.unsaved.started(eventId);
 			return await store.start(eventId, nowMs, mark);
 		},
@@ -184,6 +190,31 @@ function readSaved(site: MemorySite, entry: RegistryEntry, idsKey: string): void
 	if (global[idsKey] === undefined && site.writable) moveLegacySnapshot(site, global, idsKey);
 	entry.store.merge(global[idsKey]);
 	entry.read = site.writable ? 'row' : 'executionCopy';
+}
+
+/**
+ * How long an execution run again after a restart waits between probes for the store to read the
+ * saved ids: n8n registers the production webhooks while it starts, after it has begun running
+ * queued executions again.
+ */
+export const READ_SAVED_DELAYS_MS: readonly number[] = [0, 1_000, 2_000, 4_000, 8_000, 15_000];
+
+/**
+ * Probes the Production URL until n8n's request for it has let the store read the row's snapshot;
+ * throws SavedIdsUnreadError when it never does.
+ */
+async function readSavedFirst(
+	site: MemorySite,
+	entry: RegistryEntry,
+	url: string | undefined,
+): Promise<void> {
+	for (const delayMs of READ_SAVED_DELAYS_MS) {
+		if (!site.probe || url === undefined) break;
+		if (delayMs > 0) await settings.sleep(delayMs);
+		await site.probe(url).catch(() => undefined);
+		if (entry.read === 'row') return;
+	}
+	throw new SavedIdsUnreadError();
 }
 
 /** The accepted ids a saved snapshot lists. */

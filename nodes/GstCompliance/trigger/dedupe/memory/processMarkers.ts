@@ -160,6 +160,20 @@ export class AcceptedElsewhereError extends Error {
 }
 
 /**
+ * An execution n8n runs again after a restart, of a delivery the process before it accepted, that
+ * ran before anything let this process read the ids the trigger saved (a delivery, or the
+ * trigger's own probe): deciding on an empty memory could start an event a second time.
+ */
+export class SavedIdsUnreadError extends Error {
+	constructor() {
+		super(
+			'This execution ran again after n8n restarted, before the built-in dedupe store had read the event ids it saved, so it cannot tell whether its event already started. The trigger could not make n8n load them (a request to its own Production URL failed): check that this n8n reaches its WEBHOOK_URL.',
+		);
+		this.name = 'SavedIdsUnreadError';
+	}
+}
+
+/**
  * Accepted by another process while this one was running (by its load time; the accepting
  * process's clock): that process holds the acceptance, this one would start the event blind. An
  * item accepted before this process started is one n8n runs again after a restart.

@@ -3,7 +3,10 @@ import {
 	RedisClientMissingError,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import { RedisCredentialError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { AcceptedElsewhereError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import {
+	AcceptedElsewhereError,
+	SavedIdsUnreadError,
+} from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { storeRefusal } from '../../../../../../nodes/GstCompliance/trigger/dedupe/storeRefusal';
 
 describe('what a store error means for a delivery', () => {
@@ -128,6 +131,18 @@ describe('what a store error means for a delivery', () => {
 			why: error.message.slice(0, -1),
 		});
 		expect(error.message).toMatch(/Attach a GST Compliance Dedupe Redis credential.*\.$/);
+	});
+
+	it('storeRefusal(an execution run again after a restart before the saved ids could be read) → the key "savedIdsUnread", not retriable in place, naming WEBHOOK_URL', () => {
+		const error = new SavedIdsUnreadError();
+		expect(storeRefusal(error)).toEqual({
+			status: 500,
+			reason: 'savedIdsUnread',
+			answer: 'Trigger is not configured',
+			retriable: false,
+			why: error.message.slice(0, -1),
+		});
+		expect(error.message).toMatch(/cannot tell whether its event already started.*WEBHOOK_URL\.$/);
 	});
 
 	it('storeRefusal(any other error) → undefined', () => {

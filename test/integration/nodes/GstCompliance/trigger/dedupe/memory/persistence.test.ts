@@ -539,6 +539,49 @@ describe('executions n8n runs without the workflow’s static data (recovered af
 			expect(await deliver({ ...event(id), workflow: row })).toMatchObject(NO_EXECUTION);
 	});
 
+	it('a copy taken again past the Missed Event Warning while the first execution waited; the first runs and its start is saved; a restart; n8n runs the copy’s execution again before any delivery → it reads the saved ids first and ends empty (review 6, N1)', async () => {
+		const row = newWorkflow('wf-retaken-recovered');
+		const first = await deliver({ ...event('evt_E'), workflow: row, execution: 'later' });
+		const later = NOW_MS + 31 * 60_000;
+		jest.spyOn(Date, 'now').mockReturnValue(later);
+		const copy = await deliver({ ...eventAt('evt_E', later), workflow: row, execution: 'later' });
+		expect(copy.execution).toBeDefined();
+		expect((await first.execution!()).items).toHaveLength(1);
+		// The next acceptance saves E's start with the store.
+		await deliver({ ...eventAt('evt_F', later), workflow: row });
+		restart(row);
+		const recovered = await copy.execution!({ withoutStaticData: true });
+		expect(recovered.items).toEqual([]);
+		expect(recovered.hints).toEqual([expect.stringContaining('"evt_E" was already started')]);
+	});
+
+	it('the same, where n8n cannot reach its own Production URL → the execution fails holding its event, to retry once a delivery has reached the trigger; that Retry ends empty', async () => {
+		const row = newWorkflow('wf-retaken-unreachable');
+		const unreachable = { webhookBaseUrl: 'http://127.0.0.1:9/webhook' };
+		const first = await deliver({ ...event('evt_E'), workflow: row, execution: 'later' });
+		const later = NOW_MS + 31 * 60_000;
+		jest.spyOn(Date, 'now').mockReturnValue(later);
+		const copy = await deliver({
+			...eventAt('evt_E', later),
+			workflow: row,
+			execution: 'later',
+			...unreachable,
+		});
+		expect((await first.execution!()).items).toHaveLength(1);
+		await deliver({ ...eventAt('evt_F', later), workflow: row });
+		restart(row);
+		const sleep = jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
+		await expect(copy.execution!({ withoutStaticData: true })).rejects.toMatchObject({
+			message: expect.stringContaining('cannot tell whether its event already started'),
+			description: expect.stringContaining(
+				'retry it from the executions list once a delivery has reached the trigger',
+			),
+		});
+		sleep.mockRestore();
+		await deliver({ ...eventAt('evt_G', later), workflow: row });
+		expect((await copy.execution!({ withoutStaticData: true })).items).toEqual([]);
+	});
+
 	it('a recovered execution first, then an event lost at the crash → still named past the Missed Event Warning', async () => {
 		const row = newWorkflow('wf-recovered-lost');
 		await deliver({ ...event('evt_lost'), workflow: row, execution: 'later' });

@@ -6,13 +6,16 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { settings } from '../../../../../../../nodes/GstCompliance/settings';
 import {
 	ANSWER_FRESH_MS,
+	READ_SAVED_DELAYS_MS,
 	memoryLedger,
 	type MemorySite,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
 import {
 	AcceptedElsewhereError,
+	SavedIdsUnreadError,
 	OVERLAP_MS,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import {
@@ -168,16 +171,93 @@ describe('reading the saved snapshot: the row’s once, an execution’s only in
 describe('an execution of a delivery another running process accepted', () => {
 	const mark = (process: string, acceptedMs: number) => ({ token: 't', process, acceptedMs });
 
-	it('start → AcceptedElsewhereError, naming the credential; accepted by this process, or before it loaded → started', async () => {
+	it('start → AcceptedElsewhereError, naming the credential; accepted by this process → started; before it loaded (run again after a restart) → the saved ids read first (its probe makes n8n run a webhook), then started', async () => {
 		dedupeRegistry.process.loadedMs = NOW;
-		const ledger = memoryLedger(site({ writable: false }).site, OPTIONS);
+		// The probe's request: n8n runs the trigger's webhook, which reads the row.
+		const probe = jest.fn(async () => void memoryLedger(site({}).site, OPTIONS));
+		const ledger = memoryLedger({ ...site({ writable: false }).site, probe }, OPTIONS);
 		const error = await ledger.start('evt_1', NOW, mark('other', NOW + 1)).catch((e: Error) => e);
 		expect(error).toBeInstanceOf(AcceptedElsewhereError);
 		expect(error).toMatchObject({ name: 'AcceptedElsewhereError' });
-		expect(await ledger.start('evt_2', NOW, mark('other', NOW))).toBe('started');
 		expect(await ledger.start('evt_3', NOW, mark(dedupeRegistry.process.id, NOW + 1))).toBe(
 			'started',
 		);
+		expect(probe).not.toHaveBeenCalled();
+		expect(
+			await ledger.start('evt_2', NOW, { ...mark('other', NOW), url: 'http://n8n/webhook/x' }),
+		).toBe('started');
+		expect(probe).toHaveBeenCalledTimes(1);
+		expect(probe).toHaveBeenCalledWith('http://n8n/webhook/x');
+	});
+
+	it('start of a delivery accepted before this process loaded, where nothing lets it read the saved ids (no probe, no URL) → SavedIdsUnreadError: it cannot tell', async () => {
+		jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
+		dedupeRegistry.process.loadedMs = NOW;
+		const ledger = memoryLedger(site({ writable: false }).site, OPTIONS);
+		await expect(ledger.start('evt_4', NOW, mark('other', NOW))).rejects.toBeInstanceOf(
+			SavedIdsUnreadError,
+		);
+		const failing = jest.fn(async () => {
+			throw new Error('ECONNREFUSED');
+		});
+		const probing = memoryLedger({ ...site({ writable: false }).site, probe: failing }, OPTIONS);
+		await expect(
+			probing.start('evt_4', NOW, { ...mark('other', NOW), url: 'http://n8n/webhook/x' }),
+		).rejects.toBeInstanceOf(SavedIdsUnreadError);
+		expect(failing).toHaveBeenCalledTimes(READ_SAVED_DELAYS_MS.length);
+		jest.restoreAllMocks();
+	});
+
+	it('probes at once, then waits 1, 2, 4, 8 and 15 s between probes; a probe without the URL to send it to is never made', async () => {
+		const sleep = jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
+		dedupeRegistry.process.loadedMs = NOW;
+		const failing = jest.fn(async () => {
+			throw new Error('ECONNREFUSED');
+		});
+		const ledger = memoryLedger({ ...site({ writable: false }).site, probe: failing }, OPTIONS);
+		await expect(ledger.start('evt_5', NOW, mark('other', NOW))).rejects.toBeInstanceOf(
+			SavedIdsUnreadError,
+		);
+		expect(failing).not.toHaveBeenCalled();
+		await expect(
+			ledger.start('evt_5', NOW, { ...mark('other', NOW), url: 'http://n8n/webhook/x' }),
+		).rejects.toBeInstanceOf(SavedIdsUnreadError);
+		expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([1_000, 2_000, 4_000, 8_000, 15_000]);
+		jest.restoreAllMocks();
+	});
+
+	it('start in a process whose store has read the row (a delivery came first) → decides at once on it, no probe, whoever accepted', async () => {
+		dedupeRegistry.process.loadedMs = NOW;
+		memoryLedger(site({}).site, OPTIONS);
+		const probe = jest.fn(async () => undefined);
+		const ledger = memoryLedger({ ...site({ writable: false }).site, probe }, OPTIONS);
+		expect(
+			await ledger.start('evt_6', NOW, { ...mark('other', NOW), url: 'http://n8n/webhook/x' }),
+		).toBe('started');
+		expect(probe).not.toHaveBeenCalled();
+	});
+});
+
+describe('a copy of an accepted event, answered once its acceptance is shown saved', () => {
+	it('durable(a copy) of an acceptance not shown saved yet → the copy’s request writes the store again, so n8n saves it; of one shown saved → writes nothing', async () => {
+		const first = site({});
+		const accepting = memoryLedger(first.site, OPTIONS);
+		await accepting.accept('evt_c', NOW, WITHIN);
+		const unsaved = site({}, { global: {} });
+		const copy = memoryLedger(unsaved.site, OPTIONS);
+		expect((await copy.accept('evt_c', NOW, WITHIN)).kind).toBe('onItsWay');
+		expect(unsaved.global[snapshotKey('n1')]).toBeUndefined();
+		void copy.durable('evt_c');
+		expect(unsaved.global[snapshotKey('n1')]).toEqual(
+			expect.objectContaining({ p: [['evt_c', NOW]] }),
+		);
+		// A request whose loaded static data lists it: shown saved.
+		memoryLedger(site({}, { global: { ...unsaved.global } }).site, OPTIONS);
+		const saved = site({}, { global: {} });
+		const later = memoryLedger(saved.site, OPTIONS);
+		await later.accept('evt_c', NOW, WITHIN);
+		expect(later.durable('evt_c')).toBe(true);
+		expect(saved.global[snapshotKey('n1')]).toBeUndefined();
 	});
 });
 
