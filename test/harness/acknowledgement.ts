@@ -440,6 +440,24 @@ export async function accountForAcknowledged(s: Scenario): Promise<AcknowledgedA
 	return { acknowledged, workRuns: work.workRuns, listed, silent, crashed };
 }
 
+/**
+ * The kill inside a burst of the e2e spec and the compatibility project (review 6's): 40 events at
+ * 25/s behind a limit of 5, 2 s of work each, n8n killed 1.5 s in, a Missed Event Warning of 1 min,
+ * the service waiting 10 s and retrying first after n8n is back (a restart takes about 20 s here),
+ * so the failed attempts (those the kill cut off) stay below the 50 in a row that deactivate the
+ * subscription.
+ */
+export const KILL_IN_BURST = {
+	limit: 5,
+	events: 40,
+	perSecond: 25,
+	workSeconds: 2,
+	killAfterMs: 1_500,
+	startWithinMinutes: 1,
+	serviceTimeoutMs: 10_000,
+	retryBaseMs: 45_000,
+} as const;
+
 export interface KillInBurstResult {
 	emitted: string[];
 	account: AcknowledgedAccount;

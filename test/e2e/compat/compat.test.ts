@@ -40,6 +40,7 @@ import {
 	waitForFinished,
 	burstBehindLimit,
 	crashWhileQueued,
+	KILL_IN_BURST,
 	killInsideBurst,
 	retryAfterFailedStart,
 	startReplyLate,
@@ -503,16 +504,7 @@ describe(`n8n ${VERSION}: acknowledging behind the concurrency limit`, () => {
 		if (AT_ONCE) expect(service.failedAttempts).toBe(0);
 	}, 600_000);
 	it('a SIGKILL 1.5 s into 40 events at 25/s behind a limit of 5 (built-in store): each event answered 2xx did its work once, or is in an execution n8n lists; none silent', async () => {
-		const { account } = await killInsideBurst(`compat-kill-${VERSION}`, {
-			limit: 5,
-			events: 40,
-			perSecond: 25,
-			workSeconds: 2,
-			killAfterMs: 1_500,
-			startWithinMinutes: 1,
-			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
-			retryBaseMs: 45_000,
-		});
+		const { account } = await killInsideBurst(`compat-kill-${VERSION}`, KILL_IN_BURST);
 		expect(account.silent).toEqual([]);
 		expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
 	}, 900_000);

@@ -9,6 +9,7 @@
 import {
 	burstBehindLimit,
 	crashWhileQueued,
+	KILL_IN_BURST,
 	killInsideBurst,
 	retakenAcrossRestart,
 } from '../../harness';
@@ -66,19 +67,7 @@ it('a SIGKILL while deliveries wait for the slot: n8n runs them after the restar
 
 describe('a hard kill inside a burst: nothing acknowledged is lost silently', () => {
 	it('a SIGKILL 1.5 s into 40 events at 25/s behind a limit of 5 (built-in store) → each event answered 2xx did its work once, or is in an execution n8n lists', async () => {
-		// The service's first retry comes after n8n is back (a restart takes about 20 s here), so
-		// the failed attempts (those the kill cut off) stay below the 50 in a row that deactivate
-		// the subscription.
-		const { account, service } = await killInsideBurst('kill-burst', {
-			limit: 5,
-			events: 40,
-			perSecond: 25,
-			workSeconds: 2,
-			killAfterMs: 1_500,
-			startWithinMinutes: 1,
-			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
-			retryBaseMs: 45_000,
-		});
+		const { account, service } = await killInsideBurst('kill-burst', KILL_IN_BURST);
 		expect(service).toMatchObject({ notDelivered: [], active: true });
 		expect(account.silent).toEqual([]);
 		expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
@@ -88,14 +77,7 @@ describe('a hard kill inside a burst: nothing acknowledged is lost silently', ()
 		const redis = await startRedis('kill-burst-redis');
 		try {
 			const { account, service } = await killInsideBurst('kill-burst-redis', {
-				limit: 5,
-				events: 40,
-				perSecond: 25,
-				workSeconds: 2,
-				killAfterMs: 1_500,
-				startWithinMinutes: 1,
-				serviceTimeoutMs: SERVICE_TIMEOUT_MS,
-				retryBaseMs: 45_000,
+				...KILL_IN_BURST,
 				redis: { host: redis.host, port: redis.port },
 			});
 			expect(service).toMatchObject({ notDelivered: [], active: true });
