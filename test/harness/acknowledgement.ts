@@ -41,6 +41,8 @@ export interface WorkCount {
 	workRuns: Map<string, number>;
 	/** Executions that ended at the trigger without items (a copy of an event already started). */
 	empty: number;
+	/** Executions n8n lists but cannot open: their data was never written (n8n.ts). */
+	unreadable: string[];
 	/** Executions not finished successfully, by status. */
 	unsuccessful: string[];
 	/** event id → when n8n wrote its first execution's row (epoch ms). */
@@ -58,10 +60,15 @@ export async function countWork(
 	const workRuns = new Map<string, number>();
 	let empty = 0;
 	const unsuccessful: string[] = [];
+	const unreadable: string[] = [];
 	const createdAt = new Map<string, number>();
 	for (const { id, status, createdAt: created } of executions) {
 		if (status !== 'success') unsuccessful.push(`${id}: ${status}`);
-		const detail = await n8n.execution(id);
+		const detail = await n8n.executionIfReadable(id);
+		if (!detail) {
+			unreadable.push(`${id}: ${status}`);
+			continue;
+		}
 		const runData = detail.data?.resultData?.runData ?? {};
 		const trigger = runData[triggerName]?.at(-1)?.data?.main?.[0] ?? [];
 		const eventId = trigger[0]?.json?.id as string | undefined;
@@ -75,7 +82,7 @@ export async function countWork(
 		const worked = (runData[workName]?.length ?? 0) > 0 ? 1 : 0;
 		workRuns.set(eventId, (workRuns.get(eventId) ?? 0) + worked);
 	}
-	return { executions: executions.length, workRuns, empty, unsuccessful, createdAt };
+	return { executions: executions.length, workRuns, empty, unreadable, unsuccessful, createdAt };
 }
 
 /** A Wait node of `seconds` (under 65 s it holds its concurrency slot), the work after a start node. */
@@ -409,7 +416,7 @@ export async function accountForAcknowledged(s: Scenario): Promise<AcknowledgedA
 	const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
 	const texts: Array<{ status: string; text: string }> = [];
 	for (const { id, status } of await allExecutions(s.n8n, s.workflowId))
-		texts.push({ status, text: JSON.stringify(await s.n8n.execution(id)) });
+		texts.push({ status, text: JSON.stringify((await s.n8n.executionIfReadable(id)) ?? '') });
 	const listed: string[] = [];
 	const silent: string[] = [];
 	const crashed: string[] = [];

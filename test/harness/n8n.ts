@@ -559,6 +559,17 @@ export class N8n {
 		return { ...d, data };
 	}
 
+	/**
+	 * The execution, or undefined where n8n has its row but no data to show: n8n 1.x writes an
+	 * execution's row and its data in two inserts, and a SIGKILL between them leaves a row its
+	 * recovery marks crashed ("missing execution data"), listed, whose page n8n answers 500.
+	 */
+	async executionIfReadable(id: string): Promise<ExecutionDetail | undefined> {
+		const r = await this.restRaw('GET', `/executions/${id}`);
+		if (r.status === 500 && r.text.includes("reading 'data'")) return undefined;
+		return await this.execution(id);
+	}
+
 	/** Output items (json) of a node in an execution; [] if it did not run. */
 	async nodeOutput(executionId: string, nodeName: string): Promise<Array<Record<string, any>>> {
 		const ex = await this.execution(executionId);
