@@ -18,6 +18,12 @@ export interface HoldingProxy {
 	 * script's text): its reply, and everything after it, come that much later.
 	 */
 	holdAfter(marker: string, forMs: number): void;
+	/**
+	 * Closes the link, both sides, when the server answers the next request that contains
+	 * `marker`: the server ran it, the client never gets its reply (a proxy reset, a network
+	 * blip). The proxy goes on accepting new connections.
+	 */
+	dropAfter(marker: string): void;
 	/** Closes every connection and the listener; held bytes are lost. */
 	cut(): Promise<void>;
 }
@@ -25,16 +31,26 @@ export interface HoldingProxy {
 export async function holdingProxy(target: { host: string; port: number }): Promise<HoldingProxy> {
 	let holding = false;
 	let trigger: { marker: string; forMs: number } | undefined;
+	let dropping: { marker: string } | undefined;
 	const release = () => {
 		holding = false;
 		for (const link of links) for (const chunk of link.held.splice(0)) link.client.write(chunk);
 	};
-	const links: Array<{ client: net.Socket; upstream: net.Socket; held: Buffer[] }> = [];
+	const links: Array<{
+		client: net.Socket;
+		upstream: net.Socket;
+		held: Buffer[];
+		dropOnReply: boolean;
+	}> = [];
 	const server = net.createServer((client) => {
 		const upstream = net.connect(target.port, target.host);
-		const link = { client, upstream, held: [] as Buffer[] };
+		const link = { client, upstream, held: [] as Buffer[], dropOnReply: false };
 		links.push(link);
 		client.on('data', (chunk: Buffer) => {
+			if (dropping && chunk.includes(dropping.marker)) {
+				dropping = undefined;
+				link.dropOnReply = true;
+			}
 			if (trigger && chunk.includes(trigger.marker)) {
 				const { forMs } = trigger;
 				trigger = undefined;
@@ -44,6 +60,11 @@ export async function holdingProxy(target: { host: string; port: number }): Prom
 			upstream.write(chunk);
 		});
 		upstream.on('data', (chunk: Buffer) => {
+			if (link.dropOnReply) {
+				client.destroy();
+				upstream.destroy();
+				return;
+			}
 			if (holding) link.held.push(chunk);
 			else client.write(chunk);
 		});
@@ -61,6 +82,7 @@ export async function holdingProxy(target: { host: string; port: number }): Prom
 		hold: () => (holding = true),
 		release,
 		holdAfter: (marker, forMs) => (trigger = { marker, forMs }),
+		dropAfter: (marker) => (dropping = { marker }),
 		cut: async () => {
 			for (const link of links) {
 				link.held = [];

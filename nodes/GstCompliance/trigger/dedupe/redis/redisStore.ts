@@ -47,6 +47,7 @@ import {
 	TAKE_BACK,
 } from './redisScripts';
 import { type RedisConnection } from './redisSettings';
+import { settle } from '../../../settle';
 
 /** How many overdue candidates one look reads. */
 const OVERDUE_BATCH = 20;
@@ -83,9 +84,8 @@ export class RedisDedupeStore implements EventLedger {
 
 	/**
 	 * `nowMs` scores the id in the accepted set only; Redis's clock decides the rest. An accept
-	 * whose script was sent but whose reply failed (a timeout, a dropped connection) takes its
-	 * acceptance back on the same connection, which Redis runs after it: the delivery is answered
-	 * 5xx, and the service's retry must not find it "on its way".
+	 * whose script was sent but whose reply failed takes its acceptance back (`takeBack`): the
+	 * delivery is answered 5xx, and the service's retry must not find it "on its way".
 	 */
 	async accept(
 		eventId: string,
@@ -114,7 +114,7 @@ export class RedisDedupeStore implements EventLedger {
 			const [kind, acceptedMs] = (await run(
 				script(ACCEPT, key, this.options.windowMs, startWithinMs, token),
 			).catch(async (error: unknown) => {
-				if (token) await run(script(TAKE_BACK, key, token)).catch(() => 0);
+				if (token) await this.takeBack(run, key, token);
 				throw error;
 			})) as [Acceptance['kind'], number, number];
 			// Tidying only (`overdue` drops a started id it finds): a retake's new time, a duplicate out.
@@ -153,6 +153,20 @@ export class RedisDedupeStore implements EventLedger {
 			).catch(() => 0);
 			return result === 'duplicate' ? 'duplicate' : 'started';
 		});
+	}
+
+	/**
+	 * Deletes the acceptance `token` wrote, if it stands. First on the accept's connection, which
+	 * Redis runs after the accept (its reply came late); where that connection is gone (it closed
+	 * under the accept: a proxy reset, a network blip, Redis's `timeout`), once more on the
+	 * process's client connected afresh, within its connect timeout. Only a Redis unreachable for
+	 * that long keeps the mark: the retry is then answered as a copy, and the event is delivered
+	 * again by the trigger after the Missed Event Warning (overdue.ts).
+	 */
+	private async takeBack(run: Run, key: string, token: string): Promise<void> {
+		const taken = await settle(run(script(TAKE_BACK, key, token)));
+		if (taken.ok) return;
+		await this.step(async (again) => await again(script(TAKE_BACK, key, token))).catch(() => 0);
 	}
 
 	/** The accept's script ran in Redis before it answered: its acceptance is kept already. */

@@ -198,6 +198,23 @@ describe('the trigger with a Redis credential', () => {
 		}
 	});
 
+	it('an accept whose connection closes after Redis ran it (answered 503) → its acceptance is taken back on a new connection: the service’s retry is accepted and its execution starts the event', async () => {
+		const proxy = await holdingProxy({ host: suite.server.host, port: suite.server.port });
+		try {
+			const viaProxy = { ...redisCredential(), port: proxy.port };
+			// Redis runs the ACCEPT script; its reply never comes: the link closes under it.
+			proxy.dropAfter('onItsWay');
+			const first = await deliver({ ...signed(body('evt_dropped_accept')), redis: viaProxy });
+			expect(first).toMatchObject({ status: 503, started: undefined });
+			expect(await suite.inspect.get(key('evt_dropped_accept'))).toBeNull();
+			const retry = await deliver({ ...signed(body('evt_dropped_accept')), redis: viaProxy });
+			expect(retry).toMatchObject({ status: 202, body: { received: true } });
+			expect(retry.started).toEqual([expect.objectContaining({ id: 'evt_dropped_accept' })]);
+		} finally {
+			await proxy.cut();
+		}
+	});
+
 	it('the same item started twice (a Retry from the executions list after its start failed late) → started both times; another acceptance’s execution → duplicate', async () => {
 		const first = await deliver({
 			...signed(body('evt_same_item')),
