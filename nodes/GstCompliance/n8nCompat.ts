@@ -66,7 +66,8 @@
  *    (n8n keeps the step's input in the execution's run data). The acceptance (its token, the
  *    accepting process and time) rides there, so a start knows its own earlier write: pinned by
  *    the crash spec (executions run again after a restart start their events once), the queue spec
- *    (a worker tells that another process accepted) and the e2e spec of this file (a Retry).
+ *    (a worker tells that another process accepted: its probe of the item's URL is answered by
+ *    another process) and the e2e spec of this file (a Retry).
  * 11. A Test-URL delivery that starts an execution ends the listening session (n8n deregisters the
  *    test webhook after the first delivery with `workflowData`); one that starts none leaves the
  *    editor listening and shows nothing. An error thrown by the execution's first step shows in the

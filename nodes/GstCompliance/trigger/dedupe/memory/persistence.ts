@@ -40,7 +40,6 @@ import {
 } from '../keys';
 import {
 	AcceptedElsewhereError,
-	acceptedElsewhere,
 	isMarkers,
 	markThisProcess,
 	SavedIdsUnreadError,
@@ -48,6 +47,7 @@ import {
 import { isSnapshot, pendingFromSnapshot } from './snapshotRecords';
 import { dedupeRegistry, type RegistryEntry } from './registry';
 import { settings } from '../../../settings';
+import { settle } from '../../../settle';
 
 /**
  * Where n8n reads the answer once the execution exists (2.0–2.33), the store is written into
@@ -139,10 +139,9 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			return acceptance;
 		},
 		start: async (eventId, nowMs, mark) => {
-			if (mark && acceptedElsewhere(mark, dedupeRegistry.process))
-				throw new AcceptedElsewhereError();
-			// Run again after a restart before anything read the saved ids into this process: they
-			// may say the event started (a copy taken again, whose first execution ran before it).
+			// Accepted by another process, and nothing has read the saved ids into this one: run
+			// again after a restart (they may say the event started: a copy taken again, whose first
+			// execution ran before it), or on a process that receives no deliveries (a worker).
 			if (mark && entry.read !== 'row' && mark.process !== dedupeRegistry.process.id)
 				await readSavedFirst(site, entry, mark.url);
 			entry.unsaved.started(eventId);
@@ -200,8 +199,12 @@ function readSaved(site: MemorySite, entry: RegistryEntry, idsKey: string): void
 export const READ_SAVED_DELAYS_MS: readonly number[] = [0, 1_000, 2_000, 4_000, 8_000, 15_000];
 
 /**
- * Probes the Production URL until n8n's request for it has let the store read the row's snapshot;
- * throws SavedIdsUnreadError when it never does.
+ * Probes the Production URL until n8n's request for it has let the store read the row's snapshot.
+ * Whichever process serves that URL answers the probe, so a probe answered without this process's
+ * store reading the row says that another process receives the trigger's deliveries while this one
+ * runs their executions (a queue-mode worker): AcceptedElsewhereError, with no clock compared.
+ * Throws SavedIdsUnreadError when no probe is answered (n8n still registering its webhooks after a
+ * restart, for about 30 s, or an n8n that cannot reach its own URL).
  */
 async function readSavedFirst(
 	site: MemorySite,
@@ -211,8 +214,9 @@ async function readSavedFirst(
 	for (const delayMs of READ_SAVED_DELAYS_MS) {
 		if (!site.probe || url === undefined) break;
 		if (delayMs > 0) await settings.sleep(delayMs);
-		await site.probe(url).catch(() => undefined);
+		const answered = await settle(site.probe(url));
 		if (entry.read === 'row') return;
+		if (answered.ok) throw new AcceptedElsewhereError();
 	}
 	throw new SavedIdsUnreadError();
 }

@@ -17,7 +17,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { StartMark } from '../lifecycle';
 import { isDue } from '../../../throttle';
 
 /** Another process is live while its marker changed this recently, and kept this long. */
@@ -148,7 +147,8 @@ function isMarker(value: unknown): value is [number, number] {
  * starts an event runs on a worker, with no static data and a memory of its own, so neither the
  * process that accepted nor the one that starts would learn what the other did. A community node
  * cannot read n8n's configuration (no `process.env` on n8n Cloud), so the execution tells it from
- * its item: accepted by another process while this one was running.
+ * its item and its Production URL: accepted by another process, whose URL another process serves
+ * (persistence.ts, readSavedFirst).
  */
 export class AcceptedElsewhereError extends Error {
 	constructor() {
@@ -171,16 +171,4 @@ export class SavedIdsUnreadError extends Error {
 		);
 		this.name = 'SavedIdsUnreadError';
 	}
-}
-
-/**
- * Accepted by another process while this one was running (by its load time; the accepting
- * process's clock): that process holds the acceptance, this one would start the event blind. An
- * item accepted before this process started is one n8n runs again after a restart.
- */
-export function acceptedElsewhere(
-	mark: StartMark,
-	self: { id: string; loadedMs: number },
-): boolean {
-	return mark.process !== self.id && mark.acceptedMs > self.loadedMs;
 }

@@ -117,10 +117,7 @@ const settled = (entry: RegistryEntry) =>
 
 export const dedupeRegistry = new DedupeRegistry();
 
-/**
- * This process: its id in markers and acceptances, when it loaded the package (it served nothing
- * before), and when it saved its first delivery.
- */
-function newProcess(): { id: string; loadedMs: number; startedMs?: number } {
-	return { id: randomUUID().slice(0, 8), loadedMs: Date.now() };
+/** This process: its id in markers and acceptances, and when it saved its first delivery. */
+function newProcess(): { id: string; startedMs?: number } {
+	return { id: randomUUID().slice(0, 8) };
 }

@@ -18,7 +18,13 @@ import {
 	type LedgerScope,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { freePort, sleep, waitFor } from '../../../../../harness/http';
-import { deliver, envelope, NOW_MS, signed } from '../../../../helpers/deliverToTrigger';
+import {
+	deliver,
+	envelope,
+	newWorkflow,
+	NOW_MS,
+	signed,
+} from '../../../../helpers/deliverToTrigger';
 import { holdingProxy } from '../../../../../harness/holdingProxy';
 import { suiteRedis } from '../../../../helpers/suiteRedis';
 
@@ -202,12 +208,16 @@ describe('the trigger with a Redis credential', () => {
 		const proxy = await holdingProxy({ host: suite.server.host, port: suite.server.port });
 		try {
 			const viaProxy = { ...redisCredential(), port: proxy.port };
+			// A workflow of its own: its 503 is the first refusal of its trigger's log, not Redis-down's.
+			const workflow = newWorkflow('wf-dropped-accept');
+			const delivery = { ...signed(body('evt_dropped_accept')), redis: viaProxy, workflow };
 			// Redis runs the ACCEPT script; its reply never comes: the link closes under it.
 			proxy.dropAfter('onItsWay');
-			const first = await deliver({ ...signed(body('evt_dropped_accept')), redis: viaProxy });
+			const first = await deliver(delivery);
 			expect(first).toMatchObject({ status: 503, started: undefined });
-			expect(await suite.inspect.get(key('evt_dropped_accept'))).toBeNull();
-			const retry = await deliver({ ...signed(body('evt_dropped_accept')), redis: viaProxy });
+			const scope = ledgerScope({ workflowId: workflow.id, nodeId: workflow.nodeId });
+			expect(await suite.inspect.get(redisEventKey(scope, 'evt_dropped_accept'))).toBeNull();
+			const retry = await deliver(delivery);
 			expect(retry).toMatchObject({ status: 202, body: { received: true } });
 			expect(retry.started).toEqual([expect.objectContaining({ id: 'evt_dropped_accept' })]);
 		} finally {

@@ -9,6 +9,9 @@
  * this fails if the write is lost or an execution writes. A "restart" forgets the process's
  * stores; only the saved static data survives it.
  */
+import { createServer } from 'http';
+import type { AddressInfo } from 'net';
+
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
@@ -595,15 +598,34 @@ describe('executions n8n runs without the workflow’s static data (recovered af
 });
 
 describe('an execution on another n8n process than the one that accepted its delivery, while both run (a queue-mode worker)', () => {
+	/**
+	 * The Production URL as a queue-mode worker reaches it: served by another n8n process (a main
+	 * or a webhook process), which answers the trigger's probe 204 without this process's store.
+	 */
+	let elsewhere: { baseUrl: string; close: () => void };
+	beforeAll(async () => {
+		const server = createServer((_req, res) => void res.writeHead(204).end());
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		elsewhere = {
+			baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`,
+			close: () => server.close(),
+		};
+	});
+	afterAll(() => elsewhere.close());
 	/** The execution runs on a process that was running before the delivery: a worker. */
 	const onWorker = () => {
 		dedupeRegistry.clear();
-		dedupeRegistry.process.loadedMs = NOW_MS - HOUR;
 	};
 
 	it('execute() → fails holding its event, saying to attach a Redis credential; nothing started', async () => {
 		const row = newWorkflow('wf-worker');
-		const first = await deliver({ ...event('evt_on_worker'), workflow: row, execution: 'later' });
+		const first = await deliver({
+			...event('evt_on_worker'),
+			workflow: row,
+			execution: 'later',
+			webhookBaseUrl: elsewhere.baseUrl,
+		});
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS - HOUR);
 		onWorker();
 		// What happened as the title, what to do under it.
 		await expect(first.execution!({ withoutStaticData: true })).rejects.toMatchObject({
@@ -624,11 +646,43 @@ describe('an execution on another n8n process than the one that accepted its del
 		).toHaveLength(1);
 	});
 
+	it('execute() on a worker whose clock is 2 min ahead of the process that accepted (review 6, N5) → fails holding its event, saying to attach a Redis credential: no clocks compared', async () => {
+		const row = newWorkflow('wf-worker-ahead');
+		const first = await deliver({
+			...event('evt_worker_ahead'),
+			workflow: row,
+			execution: 'later',
+			webhookBaseUrl: elsewhere.baseUrl,
+		});
+		// Started a minute before the acceptance, by the accepting process's clock.
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 60_000);
+		jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
+		onWorker();
+		await expect(first.execution!({ withoutStaticData: true })).rejects.toMatchObject({
+			message: expect.stringMatching(/another n8n process than the one that received/),
+		});
+	});
+
 	it('execute() of a delivery accepted before this process started (n8n runs it again after a restart) → starts it', async () => {
 		const row = newWorkflow('wf-after-restart');
 		const first = await deliver({ ...event('evt_before'), workflow: row, execution: 'later' });
-		dedupeRegistry.clear();
-		dedupeRegistry.process.loadedMs = NOW_MS + 1;
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 1);
+		restart(row);
+		expect((await first.execution!({ withoutStaticData: true })).items).toHaveLength(1);
+	});
+
+	it('execute() run again after a restart across a clock stepped back 10 min (review 6, N4) → starts it; a Retry of it, later in the same process → started again as its own', async () => {
+		const row = newWorkflow('wf-clock-back');
+		// Accepted while the host's clock ran 10 min fast; the restart comes after NTP set it back.
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS + 10 * 60_000);
+		const first = await deliver({
+			...eventAt('evt_clock_back', NOW_MS + 10 * 60_000),
+			workflow: row,
+			execution: 'later',
+		});
+		jest.spyOn(Date, 'now').mockReturnValue(NOW_MS);
+		restart(row);
+		expect((await first.execution!({ withoutStaticData: true })).items).toHaveLength(1);
 		expect((await first.execution!({ withoutStaticData: true })).items).toHaveLength(1);
 	});
 

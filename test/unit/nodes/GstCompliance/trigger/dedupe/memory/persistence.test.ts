@@ -171,28 +171,31 @@ describe('reading the saved snapshot: the row’s once, an execution’s only in
 describe('an execution of a delivery another running process accepted', () => {
 	const mark = (process: string, acceptedMs: number) => ({ token: 't', process, acceptedMs });
 
-	it('start → AcceptedElsewhereError, naming the credential; accepted by this process → started; before it loaded (run again after a restart) → the saved ids read first (its probe makes n8n run a webhook), then started', async () => {
-		dedupeRegistry.process.loadedMs = NOW;
-		// The probe's request: n8n runs the trigger's webhook, which reads the row.
-		const probe = jest.fn(async () => void memoryLedger(site({}).site, OPTIONS));
-		const ledger = memoryLedger({ ...site({ writable: false }).site, probe }, OPTIONS);
-		const error = await ledger.start('evt_1', NOW, mark('other', NOW + 1)).catch((e: Error) => e);
+	it('start of a delivery another process accepted, whose probe another process answers (a queue-mode worker) → AcceptedElsewhereError; accepted by this process → started, no probe; whose probe this process answers (run again after a restart) → the saved ids read first, then started', async () => {
+		// Answered by the process that serves the Production URL, without this process's store.
+		const elsewhere = jest.fn(async () => undefined);
+		const onWorker = memoryLedger({ ...site({ writable: false }).site, probe: elsewhere }, OPTIONS);
+		const url = 'http://n8n/webhook/x';
+		const error = await onWorker
+			.start('evt_1', NOW, { ...mark('other', NOW - 1), url })
+			.catch((e: Error) => e);
 		expect(error).toBeInstanceOf(AcceptedElsewhereError);
 		expect(error).toMatchObject({ name: 'AcceptedElsewhereError' });
-		expect(await ledger.start('evt_3', NOW, mark(dedupeRegistry.process.id, NOW + 1))).toBe(
+		expect(elsewhere).toHaveBeenCalledTimes(1);
+		expect(await onWorker.start('evt_3', NOW, mark(dedupeRegistry.process.id, NOW + 1))).toBe(
 			'started',
 		);
-		expect(probe).not.toHaveBeenCalled();
-		expect(
-			await ledger.start('evt_2', NOW, { ...mark('other', NOW), url: 'http://n8n/webhook/x' }),
-		).toBe('started');
-		expect(probe).toHaveBeenCalledTimes(1);
-		expect(probe).toHaveBeenCalledWith('http://n8n/webhook/x');
+		expect(elsewhere).toHaveBeenCalledTimes(1);
+		// The probe's request: n8n runs the trigger's webhook in this process, which reads the row.
+		const here = jest.fn(async () => void memoryLedger(site({}).site, OPTIONS));
+		const recovered = memoryLedger({ ...site({ writable: false }).site, probe: here }, OPTIONS);
+		expect(await recovered.start('evt_2', NOW, { ...mark('other', NOW + 1), url })).toBe('started');
+		expect(here).toHaveBeenCalledTimes(1);
+		expect(here).toHaveBeenCalledWith(url);
 	});
 
-	it('start of a delivery accepted before this process loaded, where nothing lets it read the saved ids (no probe, no URL) → SavedIdsUnreadError: it cannot tell', async () => {
+	it('start of a delivery another process accepted, where nothing lets it read the saved ids (no probe, no URL) → SavedIdsUnreadError: it cannot tell', async () => {
 		jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
-		dedupeRegistry.process.loadedMs = NOW;
 		const ledger = memoryLedger(site({ writable: false }).site, OPTIONS);
 		await expect(ledger.start('evt_4', NOW, mark('other', NOW))).rejects.toBeInstanceOf(
 			SavedIdsUnreadError,
@@ -210,7 +213,6 @@ describe('an execution of a delivery another running process accepted', () => {
 
 	it('probes at once, then waits 1, 2, 4, 8 and 15 s between probes; a probe without the URL to send it to is never made', async () => {
 		const sleep = jest.spyOn(settings, 'sleep').mockResolvedValue(undefined);
-		dedupeRegistry.process.loadedMs = NOW;
 		const failing = jest.fn(async () => {
 			throw new Error('ECONNREFUSED');
 		});
@@ -227,7 +229,6 @@ describe('an execution of a delivery another running process accepted', () => {
 	});
 
 	it('start in a process whose store has read the row (a delivery came first) → decides at once on it, no probe, whoever accepted', async () => {
-		dedupeRegistry.process.loadedMs = NOW;
 		memoryLedger(site({}).site, OPTIONS);
 		const probe = jest.fn(async () => undefined);
 		const ledger = memoryLedger({ ...site({ writable: false }).site, probe }, OPTIONS);

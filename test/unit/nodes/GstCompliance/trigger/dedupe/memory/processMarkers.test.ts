@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	acceptedElsewhere,
 	isMarkers,
 	markThisProcess,
 	OtherProcesses,
@@ -149,16 +148,6 @@ describe('OtherProcesses.look: what a webhook tells the item and the log', () =>
 		expect(warned).toHaveLength(2);
 		look(5, NOW + OVERLAP_MS); // the clock stepped back
 		expect(warned).toHaveLength(3);
-	});
-});
-
-describe('acceptedElsewhere: an execution of a delivery another running process accepted', () => {
-	const self = { id: 'self', loadedMs: NOW };
-	it('another process, after this one loaded → true; this process, or before it loaded → false', () => {
-		const mark = (process: string, acceptedMs: number) => ({ token: 't', process, acceptedMs });
-		expect(acceptedElsewhere(mark('other', NOW + 1), self)).toBe(true);
-		expect(acceptedElsewhere(mark('other', NOW), self)).toBe(false);
-		expect(acceptedElsewhere(mark('self', NOW + 1), self)).toBe(false);
 	});
 });
 
