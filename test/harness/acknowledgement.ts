@@ -126,11 +126,13 @@ export async function scenario(
 		 * Otherwise the service delivers straight to n8n, as to the Webhook node it is set beside.
 		 */
 		restarts?: boolean;
+		/** n8n's clock offset (faketime) at its first start. */
+		clockOffset?: string;
 	},
 ): Promise<Scenario> {
 	const session = await startSession(
 		{ retryBaseMs: opts.retryBaseMs, deliveryTimeoutMs: opts.serviceTimeoutMs },
-		{ name, env: opts.env },
+		{ name, env: opts.env, clockOffset: opts.clockOffset },
 	);
 	const { n8n, emulator, client } = session;
 	const webhookId = uuid();
@@ -341,12 +343,18 @@ export async function crashWhileQueued(
 		serviceTimeoutMs: number;
 		retryBaseMs: number;
 		triggerOptions?: Record<string, unknown>;
+		/**
+		 * n8n's clock runs this far ahead until the kill (faketime, e.g. '+240s': inside the
+		 * signature tolerance) and is the host's after the restart: a clock stepped back across it.
+		 */
+		clockAheadUntilKill?: string;
 	},
 ): Promise<CrashResult> {
 	const s = await scenario(name, {
 		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
 		workSeconds: 1,
 		restarts: true,
+		clockOffset: opts.clockAheadUntilKill,
 		...opts,
 	});
 	try {
@@ -362,6 +370,7 @@ export async function crashWhileQueued(
 		if (queued.length === 0)
 			throw new Error('no delivery was waiting for the slot at the kill: nothing was tested');
 		await killHard(s.n8n);
+		s.n8n.clockOffset = undefined;
 		await s.n8n.restart();
 		await serviceView(s, 240_000);
 		// n8n 2.0–2.33 never run these again; 1.x and 2.34+ do.

@@ -15,6 +15,7 @@ import { FatalError, freePort, request, waitFor, HttpResponse } from './http';
 
 import * as installer from './install';
 import { ReadinessGate } from './readinessGate';
+import { faketimeBin } from './queue/services';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const WORK_DIR = path.join(REPO_ROOT, 'test', 'e2e', '.work');
@@ -135,6 +136,8 @@ export interface StartOptions {
 	timeoutMs?: number;
 	/** Echo n8n's output to this process' stdout too. */
 	echo?: boolean;
+	/** n8n's clock, skewed by Debian's faketime (e.g. '+240s'); `clockOffset` changes it per start. */
+	clockOffset?: string;
 }
 
 const liveGroups = new Set<number>();
@@ -164,6 +167,8 @@ export class N8n {
 	port = 0;
 	brokerPort = 0;
 	host: string;
+	/** The clock offset of the next start (faketime's `-f`), undefined for the host's clock. */
+	clockOffset?: string;
 	private child?: ChildProcess;
 	/** The readiness check a deployment puts in front of n8n (readinessGate.ts). */
 	private readonly gate = new ReadinessGate(() => this.port);
@@ -175,6 +180,7 @@ export class N8n {
 	constructor(opts: StartOptions = {}) {
 		this.opts = opts;
 		this.name = opts.name ?? 'n8n';
+		this.clockOffset = opts.clockOffset;
 		fs.mkdirSync(WORK_DIR, { recursive: true });
 		this.userFolder = opts.userFolder ?? fs.mkdtempSync(path.join(WORK_DIR, `${this.name}-`));
 		this.n8nFolder = path.join(this.userFolder, '.n8n');
@@ -268,7 +274,10 @@ export class N8n {
 		};
 		const out = fs.openSync(this.logFile, 'a');
 		fs.writeSync(out, `\n===== n8n start ${new Date().toISOString()} port ${this.port} =====\n`);
-		const child = spawn(installer.NODE24_BIN, [N8N_BIN, 'start'], {
+		const [command, args] = this.clockOffset
+			? [faketimeBin(), ['-f', this.clockOffset, installer.NODE24_BIN, N8N_BIN, 'start']]
+			: [installer.NODE24_BIN, [N8N_BIN, 'start']];
+		const child = spawn(command, args, {
 			cwd: this.userFolder,
 			env,
 			detached: true, // own process group: stop() kills n8n and its task runners together

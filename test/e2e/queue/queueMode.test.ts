@@ -317,6 +317,30 @@ describe('queue mode with no Redis credential (the built-in store lives in one p
 			/^Attach a GST Compliance Dedupe Redis credential.*once the credential is attached/,
 		);
 	});
+
+	it('the worker’s clock 2 min ahead of the webhook processes’ (faketime): its execution still fails naming the Redis credential; no clocks are compared (review 6, N5)', async () => {
+		const { worker } = cluster;
+		await worker.stop();
+		worker.clockOffset = '+120s';
+		await worker.start();
+		try {
+			const trigger = await activeTrigger('queue: built-in store, worker ahead', undefined);
+			const event = einvoiceEvent(5_000_002);
+			expect(outcome(await deliverSigned(trigger.url(0), event, signingSecret))).toBe('accepted');
+			await waitForFinished(main, trigger.workflowId, 1, 60_000, 0);
+			const [execution] = await main.executions(trigger.workflowId);
+			const detail = await main.execution(execution.id);
+			const error = detail.data?.resultData?.error as { message?: string };
+			expect({ status: execution.status, message: error?.message }).toEqual({
+				status: 'error',
+				message: expect.stringMatching(/another n8n process than the one that received/),
+			});
+		} finally {
+			await worker.stop();
+			worker.clockOffset = undefined;
+			await worker.start();
+		}
+	});
 });
 
 /**

@@ -65,6 +65,23 @@ it('a SIGKILL while deliveries wait for the slot: n8n runs them after the restar
 	expect(work.empty).toBe(0);
 });
 
+it('a SIGKILL while deliveries wait for the slot, n8n’s clock 4 min ahead until then and the host’s after the restart: the executions n8n runs again start their events, each once (review 6, N4)', async () => {
+	const { emitted, work } = await crashWhileQueued('crash-clock-back', {
+		doneBefore: 1,
+		events: 3,
+		holdSeconds: 60,
+		killAfterMs: 3_000,
+		serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+		retryBaseMs: 5_000,
+		recoversQueued: true,
+		clockAheadUntilKill: '+240s',
+	});
+	expect(Object.fromEntries(work.workRuns)).toEqual(
+		Object.fromEntries(emitted.map((id) => [id, 1])),
+	);
+	expect(work.unsuccessful).toEqual([]);
+});
+
 describe('a hard kill inside a burst: nothing acknowledged is lost silently', () => {
 	it('a SIGKILL 1.5 s into 40 events at 25/s behind a limit of 5 (built-in store) → each event answered 2xx did its work once, or is in an execution n8n lists', async () => {
 		const { account, service } = await killInsideBurst('kill-burst', KILL_IN_BURST);
