@@ -286,6 +286,8 @@ export async function burstBehindLimit(
 		serviceTimeoutMs: number;
 		retryBaseMs: number;
 		triggerOptions?: Record<string, unknown>;
+		/** A Redis for the trigger's Dedupe Store. */
+		redis?: { host: string; port: number };
 		/** Sees the scenario before it stops (bench item 10 reads the emulator's deliveries). */
 		observe?: (
 			s: Scenario,
@@ -311,6 +313,65 @@ export async function burstBehindLimit(
 		const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
 		opts.observe?.(s, emitted, startedAt, work, service, acknowledgedAt);
 		return { emitted, service, work };
+	} finally {
+		await s.session.stop();
+	}
+}
+
+/**
+ * With the Redis store (answered at once on every version): n8n's only production slot is held
+ * by another workflow, `events` deliveries are answered and wait for it, n8n is SIGKILLed and
+ * started again. n8n 1.x and 2.34+ run the waiting executions again; 2.0–2.33 never do (their rows
+ * stay queued), and past the Missed Event Warning (1 min) the next delivery makes the trigger
+ * deliver those events to its own Production URL again. Returns once every event did its work or
+ * two minutes after that delivery.
+ */
+export async function crashWhileQueuedWithRedis(
+	name: string,
+	opts: {
+		events: number;
+		serviceTimeoutMs: number;
+		retryBaseMs: number;
+		redis: { host: string; port: number };
+	},
+): Promise<BurstResult> {
+	const s = await scenario(name, {
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
+		workSeconds: 1,
+		restarts: true,
+		triggerOptions: { startWithinMinutes: 1 },
+		...opts,
+	});
+	try {
+		const holder = await slotHolder(s.n8n, 60);
+		const held = await fetch(holder, { method: 'POST', body: '{}' }).catch(() => undefined);
+		if (!held) throw new Error('the slot holder did not answer');
+		const emitted = await emitEvents(s, opts.events, 1_000);
+		const service = await serviceView(s, 60_000);
+		const queued = (await allExecutions(s.n8n, s.workflowId)).filter((e) => e.status === 'new');
+		if (queued.length === 0)
+			throw new Error('no delivery was waiting for the slot at the kill: nothing was tested');
+		await killHard(s.n8n);
+		await s.n8n.restart();
+		const stranded = new Set(queued.map((e) => e.id));
+		await settled(s, 120_000, stranded);
+		const warnedAt = Date.now() + 65_000;
+		await sleep(warnedAt - Date.now());
+		const [after] = await emitEvents(s, 1, 0);
+		await serviceView(s, 60_000);
+		const all = [...emitted, after];
+		await waitFor(
+			async () => {
+				const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+				return all.every((id) => (work.workRuns.get(id) ?? 0) > 0);
+			},
+			'every event to do its work',
+			120_000,
+			2_000,
+		).catch(() => undefined);
+		await settled(s, 60_000, stranded);
+		const work = await countWork(s.n8n, s.workflowId, s.triggerName, s.workName);
+		return { emitted: all, service, work };
 	} finally {
 		await s.session.stop();
 	}

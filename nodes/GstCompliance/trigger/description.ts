@@ -139,7 +139,7 @@ export const properties: INodeProperties[] = [
 						name: 'Automatically',
 						value: 'auto',
 						description:
-							'At once, except on n8n 2.0 to 2.33 (queued executions are lost at a restart there)',
+							'At once, except on n8n 2.0 to 2.33 with the built-in dedupe store (queued executions are lost at a restart there)',
 					},
 					{
 						name: 'Immediately',

@@ -19,7 +19,7 @@ import {
 	requestBytes,
 	writeAnswer,
 } from '../n8nCompat';
-import { acknowledgeMode } from './acknowledgement';
+import { acknowledgeMode, type Acknowledge } from './acknowledgement';
 import { readTrigger, type Trigger } from './context';
 import type { Acceptance } from './dedupe/lifecycle';
 import { DEDUPE_CAPACITY, openLedger, thisAcceptor, type TriggerLedger } from './dedupe/store';
@@ -138,12 +138,14 @@ async function accept(
 			ACCEPTED,
 			deliveredItem(event, { token, ...thisAcceptor(nowMs) }),
 		);
-	const mode = acknowledgeMode(options.acknowledge, await n8nVersion());
 	let ledger: TriggerLedger;
 	let acceptance: Acceptance;
+	let mode: Acknowledge;
 	try {
+		const site = trigger.site(true);
+		mode = acknowledgeMode(options.acknowledge, await n8nVersion(), !!site.redisCredential);
 		ledger = await openLedger(
-			{ ...trigger.site(true), probe: async () => await probe(context) },
+			{ ...site, probe: async () => await probe(context) },
 			{ windowMs: options.dedupeWindowMs, capacity: DEDUPE_CAPACITY },
 		);
 		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, token, body);

@@ -40,12 +40,14 @@ import {
 	waitForFinished,
 	burstBehindLimit,
 	crashWhileQueued,
+	crashWhileQueuedWithRedis,
 	KILL_IN_BURST,
 	killInsideBurst,
 	retryAfterFailedStart,
 	startReplyLate,
 	type Session,
 } from '../../harness';
+import { startRedis, type RunningRedis } from '../../harness/queue/services';
 import { triggerPanel } from '../../../nodes/GstCompliance/trigger/description';
 
 jest.setTimeout(300_000);
@@ -508,6 +510,65 @@ describe(`n8n ${VERSION}: acknowledging behind the concurrency limit`, () => {
 		expect(account.silent).toEqual([]);
 		expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
 	}, 900_000);
+});
+
+/**
+ * With the Redis store the trigger delivers an event whose execution never started to itself
+ * again, so it answers at once on every version: on 2.0–2.33 what a restart strands (n8n never
+ * runs it) is delivered again past the Missed Event Warning, with no replay by a person.
+ */
+describe(`n8n ${VERSION}: acknowledging with the Redis store`, () => {
+	const SERVICE_TIMEOUT_MS = 10_000;
+	const once = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, 1]));
+	let redis: RunningRedis;
+	beforeAll(async () => {
+		redis = await startRedis(`compat-ack-redis-${VERSION}`);
+	});
+	afterAll(async () => await redis?.dispose());
+	const where = () => ({ host: redis.host, port: redis.port });
+
+	it('a burst of 100 behind a limit of 5, answered at once: no failed delivery, each event does its work once', async () => {
+		const { emitted, service, work } = await burstBehindLimit(`compat-burst-redis-${VERSION}`, {
+			limit: 5,
+			events: 100,
+			withinMs: 4_000,
+			workSeconds: 2,
+			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
+			retryBaseMs: 2_000,
+			redis: where(),
+		});
+		console.log(
+			`n8n ${VERSION}, Redis, burst of 100: ${service.failedAttempts} failed attempts of ${service.attempts}; ${work.executions} executions`,
+		);
+		expect(service).toMatchObject({ failedAttempts: 0, notDelivered: [], active: true });
+		expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));
+	}, 900_000);
+
+	it(
+		AT_ONCE
+			? 'a SIGKILL while deliveries wait for the slot: n8n runs them again after the restart, each event does its work once'
+			: 'a SIGKILL while deliveries wait for the slot: n8n never runs them again, the trigger delivers them to itself past the Missed Event Warning, each event does its work once',
+		async () => {
+			const { emitted, service, work } = await crashWhileQueuedWithRedis(
+				`compat-crash-redis-${VERSION}`,
+				{ events: 5, serviceTimeoutMs: SERVICE_TIMEOUT_MS, retryBaseMs: 45_000, redis: where() },
+			);
+			expect(service).toMatchObject({ failedAttempts: 0, notDelivered: [], active: true });
+			expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));
+		},
+		600_000,
+	);
+
+	if (MAJOR === 1)
+		it('a SIGKILL 1.5 s into 40 events at 25/s behind a limit of 5: each event answered 2xx did its work once, those lost before their execution delivered again by the trigger itself', async () => {
+			const { account } = await killInsideBurst(`compat-kill-redis-${VERSION}`, {
+				...KILL_IN_BURST,
+				redis: where(),
+			});
+			expect(account.silent).toEqual([]);
+			expect(account.listed).toEqual(account.crashed);
+			expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
+		}, 900_000);
 });
 
 describe(`n8n ${VERSION}: a start recognises its own earlier write (n8nCompat.ts, 10.)`, () => {

@@ -23,9 +23,17 @@ describe('the acknowledgement by n8n version (Automatic)', () => {
 		},
 	);
 
+	it.each([['2.0.0'], ['2.8.4'], ['2.33.9'], ['2.41.1'], ['1.123.81'], [undefined]])(
+		'acknowledgeMode(auto, %p, a store that delivers stranded events again: Redis) → atOnce',
+		(version) => {
+			expect(acknowledgeMode('auto', version, true)).toBe('atOnce');
+		},
+	);
+
 	it('acknowledgeMode(atOnce | afterExecutionCreated, any version) → the option as chosen', () => {
 		expect(acknowledgeMode('atOnce', '2.8.4')).toBe('atOnce');
 		expect(acknowledgeMode('afterExecutionCreated', '2.41.1')).toBe('afterExecutionCreated');
 		expect(acknowledgeMode('afterExecutionCreated', undefined)).toBe('afterExecutionCreated');
+		expect(acknowledgeMode('afterExecutionCreated', '2.8.4', true)).toBe('afterExecutionCreated');
 	});
 });
