@@ -319,6 +319,27 @@ export async function burstBehindLimit(
 }
 
 /**
+ * A scenario behind a production concurrency limit of 1, 1 s of work, a Missed Event Warning of
+ * 1 min, n8n restarted in it.
+ */
+async function oneSlotScenario(
+	name: string,
+	opts: {
+		serviceTimeoutMs: number;
+		retryBaseMs: number;
+		redis?: { host: string; port: number };
+	},
+): Promise<Scenario> {
+	return await scenario(name, {
+		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
+		workSeconds: 1,
+		restarts: true,
+		triggerOptions: { startWithinMinutes: 1 },
+		...opts,
+	});
+}
+
+/**
  * With the Redis store (answered at once on every version): n8n's only production slot is held
  * by another workflow, `events` deliveries are answered and wait for it, n8n is SIGKILLed and
  * started again. n8n 1.x and 2.34+ run the waiting executions again; 2.0–2.33 never do (their rows
@@ -335,13 +356,7 @@ export async function crashWhileQueuedWithRedis(
 		redis: { host: string; port: number };
 	},
 ): Promise<BurstResult> {
-	const s = await scenario(name, {
-		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
-		workSeconds: 1,
-		restarts: true,
-		triggerOptions: { startWithinMinutes: 1 },
-		...opts,
-	});
+	const s = await oneSlotScenario(name, opts);
 	try {
 		const holder = await slotHolder(s.n8n, 60);
 		const held = await fetch(holder, { method: 'POST', body: '{}' }).catch(() => undefined);
@@ -518,6 +533,19 @@ export async function accountForAcknowledged(s: Scenario): Promise<AcknowledgedA
 }
 
 /**
+ * The burst of the e2e spec and the compatibility project: 100 events within 4 s behind a limit of
+ * 5, 2 s of work each, the service waiting 10 s and retrying from 2 s.
+ */
+export const BURST_OF_100 = {
+	limit: 5,
+	events: 100,
+	withinMs: 4_000,
+	workSeconds: 2,
+	serviceTimeoutMs: 10_000,
+	retryBaseMs: 2_000,
+} as const;
+
+/**
  * The kill inside a burst of the e2e spec and the compatibility project (review 6's): 40 events at
  * 25/s behind a limit of 5, 2 s of work each, n8n killed 1.5 s in, a Missed Event Warning of 1 min,
  * the service waiting 10 s and retrying first after n8n is back (a restart takes about 20 s here),
@@ -614,13 +642,7 @@ export async function retakenAcrossRestart(
 	name: string,
 	opts: { serviceTimeoutMs: number; retryBaseMs: number },
 ): Promise<RetakenResult> {
-	const s = await scenario(name, {
-		env: { N8N_CONCURRENCY_PRODUCTION_LIMIT: '1' },
-		workSeconds: 1,
-		restarts: true,
-		triggerOptions: { startWithinMinutes: 1 },
-		...opts,
-	});
+	const s = await oneSlotScenario(name, opts);
 	try {
 		const { control } = s.session.emulator;
 		// Holders of under 65 s keep the slot (a longer Wait gives it back); two in a row hold it

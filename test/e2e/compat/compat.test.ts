@@ -41,6 +41,7 @@ import {
 	burstBehindLimit,
 	crashWhileQueued,
 	crashWhileQueuedWithRedis,
+	BURST_OF_100,
 	KILL_IN_BURST,
 	killInsideBurst,
 	retryAfterFailedStart,
@@ -529,12 +530,7 @@ describe(`n8n ${VERSION}: acknowledging with the Redis store`, () => {
 
 	it('a burst of 100 behind a limit of 5, answered at once: no failed delivery, each event does its work once', async () => {
 		const { emitted, service, work } = await burstBehindLimit(`compat-burst-redis-${VERSION}`, {
-			limit: 5,
-			events: 100,
-			withinMs: 4_000,
-			workSeconds: 2,
-			serviceTimeoutMs: SERVICE_TIMEOUT_MS,
-			retryBaseMs: 2_000,
+			...BURST_OF_100,
 			redis: where(),
 		});
 		console.log(

@@ -9,6 +9,7 @@
 import {
 	burstBehindLimit,
 	crashWhileQueued,
+	BURST_OF_100,
 	KILL_IN_BURST,
 	killInsideBurst,
 	retakenAcrossRestart,
@@ -21,14 +22,7 @@ jest.setTimeout(900_000);
 const SERVICE_TIMEOUT_MS = 10_000;
 
 it('a burst of 100 events behind a limit of 5: no failed delivery, each event does its work once, one execution each', async () => {
-	const { emitted, service, work } = await burstBehindLimit('burst', {
-		limit: 5,
-		events: 100,
-		withinMs: 4_000,
-		workSeconds: 2,
-		serviceTimeoutMs: SERVICE_TIMEOUT_MS,
-		retryBaseMs: 2_000,
-	});
+	const { emitted, service, work } = await burstBehindLimit('burst', BURST_OF_100);
 	expect(service).toEqual({
 		attempts: 100,
 		failedAttempts: 0,
