@@ -99,7 +99,11 @@
  *    row. The built-in store answers an accepted delivery 2xx on either; where neither comes, the
  *    trigger makes such a request itself (a probe of its own Production URL), and with no proof
  *    within `settings.acceptanceSaveWithinMs` answers 503 (dedupe/memory/unsavedAcceptances.ts).
- *    Pinned by the crash spec (a SIGKILL inside a burst: test/e2e/specs/concurrencyLimit.test.ts).
+ *    Whichever process serves the Production URL runs the probe's webhook, so an execution whose
+ *    probe is answered while its own process's store read nothing runs on a process that
+ *    receives no deliveries (a queue-mode worker). Pinned by the crash spec (a SIGKILL inside a
+ *    burst: test/e2e/specs/concurrencyLimit.test.ts, and the compatibility project on 1.123.81
+ *    and 2.8.4) and the queue spec (a worker, on the host's clock and 2 min ahead).
  */
 import type {
 	IDataObject,

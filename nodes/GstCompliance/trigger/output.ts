@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { checkResourceId, resourcePath } from '../resources';
 import { gstApiRequest, type GstRequestContext } from '../transport/apiRequest';
+import type { AcceptanceMark } from './dedupe/lifecycle';
 import type { EventEnvelope } from './delivery';
 import { eventResource } from './events';
 
@@ -20,30 +21,17 @@ export const REFETCH_BUDGET_MS = 60_000;
 /** The field of the webhook's item that carries the accepted event to its execution. */
 export const DELIVERED_FIELD = 'gstComplianceDelivery';
 
-/** What the accepting process hands the execution beside the envelope. */
-export interface AcceptanceMark {
-	/**
-	 * This acceptance's own mark: the start writes it, so a start tried again with the same item
-	 * (a reply lost, a Retry from the executions list) knows its own earlier write.
-	 */
-	token: string;
-	/** The process that accepted, and when by its clock (dedupe/store.ts `Acceptor`). */
-	process: string;
-	acceptedMs: number;
-	/**
-	 * The Production URL the delivery came to: an execution n8n runs again after a restart probes
-	 * it, so the built-in store reads its saved ids before it decides (ownUrl.ts).
-	 */
-	url?: string;
-	/** What the accepting process has to tell the user about its store. */
-	notice?: string;
-}
-
 /**
  * The webhook's item: the accepted envelope, for the execution's first step (which may run on
  * another process, a worker in queue mode), with its acceptance.
  */
-export function deliveredItem(event: EventEnvelope, acceptance: AcceptanceMark): IDataObject {
+export function deliveredItem(
+	event: EventEnvelope,
+	acceptance: AcceptanceMark & {
+		/** What the accepting process has to tell the user about its store. */
+		notice?: string;
+	},
+): IDataObject {
 	const { notice, ...mark } = acceptance;
 	return {
 		[DELIVERED_FIELD]: {
@@ -63,9 +51,7 @@ export function deliveredItem(event: EventEnvelope, acceptance: AcceptanceMark):
  */
 export function deliveredEvent(
 	item: IDataObject,
-):
-	| { event: EventEnvelope; notice?: string; acceptance?: Omit<AcceptanceMark, 'notice'> }
-	| undefined {
+): { event: EventEnvelope; notice?: string; acceptance?: AcceptanceMark } | undefined {
 	const carried = item[DELIVERED_FIELD] as Record<string, unknown> | undefined;
 	if (typeof carried !== 'object' || carried === null) return undefined;
 	const { id, type, createdAt, data, notice, acceptance } = carried;

@@ -39,8 +39,11 @@ export type Acceptance =
 
 export type Start = 'started' | 'duplicate';
 
-/** What the execution's item says of its acceptance (trigger/output.ts). */
-export interface StartMark {
+/**
+ * An acceptance as the delivery's item carries it to the execution (trigger/output.ts), and as the
+ * start reads it: one name from the accept to the start.
+ */
+export interface AcceptanceMark {
 	/** This acceptance's own: a start with it recognises its own earlier write. */
 	token: string;
 	/** The process that accepted, and when by its clock. */
@@ -84,7 +87,7 @@ export interface OverdueLook {
 export interface EventLedger {
 	/**
 	 * Records the event as accepted now, unless started or accepted less than `startWithinMs` ago.
-	 * `token` is this acceptance's own mark (StartMark's), for a store that can take it back when
+	 * `token` is this acceptance's own mark (AcceptanceMark's `token`), for a store that can take it back when
 	 * its reply is lost; `delivery`, the body as received, for a store that keeps it until the
 	 * start (Redis), so an event whose execution was lost can be delivered again.
 	 */
@@ -100,9 +103,9 @@ export interface EventLedger {
 	 * acceptance than `mark`'s: the same item started again (its reply lost, a Retry from the
 	 * executions list) is `started` again.
 	 */
-	start(eventId: string, nowMs: number, mark?: StartMark): Promise<Start>;
+	start(eventId: string, nowMs: number, mark?: AcceptanceMark): Promise<Start>;
 	/** Whether `start` would be `duplicate` now: started by another acceptance. Reads only. */
-	startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean>;
+	startedElsewhere(eventId: string, mark?: AcceptanceMark): Promise<boolean>;
 	/**
 	 * Events accepted more than `startWithinMs` before `nowMs` that never started, each returned
 	 * by one call only (the first to find it); a later copy of one is `retaken`. A store returns

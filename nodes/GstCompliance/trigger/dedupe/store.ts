@@ -9,13 +9,13 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 import { CREDENTIAL } from '../../credentialNames';
 
 import { ledgerScope, triggerKey, type TriggerId } from './keys';
-import type { EventLedger } from './lifecycle';
+import type { AcceptanceMark, EventLedger } from './lifecycle';
 import type { DedupeOptions } from './memory/memoryStore';
 import { memoryLedger, type MemorySite } from './memory/persistence';
-import { dedupeRegistry } from './memory/registry';
 import { redisClients } from './redis/redisClients';
 import { redisDedupeStore } from './redis/redisCredential';
 import { RedisCredentialMissingError } from './redis/redisSettings';
+import { thisProcess } from './thisProcess';
 
 /**
  * The most ids the built-in store keeps (its memory and static data; docs/trigger.md has the
@@ -42,15 +42,9 @@ export interface DedupeSite extends MemorySite {
 	redisCredential?: () => Promise<ICredentialDataDecryptedObject>;
 }
 
-/** Which process accepted a delivery, and when by its clock: carried to its execution. */
-export interface Acceptor {
-	process: string;
-	acceptedMs: number;
-}
-
-/** This process as the deliveries it accepts name it. */
-export function thisAcceptor(nowMs: number): Acceptor {
-	return { process: dedupeRegistry.process.id, acceptedMs: nowMs };
+/** This process, accepting a delivery now, as the acceptance's mark names it. */
+export function thisAcceptor(nowMs: number): Pick<AcceptanceMark, 'process' | 'acceptedMs'> {
+	return { process: thisProcess.id, acceptedMs: nowMs };
 }
 
 /**

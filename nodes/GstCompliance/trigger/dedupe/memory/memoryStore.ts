@@ -6,7 +6,7 @@
  * cannot both win. `snapshot()` gives a small JSON value of both for workflow static data and
  * `fromSnapshot()` rebuilds the store from it after a restart.
  */
-import type { Acceptance, EventLedger, OverdueEvent, Start, StartMark } from '../lifecycle';
+import type { Acceptance, EventLedger, OverdueEvent, Start, AcceptanceMark } from '../lifecycle';
 import { AcceptedEvents } from './acceptedEvents';
 import {
 	isSnapshot,
@@ -116,7 +116,11 @@ export class MemoryDedupeStore implements EventLedger {
 	 * `mark`: the acceptance's (lifecycle.ts); the same item started again (a Retry from the
 	 * executions list) is `started` again while this process remembers its token.
 	 */
-	async start(eventId: string, nowMs: number, mark?: Pick<StartMark, 'token'>): Promise<Start> {
+	async start(
+		eventId: string,
+		nowMs: number,
+		mark?: Pick<AcceptanceMark, 'token'>,
+	): Promise<Start> {
 		if (this.startedAtAnswer.delete(eventId)) return 'started';
 		if (!this.claimNow(eventId, nowMs))
 			return this.startTokens.startedBy(eventId, mark?.token) ? 'started' : 'duplicate';
@@ -125,7 +129,7 @@ export class MemoryDedupeStore implements EventLedger {
 		return 'started';
 	}
 
-	async startedElsewhere(eventId: string, mark?: Pick<StartMark, 'token'>): Promise<boolean> {
+	async startedElsewhere(eventId: string, mark?: Pick<AcceptanceMark, 'token'>): Promise<boolean> {
 		if (this.startedAtAnswer.has(eventId) || !this.started.has(digestEventId(eventId)))
 			return false;
 		return !this.startTokens.startedBy(eventId, mark?.token);

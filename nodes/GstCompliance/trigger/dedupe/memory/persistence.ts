@@ -27,7 +27,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Acceptance, OverdueEvent, OverdueLook, Start, StartMark } from '../lifecycle';
+import type { Acceptance, OverdueEvent, OverdueLook, Start, AcceptanceMark } from '../lifecycle';
 import type { DedupeOptions } from './memoryStore';
 import { MemoryDedupeStore } from './memoryStore';
 import {
@@ -46,6 +46,7 @@ import {
 } from './processMarkers';
 import { isSnapshot, pendingFromSnapshot } from './snapshotRecords';
 import { dedupeRegistry, type RegistryEntry } from './registry';
+import { thisProcess } from '../thisProcess';
 import { settings } from '../../../settings';
 import { settle } from '../../../settle';
 
@@ -82,7 +83,7 @@ export interface MemorySite extends TriggerId {
 
 export interface MemoryLedger {
 	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
-	start(eventId: string, nowMs: number, mark?: StartMark): Promise<Start>;
+	start(eventId: string, nowMs: number, mark?: AcceptanceMark): Promise<Start>;
 	startedElsewhere: MemoryDedupeStore['startedElsewhere'];
 	overdue(nowMs: number, startWithinMs: number, look: OverdueLook): Promise<OverdueEvent[]>;
 	notice(): string | undefined;
@@ -112,7 +113,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		const present = site.nodeIds?.();
 		saveAll(global, workflowId, present);
 		if (present) dropGone(global, present);
-		markThisProcess(global, processesKey(nodeId), dedupeRegistry.process, nowMs, (id) =>
+		markThisProcess(global, processesKey(nodeId), thisProcess, nowMs, (id) =>
 			entry.others.keeps(id, nowMs),
 		);
 		// A save that overlapped the move may have brought the legacy snapshot back.
@@ -125,7 +126,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		accept: async (eventId, nowMs, startWithinMs) => {
 			if (site.writable) {
 				const markers = site.staticData('global')[processesKey(nodeId)];
-				entry.others.look(markers, dedupeRegistry.process.id, nowMs, (notice) =>
+				entry.others.look(markers, thisProcess.id, nowMs, (notice) =>
 					site.warn(`${notice} (${ledgerScope(site)})`),
 				);
 			}
@@ -142,7 +143,7 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 			// Accepted by another process, and nothing has read the saved ids into this one: run
 			// again after a restart (they may say the event started: a copy taken again, whose first
 			// execution ran before it), or on a process that receives no deliveries (a worker).
-			if (mark && entry.read !== 'row' && mark.process !== dedupeRegistry.process.id)
+			if (mark && entry.read !== 'row' && mark.process !== thisProcess.id)
 				await readSavedFirst(site, entry, mark.url);
 			entry.unsaved.started(eventId);
 			return await store.start(eventId, nowMs, mark);

@@ -18,6 +18,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isDue } from '../../../throttle';
+import type { ThisProcess } from '../thisProcess';
 
 /** Another process is live while its marker changed this recently, and kept this long. */
 export const PROCESS_LIVE_MS = 60 * 60_000;
@@ -27,11 +28,6 @@ export const OVERLAP_MS = 5 * 60_000;
 const WARN_EVERY_MS = 10 * 60_000;
 /** Markers of other processes followed at most (the oldest seen go first). */
 const MAX_FOLLOWED = 64;
-
-export interface ThisProcess {
-	id: string;
-	startedMs?: number;
-}
 
 /** What this process saw of another's marker, by this process's clock. */
 interface Seen {

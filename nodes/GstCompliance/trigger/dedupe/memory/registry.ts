@@ -5,14 +5,13 @@
  * requests, and because the execution that starts an event runs in the same process as the
  * delivery that accepted it (regular mode).
  */
-import { randomUUID } from 'crypto';
-
 import { ledgerScope, type TriggerId } from '../keys';
 import { CapacityWatch } from './capacity';
 import { OtherProcesses } from './processMarkers';
 import { UnsavedAcceptances } from './unsavedAcceptances';
 import type { DedupeOptions, MemoryDedupeStore } from './memoryStore';
 import { isDue } from '../../../throttle';
+import { renewThisProcess, thisProcess } from '../thisProcess';
 
 /**
  * A store no delivery or execution has used for this long, and for longer than its dedupe window,
@@ -50,11 +49,6 @@ export interface RegistryEntry {
 export class DedupeRegistry {
 	private readonly stores = new Map<string, RegistryEntry>();
 	private sweptMs = -Infinity;
-	/**
-	 * This process as its marker in the static data names it (processMarkers.ts), from its first
-	 * delivery on.
-	 */
-	process = newProcess();
 
 	get(
 		trigger: TriggerId,
@@ -62,7 +56,7 @@ export class DedupeRegistry {
 		create: () => MemoryDedupeStore,
 		nowMs = Date.now(),
 	): RegistryEntry {
-		this.process.startedMs ??= nowMs;
+		thisProcess.startedMs ??= nowMs;
 		this.dropIdle(nowMs);
 		const key = ledgerScope(trigger);
 		let entry = this.stores.get(key);
@@ -93,10 +87,10 @@ export class DedupeRegistry {
 		return this.stores.size;
 	}
 
-	/** Forgets every store, as a process restart does. */
+	/** Forgets every store, and this process's id, as a process restart does. */
 	clear(): void {
 		this.stores.clear();
-		this.process = newProcess();
+		renewThisProcess();
 	}
 
 	private dropIdle(nowMs: number): void {
@@ -116,8 +110,3 @@ const settled = (entry: RegistryEntry) =>
 	entry.store.pendingCount === 0 && entry.store.unsavedStarts === 0 && entry.unsaved.size === 0;
 
 export const dedupeRegistry = new DedupeRegistry();
-
-/** This process: its id in markers and acceptances, and when it saved its first delivery. */
-function newProcess(): { id: string; startedMs?: number } {
-	return { id: randomUUID().slice(0, 8) };
-}

@@ -1,6 +1,6 @@
 /**
  * Which acceptance started each of the built-in store's latest starts (its token, lifecycle.ts
- * `StartMark`), so the same item started again (a Retry from the executions list) is told
+ * `AcceptanceMark`), so the same item started again (a Retry from the executions list) is told
  * `started`, not a duplicate of itself. In memory only, the latest STARTED_BY_KEPT, oldest out
  * first; memoryStore.ts owns it.
  */

@@ -32,7 +32,7 @@ import type {
 	OverdueEvent,
 	OverdueLook,
 	Start,
-	StartMark,
+	AcceptanceMark,
 } from '../lifecycle';
 import { type LedgerScope, redisAcceptedKey, redisDeliveryKey, redisEventKey } from '../keys';
 import { command, type RedisClient } from './redisConnection';
@@ -133,7 +133,7 @@ export class RedisDedupeStore implements EventLedger {
 	 * Redis's clock decides the window (the lifecycle's `nowMs` is not needed). Where the server has
 	 * replicas, a start returns once one of them has it (replicaWait.ts), or after the bound.
 	 */
-	async start(eventId: string, _nowMs?: number, mark?: StartMark): Promise<Start> {
+	async start(eventId: string, _nowMs?: number, mark?: AcceptanceMark): Promise<Start> {
 		const key = redisEventKey(this.options.scope, eventId);
 		return await this.step(async (run) => {
 			const result = await run(script(START, key, this.options.windowMs, startedMark(mark?.token)));
@@ -174,7 +174,7 @@ export class RedisDedupeStore implements EventLedger {
 		return true;
 	}
 
-	async startedElsewhere(eventId: string, mark?: StartMark): Promise<boolean> {
+	async startedElsewhere(eventId: string, mark?: AcceptanceMark): Promise<boolean> {
 		const key = redisEventKey(this.options.scope, eventId);
 		const value = await this.step(
 			async (run) => await run(async (client) => await client.get(key)),

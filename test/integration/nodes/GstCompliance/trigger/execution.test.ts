@@ -8,7 +8,7 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
-import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { thisProcess } from '../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
 import { DELIVERED_FIELD } from '../../../../../nodes/GstCompliance/trigger/output';
 import {
 	deliver,
@@ -38,7 +38,7 @@ describe('starting the event', () => {
 		const acceptedItem = (token: string) => ({
 			[DELIVERED_FIELD]: {
 				...envelope({ id: 'evt_twice' }),
-				acceptance: { token, process: dedupeRegistry.process.id, acceptedMs: clock.now },
+				acceptance: { token, process: thisProcess.id, acceptedMs: clock.now },
 			},
 		});
 		expect((await firstStepWith([acceptedItem('first')], row)).items).toHaveLength(1);

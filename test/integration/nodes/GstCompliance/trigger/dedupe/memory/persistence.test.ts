@@ -31,6 +31,7 @@ import {
 	PROCESS_LIVE_MS,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { thisProcess } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
 import {
 	DEDUPE_CAPACITY,
 	releaseTrigger,
@@ -376,7 +377,7 @@ describe('noticing another n8n process that receives the same trigger’s delive
 		const row = newWorkflow('wf-marker');
 		await deliverAt(row, NOW_MS);
 		expect(await deliverAt(row, NOW_MS + MINUTE)).not.toHaveProperty('dedupeNotice');
-		expect(markersOf(row)).toEqual({ [dedupeRegistry.process.id]: [NOW_MS, NOW_MS + MINUTE] });
+		expect(markersOf(row)).toEqual({ [thisProcess.id]: [NOW_MS, NOW_MS + MINUTE] });
 	});
 
 	it('two live processes: the other’s marker keeps changing over OVERLAP_MS → dedupeNotice naming the Redis credential, and a warning', async () => {
@@ -406,7 +407,7 @@ describe('noticing another n8n process that receives the same trigger’s delive
 			expect(await deliverAt(row, atMs)).not.toHaveProperty('dedupeNotice');
 		expect(Object.keys(markersOf(row))).toContain('before');
 		await deliverAt(row, NOW_MS + PROCESS_LIVE_MS);
-		expect(Object.keys(markersOf(row))).toEqual([dedupeRegistry.process.id]);
+		expect(Object.keys(markersOf(row))).toEqual([thisProcess.id]);
 	});
 
 	it('a rolling deploy: the old process saves for two more minutes, then stops → no notice, then or later', async () => {
@@ -447,7 +448,7 @@ describe('noticing another n8n process that receives the same trigger’s delive
 			three: [NOW_MS, NOW_MS, NOW_MS],
 		} as unknown as IDataObject;
 		expect(await deliverAt(row, NOW_MS + MINUTE)).not.toHaveProperty('dedupeNotice');
-		expect(Object.keys(markersOf(row))).toEqual([dedupeRegistry.process.id]);
+		expect(Object.keys(markersOf(row))).toEqual([thisProcess.id]);
 		(row.staticData.global as IDataObject)[markerKey(row)] = null as unknown as IDataObject;
 		expect(await deliverAt(row, NOW_MS + 2 * MINUTE)).not.toHaveProperty('dedupeNotice');
 	});

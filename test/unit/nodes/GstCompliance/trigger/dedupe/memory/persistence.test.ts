@@ -24,6 +24,7 @@ import {
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { thisProcess } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
 
 const NOW = Date.UTC(2026, 10, 26, 9, 0, 0);
 const WITHIN = 30 * 60_000;
@@ -149,7 +150,7 @@ describe('reading the saved snapshot: the row’s once, an execution’s only in
 		expect(
 			await memoryLedger(execution.site, OPTIONS).start('evt_saved', NOW, {
 				token: 'other',
-				process: dedupeRegistry.process.id,
+				process: thisProcess.id,
 				acceptedMs: NOW,
 			}),
 		).toBe('duplicate');
@@ -182,9 +183,7 @@ describe('an execution of a delivery another running process accepted', () => {
 		expect(error).toBeInstanceOf(AcceptedElsewhereError);
 		expect(error).toMatchObject({ name: 'AcceptedElsewhereError' });
 		expect(elsewhere).toHaveBeenCalledTimes(1);
-		expect(await onWorker.start('evt_3', NOW, mark(dedupeRegistry.process.id, NOW + 1))).toBe(
-			'started',
-		);
+		expect(await onWorker.start('evt_3', NOW, mark(thisProcess.id, NOW + 1))).toBe('started');
 		expect(elsewhere).toHaveBeenCalledTimes(1);
 		// The probe's request: n8n runs the trigger's webhook in this process, which reads the row.
 		const here = jest.fn(async () => void memoryLedger(site({}).site, OPTIONS));
@@ -267,7 +266,7 @@ describe('startedElsewhere: a look before the refetch', () => {
 		const ledger = memoryLedger(site({ writable: false }).site, OPTIONS);
 		const token = (t: string) => ({
 			token: t,
-			process: dedupeRegistry.process.id,
+			process: thisProcess.id,
 			acceptedMs: NOW,
 		});
 		expect(await ledger.startedElsewhere('evt_1', token('a'))).toBe(false);

@@ -2,6 +2,7 @@ import {
 	DedupeRegistry,
 	IDLE_STORE_MS,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { thisProcess } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
@@ -106,18 +107,19 @@ describe('DedupeRegistry: which stores a save writes, and when an unused one goe
 });
 
 describe('this process, as its marker names it', () => {
-	it('process → an id of 8 hex characters, started at the first get and not moved by later ones; clear() → a new one', () => {
+	it('thisProcess → started at the first get and not moved by later ones; clear() → a new id, not started yet', () => {
 		const registry = new DedupeRegistry();
-		expect(registry.process.id).toMatch(/^[0-9a-f]{8}$/);
-		expect(registry.process.startedMs).toBeUndefined();
+		registry.clear();
+		expect(thisProcess.startedMs).toBeUndefined();
 		const create = () => new MemoryDedupeStore(SHIPPED);
 		const entry = registry.get(t('wf', 'a'), SHIPPED, create, NOW_MS);
 		registry.get(t('wf', 'a'), SHIPPED, create, NOW_MS + 5_000);
-		expect(registry.process.startedMs).toBe(NOW_MS);
+		expect(thisProcess.startedMs).toBe(NOW_MS);
 		expect(entry.others.said).toBeUndefined();
-		const before = registry.process.id;
+		const before = thisProcess.id;
 		registry.clear();
-		expect(registry.process.id).not.toBe(before);
+		expect(thisProcess.id).not.toBe(before);
+		expect(thisProcess.startedMs).toBeUndefined();
 	});
 });
 
