@@ -14,6 +14,8 @@ import { settle } from '../settle';
 /** Overdue events are looked for at most this often per trigger and process (a Redis read). */
 export const OVERDUE_LOOK_EVERY_MS = 10_000;
 const lastOverdueLook = new Map<string, number>();
+/** How many overdue events a look delivers again at the same time. */
+const REDELIVER_AT_ONCE = 4;
 
 /**
  * Names the events accepted longer ago than the Missed Event Warning that never started: a warning
@@ -41,11 +43,17 @@ export async function overdueNotes(
 	const overdue = await ledger
 		.overdue(nowMs, startWithinMs, { shown, redelivers: redeliver !== undefined })
 		.catch(() => []);
-	for (const event of overdue) {
-		if (!event.delivery || !redeliver) continue;
-		const sent = await settle(redeliver(event.delivery));
-		event.redelivered = sent.ok ? { ok: true } : { ok: false, why: (sent.error as Error).message };
-	}
+	const toSend = redeliver ? overdue.filter((event) => event.delivery) : [];
+	// A few at a time: a kill inside a burst loses many, and this delivery answers after them.
+	const sender = async () => {
+		for (let event = toSend.shift(); event; event = toSend.shift()) {
+			const sent = await settle(redeliver!(event.delivery!));
+			event.redelivered = sent.ok
+				? { ok: true }
+				: { ok: false, why: (sent.error as Error).message };
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(REDELIVER_AT_ONCE, toSend.length) }, sender));
 	return overdue.map((event) => {
 		const message = overdueMessage(event, startWithinMs);
 		trigger.warn(`GST Compliance Trigger (workflow ${trigger.workflowId}): ${message}`);

@@ -49,8 +49,13 @@ import {
 import { type RedisConnection } from './redisSettings';
 import { settle } from '../../../settle';
 
-/** How many overdue candidates one look reads. */
+/** How many overdue candidates one read of the accepted set takes. */
 const OVERDUE_BATCH = 20;
+/**
+ * How many a look reads at most, batch after batch: a kill inside a burst loses more events
+ * than one batch holds, and a quiet trigger may get no other delivery to look again.
+ */
+const OVERDUE_LOOK_MAX = 200;
 
 export interface RedisStoreOptions {
 	/** The ledger the store keeps: a trigger's, or the credential test's probe. */
@@ -186,45 +191,62 @@ export class RedisDedupeStore implements EventLedger {
 		if (!look.redelivers) return [];
 		const setKey = redisAcceptedKey(this.options.scope);
 		return await this.step(async (run) => {
-			const found = await run(
-				async (client) =>
-					await client.zrangebyscore(
-						setKey,
-						'-inf',
-						nowMs - startWithinMs,
-						'WITHSCORES',
-						'LIMIT',
-						0,
-						OVERDUE_BATCH,
-					),
-			);
 			const overdue: OverdueEvent[] = [];
-			for (let i = 0; i + 1 < found.length; i += 2) {
-				const [eventId, score] = [found[i], Number(found[i + 1])];
-				const [state, acceptedMs, redisNowMs] = (await run(
-					script(CHECK, redisEventKey(this.options.scope, eventId), startWithinMs),
-				)) as [string, number, number?];
-				if (state === 'waiting') {
-					// Retaken, or looked at early (this process's clock ahead): scored again with its
-					// acceptance time on this process's clock, so the first look past its deadline names it.
-					const acceptedHereMs = nowMs - (Number(redisNowMs) - Number(acceptedMs));
-					await run(async (client) => await client.zadd(setKey, 'XX', acceptedHereMs, eventId));
-					continue;
-				}
-				// One process names it: whoever removes it from the set.
-				const removed = await run(async (client) => await client.zrem(setKey, eventId));
-				if (removed !== 1 || state === 'done') continue;
-				const kept = await run(
-					async (client) => await client.get(redisDeliveryKey(this.options.scope, eventId)),
-				).catch(() => null);
-				overdue.push({
-					eventId,
-					acceptedMs: state === 'gone' ? score : Number(acceptedMs),
-					...(kept ? { delivery: Buffer.from(kept, 'base64') } : {}),
-				});
+			// Each candidate read leaves the range (named, started, or scored again as waiting).
+			for (let read = 0; read < OVERDUE_LOOK_MAX; read += OVERDUE_BATCH) {
+				const found = await run(
+					async (client) =>
+						await client.zrangebyscore(
+							setKey,
+							'-inf',
+							nowMs - startWithinMs,
+							'WITHSCORES',
+							'LIMIT',
+							0,
+							OVERDUE_BATCH,
+						),
+				);
+				overdue.push(...(await this.named(run, found, nowMs, startWithinMs)));
+				if (found.length < OVERDUE_BATCH * 2) break;
 			}
 			return overdue;
 		});
+	}
+
+	/** The overdue events among candidates `found` (id, score, …), each taken out of the set. */
+	private async named(
+		run: Run,
+		found: string[],
+		nowMs: number,
+		startWithinMs: number,
+	): Promise<OverdueEvent[]> {
+		const setKey = redisAcceptedKey(this.options.scope);
+		const overdue: OverdueEvent[] = [];
+		for (let i = 0; i + 1 < found.length; i += 2) {
+			const [eventId, score] = [found[i], Number(found[i + 1])];
+			const [state, acceptedMs, redisNowMs] = (await run(
+				script(CHECK, redisEventKey(this.options.scope, eventId), startWithinMs),
+			)) as [string, number, number?];
+			if (state === 'waiting') {
+				// Retaken, or looked at early (this process's clock ahead): scored again with its
+				// acceptance time on this process's clock, so the first look past its deadline names it.
+				const acceptedHereMs = nowMs - (Number(redisNowMs) - Number(acceptedMs));
+				await run(async (client) => await client.zadd(setKey, 'XX', acceptedHereMs, eventId));
+				continue;
+			}
+			// One process names it: whoever removes it from the set.
+			const removed = await run(async (client) => await client.zrem(setKey, eventId));
+			if (removed !== 1 || state === 'done') continue;
+			const kept = await run(
+				async (client) => await client.get(redisDeliveryKey(this.options.scope, eventId)),
+			).catch(() => null);
+			overdue.push({
+				eventId,
+				acceptedMs: state === 'gone' ? score : Number(acceptedMs),
+				...(kept ? { delivery: Buffer.from(kept, 'base64') } : {}),
+			});
+		}
+		return overdue;
 	}
 
 	/**

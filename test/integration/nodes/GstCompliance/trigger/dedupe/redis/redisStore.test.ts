@@ -253,11 +253,22 @@ describe('accept, start and overdue', () => {
 		expect(await store.accept('evt_flaky', T0, WITHIN)).toEqual({ kind: 'accepted' });
 	});
 
-	it('overdue one look at a time: at most 20 names per look, the rest on the next', async () => {
+	it('overdue of 25 ids lost together (a kill inside a burst) → all 25 in one look, read 20 at a time; the next look → none', async () => {
 		const store = processStore();
 		for (let i = 0; i < 25; i++) await store.accept(`evt_${i}`, T0, WITHIN);
 		await sleep(30);
-		expect(await store.overdue(T0 + 1_000, 20, LOOK)).toHaveLength(20);
+		const named = await store.overdue(T0 + 1_000, 20, LOOK);
+		expect(named.map((event) => event.eventId).sort()).toEqual(
+			Array.from({ length: 25 }, (_, i) => `evt_${i}`).sort(),
+		);
+		expect(await store.overdue(T0 + 1_000, 20, LOOK)).toEqual([]);
+	});
+
+	it('overdue of more than one look takes (200) → 200 names, the rest on the next', async () => {
+		const store = processStore();
+		for (let i = 0; i < 205; i++) await store.accept(`evt_${i}`, T0, WITHIN);
+		await sleep(30);
+		expect(await store.overdue(T0 + 1_000, 20, LOOK)).toHaveLength(200);
 		expect(await store.overdue(T0 + 1_000, 20, LOOK)).toHaveLength(5);
 	});
 
