@@ -158,12 +158,12 @@ it('renaming the trigger node keeps the remembered ids across a restart', async 
 
 /**
  * n8n 2.41 saves an execution's static data over the whole column when a node of it changed static
- * data, from the copy it read when the execution was created. The trigger saves an event's
- * acceptance before n8n creates its execution, so that copy holds it: after a restart a copy of
- * the event is still a copy (events accepted while such an execution runs are not in its copy:
- * docs/trigger.md, "Other nodes that write static data").
+ * data, from the copy it read when the execution was created; n8n issues that read without waiting
+ * for the webhook's save of the acceptance, so under load the copy can miss even the event that
+ * started it (docs/trigger.md, "Other nodes that write static data": attach Redis). The process's
+ * memory still holds it: a copy of the event is a copy.
  */
-it('a Code node that writes workflow static data keeps the acceptance of the event that started it', async () => {
+it('a Code node that writes workflow static data: a copy of the event it ran for is still a copy (the process’s memory answers)', async () => {
 	const code = {
 		id: uuid(),
 		name: 'Count in static data',
@@ -182,14 +182,10 @@ it('a Code node that writes workflow static data keeps the acceptance of the eve
 	expect((await deliver(wf.url, event, secret)).json()).toEqual({ received: true });
 	const [execution] = await n8n.waitForExecutions(wf.id, 1);
 	expect(execution.status).toBe('success');
-	// Without a restart, the process's memory answers: a duplicate.
 	expect((await deliver(wf.url, event, secret)).json()).toEqual({
 		received: true,
 		duplicate: true,
 	});
-	await n8n.restart();
-	const afterRestart = await deliver(wf.url, event, secret);
-	expect(afterRestart.json()).toEqual({ received: true, duplicate: true });
 	await barrier(wf, 2);
 });
 
