@@ -84,6 +84,16 @@ describe('a hard kill inside a burst: nothing acknowledged is lost silently', ()
 		expect([...account.workRuns.values()].filter((runs) => runs > 1)).toEqual([]);
 	});
 
+	it('a graceful stop (SIGTERM) at the same moment, the built-in store → every event answered 2xx did its work once: nothing lost, nothing left to retry', async () => {
+		const { account, service } = await killInsideBurst('stop-burst', {
+			...KILL_IN_BURST,
+			graceful: true,
+		});
+		expect(service).toMatchObject({ notDelivered: [], active: true });
+		expect({ silent: account.silent, listed: account.listed }).toEqual({ silent: [], listed: [] });
+		expect([...account.workRuns.values()].filter((runs) => runs !== 1)).toEqual([]);
+	});
+
 	it('the same SIGKILL with the Redis store → each event answered 2xx did its work once, those lost before their execution delivered again by the trigger itself; only an execution killed mid-run is left, crashed, to retry', async () => {
 		const redis = await startRedis('kill-burst-redis');
 		try {
