@@ -51,10 +51,7 @@ import { settle } from '../../../settle';
 
 /** How many overdue candidates one read of the accepted set takes. */
 const OVERDUE_BATCH = 20;
-/**
- * How many a look reads at most, batch after batch: a kill inside a burst loses more events
- * than one batch holds, and a quiet trigger may get no other delivery to look again.
- */
+/** How many a look reads at most: a kill inside a burst loses more than one batch holds. */
 const OVERDUE_LOOK_MAX = 200;
 
 export interface RedisStoreOptions {
@@ -161,12 +158,10 @@ export class RedisDedupeStore implements EventLedger {
 	}
 
 	/**
-	 * Deletes the acceptance `token` wrote, if it stands. First on the accept's connection, which
-	 * Redis runs after the accept (its reply came late); where that connection is gone (it closed
-	 * under the accept: a proxy reset, a network blip, Redis's `timeout`), once more on the
-	 * process's client connected afresh, within its connect timeout. Only a Redis unreachable for
-	 * that long keeps the mark: the retry is then answered as a copy, and the event is delivered
-	 * again by the trigger after the Missed Event Warning (overdue.ts).
+	 * Deletes the acceptance `token` wrote, if it stands: on the accept's connection, which Redis
+	 * runs after the accept (a late reply), else on the client connected afresh (the connection
+	 * closed under the accept). A Redis unreachable for the connect timeout keeps the mark: the
+	 * trigger delivers the event again after the Missed Event Warning (overdue.ts).
 	 */
 	private async takeBack(run: Run, key: string, token: string): Promise<void> {
 		const taken = await settle(run(script(TAKE_BACK, key, token)));
