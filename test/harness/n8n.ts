@@ -563,9 +563,7 @@ export class N8n {
 
 	/** Full execution with its run data decoded. */
 	async execution(id: string): Promise<ExecutionDetail> {
-		const d = await this.rest('GET', `/executions/${id}`);
-		const data = typeof d.data === 'string' ? flattedParse(d.data) : d.data;
-		return { ...d, data };
+		return decodeExecution(await this.rest('GET', `/executions/${id}`));
 	}
 
 	/**
@@ -576,7 +574,9 @@ export class N8n {
 	async executionIfReadable(id: string): Promise<ExecutionDetail | undefined> {
 		const r = await this.restRaw('GET', `/executions/${id}`);
 		if (r.status === 500 && r.text.includes("reading 'data'")) return undefined;
-		return await this.execution(id);
+		if (r.status < 200 || r.status >= 300)
+			throw new Error(`n8n GET /rest/executions/${id} → ${r.status}: ${r.text.slice(0, 500)}`);
+		return decodeExecution(JSON.parse(r.text).data);
 	}
 
 	/** Output items (json) of a node in an execution; [] if it did not run. */
@@ -609,6 +609,12 @@ export interface ExecutionSummary {
 
 export interface ExecutionDetail extends ExecutionSummary {
 	data: any;
+}
+
+/** An execution as n8n's REST API gives it, its run data decoded. */
+function decodeExecution(d: any): ExecutionDetail {
+	const data = typeof d.data === 'string' ? flattedParse(d.data) : d.data;
+	return { ...d, data };
 }
 
 /** n8n stores run data with `flatted`; use n8n's own copy from the runtime. */

@@ -87,8 +87,8 @@ export interface OverdueLook {
 export interface EventLedger {
 	/**
 	 * Records the event as accepted now, unless started or accepted less than `startWithinMs` ago.
-	 * `token` is this acceptance's own mark (AcceptanceMark's `token`), for a store that can take it back when
-	 * its reply is lost; `delivery`, the body as received, for a store that keeps it until the
+	 * `token` is this acceptance's own mark (AcceptanceMark's), for a store that can take it back
+	 * when its reply is lost; `delivery`, the body as received, for a store that keeps it until the
 	 * start (Redis), so an event whose execution was lost can be delivered again.
 	 */
 	accept(
