@@ -138,7 +138,7 @@ export const refusals = {
 		body: { error: STORE_UNAVAILABLE },
 		logged: {
 			reason: 'unsaved',
-			why: `nothing showed within ${withinMs / 1000} s that n8n saved the workflow's static data holding the event's acceptance (the trigger's request to its own Production URL did not either). Check n8n's log for a database error ("There was a problem saving the workflow"), and that this n8n reaches its own Production URL (WEBHOOK_URL); the service retries the delivery`,
+			why: `nothing showed within ${withinMs / 1000} s that n8n saved the workflow's static data holding the event's acceptance (the trigger's request to its own Production URL did not either). Check n8n's log for a database error ("There was a problem saving the workflow"), and that this n8n reaches its own Production URL (WEBHOOK_URL); in a burst beyond what this n8n keeps up with, the save waits its turn behind n8n's own writes: a Redis credential on the trigger (Dedupe Store: Redis) answers at once. The service retries the delivery`,
 		},
 		shown: {
 			title: "The event's acceptance was not shown saved",
