@@ -13,37 +13,37 @@ export const EVENT_TYPES = [
 	{
 		value: 'einvoice.generated',
 		name: 'E-Invoice Generated',
-		description: 'An IRN reached state generated',
+		description: 'Occurs when an e-invoice is generated and gets its IRN',
 	},
 	{
 		value: 'einvoice.cancelled',
 		name: 'E-Invoice Cancelled',
-		description: 'An IRN reached state cancelled',
+		description: 'Occurs when an e-invoice is cancelled',
 	},
 	{
 		value: 'einvoice.failed',
 		name: 'E-Invoice Failed',
-		description: 'An IRN reached state failed_terminal',
+		description: 'Occurs when an e-invoice fails for good (its final status)',
 	},
 	{
 		value: 'ewaybill.generated',
 		name: 'E-Way Bill Generated',
-		description: 'An e-way bill was generated',
+		description: 'Occurs when an e-way bill is generated',
 	},
 	{
 		value: 'ewaybill.cancelled',
 		name: 'E-Way Bill Cancelled',
-		description: 'An e-way bill was cancelled',
+		description: 'Occurs when an e-way bill is cancelled',
 	},
 	{
 		value: 'ewaybill.expired',
 		name: 'E-Way Bill Expired',
-		description: 'An e-way bill moved to expired',
+		description: 'Occurs when an e-way bill expires',
 	},
 	{
 		value: 'ewaybill.rejected',
 		name: 'E-Way Bill Rejected',
-		description: 'A counter-party e-way bill was rejected',
+		description: 'Occurs when an e-way bill of a counter-party is rejected',
 	},
 ] as const;
 

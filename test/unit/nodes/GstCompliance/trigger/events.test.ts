@@ -19,6 +19,16 @@ describe('the event types (docs/service-api.md, "Event types")', () => {
 		]);
 	});
 
+	it('describes each type in n8n\'s words, as the Stripe Trigger does ("Occurs when …"), never a raw state', () => {
+		for (const { description } of EVENT_TYPES) {
+			expect(description).toMatch(/^Occurs when an? (e-invoice|e-way bill) /);
+			expect(description).not.toMatch(/_|\bstate\b/);
+		}
+		expect(EVENT_TYPES.find((type) => type.value === 'einvoice.failed')!.description).toBe(
+			'Occurs when an e-invoice fails for good (its final status)',
+		);
+	});
+
 	it.each([
 		[['einvoice.failed'], 'einvoice.failed', true],
 		[['einvoice.failed'], 'einvoice.generated', false],
