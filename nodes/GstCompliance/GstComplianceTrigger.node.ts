@@ -27,6 +27,7 @@ import { triggerOf } from './trigger/context';
 import { runExecution } from './trigger/execution';
 import { checkSigningSecrets, usableSigningSecrets } from './trigger/secretCheck';
 import { unusableSecretRemedy, unusableSecretTitle } from './trigger/refusals';
+import { unreachableHost, unreachableUrlMessage } from './trigger/reachability';
 import { handleWebhook } from './trigger/webhook';
 
 /**
@@ -134,6 +135,7 @@ export class GstComplianceTrigger implements INodeType {
 				} catch (error) {
 					throw new NodeOperationError(this.getNode(), (error as Error).message);
 				}
+				sayUnreachable(this);
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -154,4 +156,24 @@ export class GstComplianceTrigger implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runExecution.call(this);
 	}
+}
+
+/**
+ * A Production URL the service cannot reach (n8n builds it from its own host where WEBHOOK_URL is
+ * unset) fails publishing, as an app trigger's registration would, saying how to fix it. A restart
+ * or another main taking over only logs it, so a running workflow stays active; the Test URL is
+ * left alone: this n8n's own sender (GST Compliance → Send Test Event) reaches it.
+ */
+function sayUnreachable(context: IHookFunctions): void {
+	const activation = context.getActivationMode();
+	if (activation === 'manual') return;
+	const options = context.getNodeParameter('options', {}) as { allowLocalUrl?: unknown };
+	if (options.allowLocalUrl === true) return;
+	const url = context.getNodeWebhookUrl('default');
+	const reason = url === undefined ? undefined : unreachableHost(url);
+	if (url === undefined || reason === undefined) return;
+	const message = unreachableUrlMessage(url, reason);
+	if (activation === 'init' || activation === 'leadershipChange')
+		context.logger.warn(`GST Compliance Trigger "${context.getNode().name}": ${message}`);
+	else throw new NodeOperationError(context.getNode(), message);
 }

@@ -478,10 +478,15 @@ export class N8n {
 		});
 	}
 
+	/**
+	 * Creates a workflow. Its GST Compliance Triggers allow their local Production URL unless a
+	 * test sets Allow Local Production URL itself: the emulator delivers over loopback, which no
+	 * real service can, and publishing refuses such a URL otherwise.
+	 */
 	async createWorkflow(wf: WorkflowJson): Promise<{ id: string; versionId: string }> {
 		const body = {
 			name: wf.name,
-			nodes: wf.nodes,
+			nodes: wf.nodes.map(allowingLocalUrl),
 			connections: wf.connections ?? {},
 			settings: { executionOrder: 'v1', ...(wf.settings ?? {}) },
 			pinData: wf.pinData ?? {},
@@ -646,3 +651,14 @@ export function tmpName(prefix: string): string {
 }
 
 export const HOSTNAME = os.hostname();
+
+/** A GST Compliance Trigger with Allow Local Production URL on, unless the option is set already. */
+function allowingLocalUrl(node: Record<string, any>): Record<string, any> {
+	if (node.type !== NODE_TYPES.trigger) return node;
+	const options = (node.parameters?.options ?? {}) as Record<string, unknown>;
+	if ('allowLocalUrl' in options) return node;
+	return {
+		...node,
+		parameters: { ...node.parameters, options: { ...options, allowLocalUrl: true } },
+	};
+}

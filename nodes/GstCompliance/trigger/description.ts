@@ -93,6 +93,14 @@ export const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Allow Local Production URL',
+				name: 'allowLocalUrl',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to publish although the Production URL is a local or private address (localhost, 127.0.0.1, 10.x, 192.168.x, a name without a dot). The service calls the URL over the internet: turn this on only when a proxy or tunnel forwards a public address here. Setting WEBHOOK_URL to that address is better: n8n then shows it.',
+			},
+			{
 				displayName: 'Dedupe Window (Hours)',
 				name: 'dedupeWindowHours',
 				type: 'number',

@@ -223,6 +223,22 @@ it('after an n8n restart, an old event redelivered → 2xx duplicate, no executi
 	await barrierAndCheck();
 });
 
+it('publishing a trigger whose Production URL is loopback (WEBHOOK_URL http://127.0.0.1:…) → refused, naming WEBHOOK_URL and the option', async () => {
+	const cred = await n8n.createCredential('GST webhook (local)', CRED.webhook, {
+		signingSecret: secret,
+		previousSigningSecret: '',
+	});
+	const local = await n8n.createWorkflow({
+		name: 'trigger on a local URL',
+		nodes: [
+			triggerNode({ events: ['*'], webhookCredential: cred, options: { allowLocalUrl: false } }),
+		],
+	});
+	await expect(n8n.activateWorkflow(local.id)).rejects.toThrow(
+		/The Production URL http:\/\/127\.0\.0\.1:\d+\/webhook\/.+ is localhost, which the service cannot reach.*Set WEBHOOK_URL.*Allow Local Production URL/,
+	);
+});
+
 it('n8n logs never contain the signing secret', () => {
 	expect(n8n.logs()).not.toContain(secret);
 });

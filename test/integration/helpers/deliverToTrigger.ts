@@ -310,7 +310,9 @@ function webhookDataOf(
 export function hookContext(
 	activation: WorkflowActivateMode,
 	webhookCredential: IDataObject = { signingSecret: SECRET },
-	saved: Pick<DeliveryRequest, 'typeVersion' | 'dedupeStore'> = {},
+	saved: Pick<DeliveryRequest, 'typeVersion' | 'dedupeStore' | 'options'> = {},
+	/** n8n's webhook base URL (WEBHOOK_URL); a public one unless a test says otherwise. */
+	webhookBaseUrl = 'https://n8n.example.com/webhook',
 ): HookContext {
 	const row = newWorkflow();
 	const node = triggerNode(row, saved);
@@ -325,6 +327,7 @@ export function hookContext(
 		new TestCredentialsHelper({
 			gstComplianceWebhookApi: webhookCredential as ICredentialDataDecryptedObject,
 		}),
+		{ webhookBaseUrl },
 	);
 	return new HookContext(
 		workflow,

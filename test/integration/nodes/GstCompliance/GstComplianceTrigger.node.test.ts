@@ -3,6 +3,8 @@
  * workflow for that type only, the editor asks for the API credential only with refetch on, each
  * credential's Test button is wired.
  */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import { NodeHelpers, type INode } from 'n8n-workflow';
 
 import { dedupeRegistry } from '../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
@@ -109,6 +111,49 @@ describe('what the editor shows', () => {
 				method: 'function',
 			});
 		}
+	});
+});
+
+describe('publishing with a Production URL the service cannot reach', () => {
+	const checkExists = node.webhookMethods.default.checkExists;
+	const LOCAL = 'http://localhost:5678/webhook';
+
+	it('publish with WEBHOOK_URL unset (a localhost URL) → fails, naming the URL, WEBHOOK_URL and the option', async () => {
+		await expect(checkExists.call(hookContext('activate', undefined, {}, LOCAL))).rejects.toThrow(
+			/^The Production URL http:\/\/localhost:5678\/webhook\/.+ is localhost, which the service cannot reach: it calls the URL over the internet\. Set WEBHOOK_URL .* Allow Local Production URL option/,
+		);
+	});
+
+	it('publish on a LAN address (192.168.1.20) → fails, naming the private address', async () => {
+		await expect(
+			checkExists.call(hookContext('update', undefined, {}, 'http://192.168.1.20:5678/webhook')),
+		).rejects.toThrow(/is the private address 192\.168\.1\.20, which the service cannot reach/);
+	});
+
+	it('n8n starting with the workflow published (init) → stays active, the log says why deliveries cannot arrive', async () => {
+		const warn = jest.spyOn(Container.get(Logger), 'warn').mockImplementation(() => undefined);
+		await expect(checkExists.call(hookContext('init', undefined, {}, LOCAL))).resolves.toBe(true);
+		expect(warn).toHaveBeenCalledWith(
+			expect.stringMatching(/is localhost, which the service cannot reach/),
+		);
+	});
+
+	it('listening on a localhost Test URL → listens: this n8n’s own test sender reaches it', async () => {
+		await expect(checkExists.call(hookContext('manual', undefined, {}, LOCAL))).resolves.toBe(true);
+	});
+
+	it('publish with Allow Local Production URL on → publishes', async () => {
+		await expect(
+			checkExists.call(
+				hookContext('activate', undefined, { options: { allowLocalUrl: true } }, LOCAL),
+			),
+		).resolves.toBe(true);
+	});
+
+	it('publish with a public WEBHOOK_URL → publishes', async () => {
+		await expect(
+			checkExists.call(hookContext('activate', undefined, {}, 'https://n8n.example.com/webhook')),
+		).resolves.toBe(true);
 	});
 });
 
