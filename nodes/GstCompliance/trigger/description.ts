@@ -18,12 +18,12 @@ export const triggerPanel: INodeTypeDescription['triggerPanel'] = {
 	header: "Deliveries come from a subscription in the service's Developer hub",
 	executionsHelp: {
 		inactive:
-			"This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. <br /><br /><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, create a subscription (sandbox client) with the Test URL and the same events as this node, and paste its signing secret into the <b>Webhook Signing Secret</b> credential. Click <b>Execute step</b> to listen, then make the service send an event (for example, replay a delivery in the hub): it shows up here, and so does the reason when a delivery is refused. No subscription yet? <b>examples/send-test-event.sh</b> in the package's repository, or its importable workflow <b>examples/send-test-event.json</b> (n8n 2.x), sends a signed sample event to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it (on n8n 1.x: activate it) and subscribe the <b>Production URL</b> instead, with that subscription's signing secret in the credential. Those executions show up in the executions list, not in the editor.",
-		active: `The workflow is published (active): subscriptions in the Developer hub that use this node's <b>Production URL</b> start it, and the runs show up in the <a data-key="executions">executions list</a>, where <b>Retry</b> runs an event again (a replay from the hub within the Dedupe Window starts nothing). <br /><br />To see a delivery here, subscribe the <b>Test URL</b> (its signing secret goes in the credential), click <b>Execute step</b> and make the service send an event; with several n8n processes (queue mode, multi-main) or a production concurrency limit, read ${DEPLOYMENT_GUIDE}.`,
+			"This node has two URLs, under <b>Webhook URLs</b> at the top of its parameters. The service calls them over the internet: it cannot reach a URL that starts with http://localhost, 127.0.0.1 or a private address (10.…, 192.168.…), so use n8n's public address (WEBHOOK_URL) or a tunnel. <br /><br /><b>While you build the workflow</b>, use the <b>Test URL</b>: in the Developer hub, create a subscription (sandbox client) with the Test URL and the same events as this node, and paste its signing secret into the <b>Webhook Signing Secret</b> credential. Click <b>Execute step</b> to listen, then make the service send an event (for example, replay a delivery in the hub): it shows up here, and so does the reason when a delivery is refused. No subscription yet? <b>examples/send-test-event.sh</b> in the package's repository, or its importable workflow <b>examples/send-test-event.json</b> (n8n 2.x), sends a signed sample event to the Test URL. <br /><br /><b>To run the workflow automatically</b>, publish it (on n8n 1.x: activate it) and subscribe the <b>Production URL</b> instead: that is a second subscription, with its own signing secret, which then goes into the credential. Those executions show up in the executions list, not in the editor.",
+		active: `The workflow is published (active): subscriptions in the Developer hub that use this node's <b>Production URL</b> start it, and the runs show up in the <a data-key="executions">executions list</a>, where <b>Retry</b> runs an event again (a replay from the hub within the Dedupe Window starts nothing). Deliveries refused for their signing secret or clock start nothing: they show, with the answer they got, in the subscription's delivery log in the Developer hub. <br /><br />To see a delivery here, subscribe the <b>Test URL</b> (its signing secret goes in the credential), click <b>Execute step</b> and make the service send an event; with several n8n processes (queue mode, multi-main) or a production concurrency limit, read ${DEPLOYMENT_GUIDE}.`,
 	},
 	activationHint: {
 		inactive:
-			"Subscribe the <b>Test URL</b> (under Webhook URLs) in the service's Developer hub and put the subscription's signing secret into the credential; once the workflow is published (on n8n 1.x: active), subscribe the <b>Production URL</b> instead.",
+			"Subscribe the <b>Test URL</b> (under Webhook URLs) in the service's Developer hub and put the subscription's signing secret into the credential; once the workflow is published (on n8n 1.x: active), subscribe the <b>Production URL</b> instead and put that subscription's own signing secret into the credential.",
 		active:
 			"The workflow is published (active): the subscription in the service's Developer hub needs the <b>Production URL</b> (under Webhook URLs), and its signing secret in the credential.",
 	},
@@ -67,7 +67,7 @@ export const properties: INodeProperties[] = [
 			{
 				name: 'Built-In',
 				value: 'builtIn',
-				description: 'In this n8n, for a single n8n process (most installations and n8n Cloud)',
+				description: 'In this n8n, for a single n8n process (most installations)',
 			},
 			{
 				name: 'Redis (Shared)',
@@ -83,7 +83,7 @@ export const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to GET the resource through the GST Compliance API credential and add it as "refetched": deliveries can arrive out of order',
+			'Whether to fetch the e-invoice or e-way bill again through the GST Compliance API credential and add its current state as "refetched": deliveries can arrive out of order',
 	},
 	{
 		displayName: 'Options',
@@ -141,7 +141,7 @@ export const properties: INodeProperties[] = [
 				name: 'acknowledge',
 				type: 'options',
 				default: 'auto',
-				description: 'When the service gets its answer (2xx) to a delivery',
+				description: 'When the service is told that a delivery was received',
 				options: [
 					{
 						name: 'Automatically',
@@ -153,13 +153,13 @@ export const properties: INodeProperties[] = [
 						name: 'Immediately',
 						value: 'atOnce',
 						description:
-							'202 as soon as the delivery is verified, whatever the concurrency queue holds',
+							'As soon as the delivery is verified, whatever the concurrency queue holds',
 					},
 					{
 						name: 'When the Execution Is Recorded',
 						value: 'afterExecutionCreated',
 						description:
-							'200 once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
+							'Once n8n has created the execution (on n8n 2.x, after a concurrency slot is free)',
 					},
 				],
 			},

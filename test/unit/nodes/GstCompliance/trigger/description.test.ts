@@ -40,6 +40,30 @@ describe('GST Compliance Trigger in the editor', () => {
 		expect(description.eventTriggerDescription).toMatch(/Test URL/);
 	});
 
+	it('before publishing, says the service calls the URL over the internet: a local or private address cannot be reached, use WEBHOOK_URL or a tunnel', () => {
+		const [helpInactive] = both(panel.executionsHelp);
+		expect(helpInactive).toMatch(/over the internet/);
+		expect(helpInactive).toMatch(
+			/cannot reach .*http:\/\/localhost, 127\.0\.0\.1 or a private address/,
+		);
+		expect(helpInactive).toMatch(/public address.*WEBHOOK_URL.*tunnel/);
+	});
+
+	it('says one secret per subscription: the Production URL is a subscription of its own, its secret goes into the credential', () => {
+		const [helpInactive] = both(panel.executionsHelp);
+		const [hintInactive] = both(panel.activationHint);
+		for (const text of [helpInactive, hintInactive])
+			expect(text).toMatch(/<b>Production URL<\/b>.*(own|its) signing secret/);
+		expect(helpInactive).toMatch(/second subscription/);
+	});
+
+	it("once published, says where refused deliveries show: the subscription's delivery log in the Developer hub", () => {
+		const [, helpActive] = both(panel.executionsHelp);
+		expect(helpActive).toMatch(
+			/refused for their signing secret or clock.*delivery log.*Developer hub/,
+		);
+	});
+
 	it('once published, sends operators to docs/deployments.md (several processes, a concurrency limit) and says Redis for several processes', () => {
 		const [, helpActive] = both(panel.executionsHelp);
 		expect(helpActive).toMatch(/several n8n processes.*concurrency limit.*docs\/deployments\.md/);
@@ -164,6 +188,37 @@ describe('words a user knows', () => {
 		expect(helpActive).toMatch(/docs\/deployments\.md/);
 		expect(helpActive).toMatch(/Retry/);
 		expect(helpInactive).toMatch(/send-test-event/);
+	});
+
+	/** Every text of a parameter the editor shows, its options' and sub-options' included. */
+	const TEXT_KEYS = ['displayName', 'name', 'description', 'placeholder', 'hint', 'action'];
+	const texts = (properties: readonly object[]): string[] =>
+		properties.flatMap((property) => {
+			const entries = Object.entries(property);
+			const own = entries.filter(
+				([key, value]) => TEXT_KEYS.includes(key) && typeof value === 'string',
+			);
+			const options = (property as { options?: unknown }).options;
+			return [
+				...own.map(([, value]) => value as string),
+				...(Array.isArray(options) ? texts(options) : []),
+			];
+		});
+
+	it('no parameter text speaks HTTP or promises n8n Cloud (the package is not verified yet)', () => {
+		const shown = texts(description.properties);
+		expect(shown.length).toBeGreaterThan(20);
+		expect(
+			shown.filter((text) =>
+				/\bGET\b|\b\dxx\b|(?<![.\d])[1-5]\d\d(?![.\d])|\bHTTP\b|endpoint|\bmint|Cloud/.test(text),
+			),
+		).toEqual([]);
+	});
+
+	it('every collection offers "Add option", as n8n\'s own nodes do', () => {
+		const collections = description.properties.filter((p) => p.type === 'collection');
+		expect(collections.length).toBeGreaterThan(0);
+		for (const collection of collections) expect(collection.placeholder).toBe('Add option');
 	});
 
 	it('the Dedupe Window says how to run an event again', () => {
