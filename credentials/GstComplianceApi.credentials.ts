@@ -56,7 +56,7 @@ export class GstComplianceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'svc_test_…',
+			placeholder: 'e.g. svc_test_…',
 			description:
 				'From the Developer hub: Live tab for Production (svc_live_…), Sandbox tab for Sandbox (svc_test_…)',
 		},
@@ -76,7 +76,7 @@ export class GstComplianceApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://auth.example.com',
+			placeholder: 'e.g. https://auth.example.com',
 			description:
 				'Base URL of the token service, the same for Production and Sandbox. The whole token URL (…/realms/{realm}/protocol/openid-connect/token) works too, with Realm left empty.',
 		},
@@ -85,7 +85,7 @@ export class GstComplianceApi implements ICredentialType {
 			name: 'realm',
 			type: 'string',
 			default: '',
-			placeholder: 'gst',
+			placeholder: 'e.g. gst',
 			description:
 				'Realm name in the token URL {Auth URL}/realms/{Realm}/protocol/openid-connect/token. Leave empty when Auth URL is that whole token URL.',
 		},
@@ -96,7 +96,7 @@ export class GstComplianceApi implements ICredentialType {
 			default: '',
 			required: true,
 			displayOptions: { show: { environment: ['production'] } },
-			placeholder: 'https://api.example.com',
+			placeholder: 'e.g. https://api.example.com',
 			description: 'Base URL of the production API host; a trailing /v1 is fine',
 		},
 		{
@@ -106,7 +106,7 @@ export class GstComplianceApi implements ICredentialType {
 			default: '',
 			required: true,
 			displayOptions: { show: { environment: ['sandbox'] } },
-			placeholder: 'https://sandbox.api.example.com',
+			placeholder: 'e.g. https://sandbox.api.example.com',
 			description: 'Base URL of the sandbox API host; a trailing /v1 is fine',
 		},
 	];

@@ -72,7 +72,7 @@ export class GstComplianceRedisApi implements ICredentialType {
 			type: 'string',
 			displayOptions: { show: { deployment: ['cluster'] } },
 			default: '',
-			placeholder: 'redis-1:6379,redis-2:6379,redis-3:6379',
+			placeholder: 'e.g. redis-1:6379,redis-2:6379,redis-3:6379',
 			description:
 				"Some or all of the cluster's nodes as host:port, comma-separated (the value of QUEUE_BULL_REDIS_CLUSTER_NODES fits); the rest are discovered",
 		},
@@ -90,6 +90,8 @@ export class GstComplianceRedisApi implements ICredentialType {
 			name: 'ssl',
 			type: 'boolean',
 			default: false,
+			description:
+				'Whether to connect over TLS, as most managed Redis services require. The certificate must name the host connected to (for a cluster, each node as listed).',
 		},
 		{
 			displayName: 'Disable TLS Verification (insecure)',

@@ -103,7 +103,9 @@ describe('the fields the editor shows', () => {
 		expect(CLIENT_ID_PREFIX).toEqual({ production: 'svc_live_', sandbox: 'svc_test_' });
 	});
 
-	it('placeholders → a sandbox client id, and URLs without /realms/… or /v1', () => {
+	// n8n's form rule: an example, marked as one, so an optional field's (Realm's) is not read as
+	// its default.
+	it('placeholders → "e.g." and a sandbox client id, or a URL without /realms/… or /v1', () => {
 		expect(
 			Object.fromEntries(
 				credential.properties
@@ -111,11 +113,11 @@ describe('the fields the editor shows', () => {
 					.map((property) => [property.name, property.placeholder]),
 			),
 		).toEqual({
-			clientId: 'svc_test_…',
-			authUrl: 'https://auth.example.com',
-			realm: 'gst',
-			productionApiUrl: 'https://api.example.com',
-			sandboxApiUrl: 'https://sandbox.api.example.com',
+			clientId: 'e.g. svc_test_…',
+			authUrl: 'e.g. https://auth.example.com',
+			realm: 'e.g. gst',
+			productionApiUrl: 'e.g. https://api.example.com',
+			sandboxApiUrl: 'e.g. https://sandbox.api.example.com',
 		});
 	});
 });

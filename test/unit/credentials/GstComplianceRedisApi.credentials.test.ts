@@ -61,6 +61,23 @@ describe('the fields the editor shows', () => {
 		).toEqual([]);
 	});
 
+	it('every field but Password, Deployment, Host and Port → a description or hint saying what it takes', () => {
+		expect(
+			credential.properties
+				.filter((property) => !property.description && !property.hint)
+				.map((property) => property.name),
+		).toEqual(['password', 'deployment', 'host', 'port']);
+		expect(field('ssl').description).toMatch(/^Whether to connect over TLS/);
+	});
+
+	it('placeholders → "e.g." and an example (the Cluster Nodes one)', () => {
+		expect(
+			credential.properties
+				.filter((property) => property.placeholder !== undefined)
+				.map((property) => [property.name, property.placeholder]),
+		).toEqual([['clusterNodes', 'e.g. redis-1:6379,redis-2:6379,redis-3:6379']]);
+	});
+
 	it('deployment options → Single Redis (single) and Redis Cluster (cluster)', () => {
 		expect(field('deployment').options).toEqual([
 			{ name: 'Single Redis', value: 'single' },
@@ -138,7 +155,7 @@ describe('the fields the trigger reads', () => {
 		const connection = connectionFromCredential({
 			...defaults(),
 			deployment: cluster.value,
-			clusterNodes: field('clusterNodes').placeholder,
+			clusterNodes: field('clusterNodes').placeholder?.replace(/^e\.g\. /, ''),
 		});
 		expect(connection.clusterNodes).toEqual([
 			{ host: 'redis-1', port: 6379 },
