@@ -23,7 +23,7 @@ const SEND_FROM_HUB =
 	'Send the event from a subscription in the Developer hub, or a signed sample with examples/send-test-event.sh';
 
 const SECRET_REMEDY =
-	"Check that the GST Compliance Webhook credential's Signing Secret is the one the service's Developer hub shows for this subscription (after a rotation, the old one goes in Previous Signing Secret)";
+	"Check that the credential under the trigger's Webhook Signing Secret holds the signing secret the service's Developer hub shows for this subscription, the one that posts to this URL (each subscription has its own; after a rotation, the old one goes in Previous Signing Secret)";
 
 /** `text` closed as a sentence: a full stop unless it ends with one, or with a question mark. */
 const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
@@ -31,7 +31,7 @@ const sentence = (text: string) => (/[.?!]$/.test(text) ? text : `${text}.`);
 /** What an unusable Signing Secret means, for a delivery and for the activation alike. */
 export const unusableSecretTitle = 'The Signing Secret cannot be used';
 export const unusableSecretRemedy = (problem: string) =>
-	`${sentence(problem)} Fix it in the GST Compliance Webhook credential`;
+	`${sentence(problem)} Fix it in the GST Compliance Webhook Signing Secret credential`;
 
 export const refusals = {
 	unreadable: (): Refusal => ({
@@ -119,12 +119,12 @@ export const refusals = {
 		body: { error: NOT_CONFIGURED },
 		logged: {
 			reason: 'credential',
-			why: 'the trigger has no GST Compliance Webhook credential it can read. Select one on the trigger',
+			why: 'the trigger has no GST Compliance Webhook Signing Secret credential it can read. Select one on the trigger',
 		},
 		shown: {
-			title: 'The trigger has no GST Compliance Webhook credential',
+			title: 'The trigger has no GST Compliance Webhook Signing Secret credential',
 			description:
-				"Select one under the trigger's Webhook Signing credential, holding the signing secret of the subscription that posts to this URL.",
+				"Select one under the trigger's Webhook Signing Secret, holding the signing secret of the subscription that posts to this URL.",
 		},
 	}),
 

@@ -17,13 +17,8 @@ export interface Shown {
 }
 
 /** The webhook's item for a Test-URL delivery that does no work. */
-export function shownItem(shown: Shown, answered: number): IDataObject {
-	return {
-		[SHOWN_FIELD]: {
-			title: shown.title,
-			description: `${shown.description} The sender was answered ${answered}, as the Production URL answers it.`,
-		},
-	};
+export function shownItem(shown: Shown): IDataObject {
+	return { [SHOWN_FIELD]: { title: shown.title, description: shown.description } };
 }
 
 /** Why a Test-URL delivery did no work, from its item; undefined for any other item. */

@@ -271,7 +271,7 @@ function refuse(
 		sayRefused(trigger, refusal.status, refusal.logged.reason, refusal.logged.why);
 	const answered = respond(context, refusal.status, refusal.body);
 	if (!trigger.test) return answered;
-	return { ...answered, workflowData: [[{ json: shownItem(refusal.shown, refusal.status) }]] };
+	return { ...answered, workflowData: [[{ json: shownItem(refusal.shown) }]] };
 }
 
 /** Answers the request directly; n8n then sends nothing else and starts nothing. */

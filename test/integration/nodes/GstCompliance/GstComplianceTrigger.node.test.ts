@@ -161,7 +161,7 @@ describe('node lifecycle', () => {
 	it('activation or listening with a Signing Secret that breaks the rules → fails, naming the rule and the fix', async () => {
 		const context = hookContext('activate', { signingSecret: 'short' });
 		await expect(node.webhookMethods.default.checkExists.call(context)).rejects.toThrow(
-			'The Signing Secret cannot be used: Signing Secret is shorter than 16 characters: was it copied whole? Fix it in the GST Compliance Webhook credential',
+			'The Signing Secret cannot be used: Signing Secret is shorter than 16 characters: was it copied whole? Fix it in the GST Compliance Webhook Signing Secret credential',
 		);
 	});
 

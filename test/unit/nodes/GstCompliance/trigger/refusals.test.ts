@@ -59,3 +59,33 @@ describe('what each refusal answers, logs and shows', () => {
 		expect(refusal.shown.title).toContain('"ewaybill.expired"');
 	});
 });
+
+describe('one name for the webhook credential', () => {
+	const every = [
+		refusals.noSignature(),
+		refusals.mismatch(),
+		refusals.unusableSecret('it is empty'),
+		refusals.noCredential(),
+	];
+	const texts = every.flatMap((refusal) => [
+		refusal.shown.title,
+		refusal.shown.description,
+		refusal.logged?.why ?? '',
+	]);
+
+	it('refusals → the credential as "GST Compliance Webhook Signing Secret", the slot as "Webhook Signing Secret", no other name', () => {
+		expect(texts.filter((text) => /Webhook/.test(text)).length).toBeGreaterThan(0);
+		for (const text of texts) {
+			expect(text).not.toMatch(/Webhook(?! Signing Secret\b)/);
+			expect(text).not.toMatch(/(?<!GST Compliance )Webhook Signing Secret credential/);
+		}
+	});
+
+	it("noCredential() → says to select one under the trigger's Webhook Signing Secret", () => {
+		expect(refusals.noCredential().shown).toEqual({
+			title: 'The trigger has no GST Compliance Webhook Signing Secret credential',
+			description:
+				"Select one under the trigger's Webhook Signing Secret, holding the signing secret of the subscription that posts to this URL.",
+		});
+	});
+});
