@@ -78,6 +78,11 @@
  * 12. `checkExists` runs when the editor starts listening on the Test URL and when the workflow is
  *    published (2.41 retries a failing one, then reports it); n8n shows only the error's message,
  *    not its description, so the trigger's activation errors carry the remedy in the message.
+ *    `getActivationMode()` says why it runs: 'manual' when listening, 'init' when n8n starts
+ *    with the workflow published, 'activate' or 'update' when a user publishes; the Production
+ *    URL (`getNodeWebhookUrl`) is built from WEBHOOK_URL, or n8n's own host where it is unset, so
+ *    only a publish fails for a URL the service cannot reach (trigger/reachability.ts): pinned
+ *    by the trigger's integration test and the trigger spec (a loopback WEBHOOK_URL).
  *    A credential slot is labelled with its `displayName`, and one hidden by its `displayOptions`
  *    is not read at run time (versions 1 and 2 keep the Redis slot shown). Pinned by the
  *    trigger's integration test (the hooks on n8n-core's HookContext) and the editor's spec (the
