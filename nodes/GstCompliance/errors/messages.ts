@@ -15,6 +15,12 @@ const seconds = (ms: number): string =>
 const saying = (serverSays: string): string => (serverSays ? `: ${serverSays}` : '');
 /** `text` closed as a sentence (a server's words may end with their own mark). */
 const closed = (text: string): string => (/[.?!]$/.test(text) ? text : `${text}.`);
+/**
+ * The status a server answered, and its words, after what happened: the title says that in the
+ * user's words, and the status is for whoever they ask for help.
+ */
+const answerWas = (status: number, serverSays = ''): string =>
+	closed(`The answer was HTTP ${status}${saying(serverSays)}`);
 
 export type RateLimitedParty = 'token endpoint' | 'API';
 
@@ -35,12 +41,13 @@ export interface RateLimitFacts {
 
 const RATE_LIMIT_ADVICE: Record<RateLimitedParty, string> = {
 	'token endpoint':
-		'Tokens are cached per n8n process, so this usually means other processes or tools mint tokens with the same client. Try again later.',
-	API: "Lower the node's Concurrency option or run the workflow later.",
+		'Tokens are cached per n8n process, so this usually means other n8n processes or tools request tokens with the same client. Try again later.',
+	// Said by the action node and by the trigger's refetch alike: only the former has Concurrency.
+	API: "Try again later, or send fewer requests at once with this client (the GST Compliance node's Concurrency option, fewer workflows using the same client).",
 };
 
 export function rateLimited(facts: RateLimitFacts): string {
-	const who = facts.party === 'API' ? 'The GST Compliance API' : 'The token endpoint';
+	const who = facts.party === 'API' ? 'The GST Compliance API' : 'The token service';
 	const at = facts.host ? ` at ${facts.host}` : '';
 	const wait =
 		facts.retryAfterMs !== undefined
@@ -51,7 +58,7 @@ export function rateLimited(facts: RateLimitFacts): string {
 		facts.pausedForMs !== undefined
 			? `; new token requests with this credential are paused for ${seconds(facts.pausedForMs)}`
 			: '';
-	return `${who}${at} is rate-limiting this client (HTTP 429)${wait}${gaveUp}${paused}. ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
+	return `${who}${at} is rate-limiting this client${wait}${gaveUp}${paused}. ${answerWas(429)} ${facts.advice ?? RATE_LIMIT_ADVICE[facts.party]}`;
 }
 
 /**
@@ -71,23 +78,23 @@ export const unreachable = (what: string, host: string, why: string, fix: string
 	`Could not reach the ${what} at ${host}: ${why}. ${fix}`;
 
 export const tokenEndpointUnreachable = (host: string, why: string): string =>
-	unreachable('token endpoint', host, why, 'Check the Auth URL and that n8n can reach it.');
+	unreachable('token service', host, why, 'Check the Auth URL and that n8n can reach it.');
 
 /** n8n did not send the token request (its outbound request policy, N8N_SSRF_*, or another refusal). */
 export const tokenRequestRefusedByN8n = (host: string, detail: string): string =>
-	`n8n did not send the request to the token endpoint at ${host}: ${detail || 'refused'}. If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.`;
+	`n8n did not send the request to the token service at ${host}: ${detail || 'refused'}. If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.`;
 
 export const tokenRejected = (status: number, serverSays: string): string =>
-	`The token endpoint rejected the client id or secret (HTTP ${status}${saying(serverSays)}). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.`;
+	`The token service rejected the client id or secret. ${answerWas(status, serverSays)} Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.`;
 
 export const tokenNotUsable = (host: string, status: number, bodyExcerpt: string): string =>
-	`The token endpoint at ${host} answered HTTP ${status} without a usable access token (body: "${bodyExcerpt}"). Check the Auth URL and Realm.`;
+	`The token service at ${host} gave no usable access token. The answer was HTTP ${status} (body: "${bodyExcerpt}"). Check the Auth URL and Realm.`;
 
 export const tokenServerError = (host: string, status: number, serverSays: string): string =>
-	`${closed(`The token endpoint at ${host} failed with HTTP ${status}${saying(serverSays)}`)} The token service has a problem on its side: try again in a few minutes, and if it persists, ask the service's support.`;
+	`The token service at ${host} has a problem on its side. ${answerWas(status, serverSays)} Try again in a few minutes, and if it persists, ask the service's support.`;
 
 export const tokenUrlWrong = (url: string, status: number, serverSays: string): string =>
-	`The token endpoint URL ${url} answered HTTP ${status}${saying(serverSays)}. Check Auth URL and Realm in the credential.`;
+	`The token URL ${url} did not give a token. ${answerWas(status, serverSays)} Check Auth URL and Realm in the credential.`;
 
 export const apiUnreachable = (host: string, why: string, environment: string): string =>
 	unreachable(
@@ -104,10 +111,10 @@ export const redirectedTooOften = (max: number): string =>
 	`it was redirected more than ${max} times`;
 
 export const apiNotJson = (host: string, status: number): string =>
-	`The GST Compliance API at ${host} answered HTTP ${status} with a body that is not a JSON object. Check the API URL in the credential: it must be the API's address, not a web page (the credential's Test tells them apart).`;
+	`The GST Compliance API at ${host} answered with a body that is not a JSON object. ${answerWas(status)} Check the API URL in the credential: it must be the API's address, not a web page (the credential's Test tells them apart).`;
 
 export const apiUnauthorized = (environment: string, host: string): string =>
-	`The ${environment} API host (${host}) rejected the token (HTTP 401) even after a new token was minted. Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).`;
+	`The ${environment} API host (${host}) rejected the credential's token, and a new one as well. Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).`;
 
 export const notEntitled = (capability: string): string =>
 	`Your plan does not include ${capability}. The credential works, but this capability is switched off for the account; ask the account admin to enable it.`;
@@ -116,10 +123,10 @@ export const notFound = (what: string, environment: string): string =>
 	`${what} was not found in ${environment} for this organization. Check the ID and the credential's Environment (a sandbox ID is not found in Production), or turn on the node's Ignore Not Found option.`;
 
 export const apiRefused = (host: string, status: number, serverSays: string): string =>
-	`${closed(`The GST Compliance API at ${host} refused the request (HTTP ${status})${saying(serverSays)}`)} Check the ID and the request against what the service says, then try again.`;
+	`${closed(`The GST Compliance API at ${host} refused the request${saying(serverSays)}`)} ${answerWas(status)} Check the ID and the request against what the service says, then try again.`;
 
 export const apiServerError = (host: string, status: number | undefined, count: number): string =>
-	`The GST Compliance API at ${host} failed with ${status === undefined ? 'a server error' : `HTTP ${status}`} on each of ${attempts(count)}. Try again later.`;
+	`The GST Compliance API at ${host} has a problem on its side: each of ${attempts(count)} failed. ${status === undefined ? '' : `${answerWas(status)} `}Try again later.`;
 
 export const foreignHost = (environment: string, expected: string, got?: string): string =>
 	`The GST Compliance API credential only sends its token to the ${environment} API URL (${expected}), not to ${got && got !== 'null' ? got : 'the requested URL'}. Use a path such as /v1/einvoices/<id>, or a URL starting with ${expected}, or change the credential's Environment / API URL.`;

@@ -99,12 +99,12 @@ describe.each([
 	{
 		label: 'only 500s',
 		fault: status(500),
-		message: /token endpoint.*HTTP 500.*gave up after 4 attempts/i,
+		message: /token service.*gave up after 4 attempts.*HTTP 500/i,
 	},
 	{
 		label: 'only non-JSON',
 		fault: { kind: 'garbage' } as TokenFault,
-		message: /token endpoint.*without a usable access token.*gave up after 4 attempts/i,
+		message: /token service.*no usable access token.*gave up after 4 attempts/i,
 	},
 ])('gives up clearly, then serves normally: $label', ({ label, fault, message }) => {
 	it('fails after 4 token requests with a clear message, and the next run succeeds', async () => {
@@ -124,12 +124,12 @@ it('a Retry-After longer than the node waits fails at once, and later runs do no
 	const workflow = await coldWorkflow('long Retry-After');
 	const first = await runWith(workflow, [status(429, 45)]);
 	expect(first.run.execution.status).toBe('error');
-	expect(errorText(first.run)).toMatch(/rate-limiting.*429.*45 s/i);
+	expect(errorText(first.run)).toMatch(/rate-limiting.*45 s.*HTTP 429/i);
 	expect(first.tokenRequests).toBe(1);
 
 	const second = await runWith(workflow, []);
 	expect(second.run.execution.status).toBe('error');
-	expect(errorText(second.run)).toMatch(/rate-limiting.*429/i);
+	expect(errorText(second.run)).toMatch(/rate-limiting.*HTTP 429/i);
 	expect(second.tokenRequests).toBe(0);
 });
 

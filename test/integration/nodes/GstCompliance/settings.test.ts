@@ -59,7 +59,7 @@ describe('shipped retry defaults, against the emulator', () => {
 			Array.from({ length: 5 }, () => ({ kind: 'status', status: 500 }) as const),
 		);
 		const error = await failure();
-		expect(error.message).toMatch(/failed with HTTP 500 on each of 5 attempts/);
+		expect(error.message).toMatch(/has a problem on its side: each of 5 attempts failed\.$/);
 		expect(counters().apiRequestsTotal).toBe(5);
 		expect(waits).toEqual([500, 1_000, 2_000, 4_000]);
 	});
@@ -79,7 +79,7 @@ describe('shipped retry defaults, against the emulator', () => {
 		);
 		const error = await failure();
 		expect(error.message).toMatch(
-			/token endpoint .* failed with HTTP 500.*gave up after 4 attempts/,
+			/token service .* has a problem on its side \(gave up after 4 attempts\)/,
 		);
 		expect(counters().tokenRequests[client.clientId]).toBe(4);
 		expect(counters().apiRequestsTotal).toBe(0);
@@ -96,7 +96,7 @@ describe('shipped retry defaults, against the emulator', () => {
 	it('gives up at once on a token-endpoint Retry-After of 31 s', async () => {
 		emulator().control.injectTokenFaults([{ kind: 'status', status: 429, retryAfterSeconds: 31 }]);
 		const error = await failure();
-		expect(error.message).toMatch(/token endpoint .* is rate-limiting this client \(HTTP 429\)/);
+		expect(error.message).toMatch(/token service .* is rate-limiting this client/);
 		expect(waits).toEqual([]);
 		expect(counters().tokenRequests[client.clientId]).toBe(1);
 	});

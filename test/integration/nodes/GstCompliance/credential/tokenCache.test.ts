@@ -37,8 +37,8 @@ import {
 import { fcParameters, timeoutFor } from '../../../../properties/fcConfig';
 
 const TOKEN_ENDPOINT_ADVICE =
-	'Tokens are cached per n8n process, so this usually means other processes or tools mint ' +
-	'tokens with the same client. Try again later.';
+	'Tokens are cached per n8n process, so this usually means other n8n processes or tools ' +
+	'request tokens with the same client. Try again later.';
 const PAUSE_BOUND_MS = 5 * 60_000;
 
 // The emulator serves the tests that go through the node's transport; its beforeEach also gives
@@ -511,7 +511,7 @@ describe('drops a token after a 401 only when it was minted before that request 
 			const error = await get(ctx).catch((caught: Error) => caught);
 			expect(error).toBeInstanceOf(Error);
 			expect((error as Error).message).toMatch(
-				/rejected the token \(HTTP 401\) even after a new token was minted/,
+				/rejected the credential's token, and a new one as well/,
 			);
 			expect((error as { description?: string }).description).toMatch(/other environment.*revoked/);
 			expect(control.counters().tokenMints[client.clientId]).toBe(2);
@@ -558,8 +558,8 @@ describe('pauses token requests after a 429 for its Retry-After, at most 5 minut
 		expect(error.tokenEndpointStatus).toBe(429);
 		expect(error.retryAfterMs).toBe(120_000);
 		expect(error.message).toBe(
-			'The token endpoint is rate-limiting this client (HTTP 429); new token requests with this ' +
-				`credential are paused for 120 s. ${TOKEN_ENDPOINT_ADVICE}`,
+			'The token service is rate-limiting this client; new token requests with this ' +
+				`credential are paused for 120 s. The answer was HTTP 429. ${TOKEN_ENDPOINT_ADVICE}`,
 		);
 		expect(server.requests).toHaveLength(1);
 	});

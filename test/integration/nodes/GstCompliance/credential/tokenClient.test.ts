@@ -47,8 +47,8 @@ import {
 const SECRET = 'edge-secret-Qz8+Kp/Wm= &x';
 const CLIENT_ID = 'svc_test_edges';
 const ADVICE =
-	'Tokens are cached per n8n process, so this usually means other processes or tools mint ' +
-	'tokens with the same client. Try again later.';
+	'Tokens are cached per n8n process, so this usually means other n8n processes or tools ' +
+	'request tokens with the same client. Try again later.';
 const NOW = Date.UTC(2026, 0, 15, 12);
 const JWT_LIKE = /eyJ[\w-]*\.[\w-]*\.[\w-]*/;
 
@@ -203,7 +203,9 @@ describe('never follows a redirect: the form with the secret goes nowhere else',
 				(caught: Error) => caught,
 			);
 			expect(error?.message).toMatch(
-				new RegExp(`answered HTTP ${status}\\. Check Auth URL and Realm in the credential\\.$`),
+				new RegExp(
+					`The answer was HTTP ${status}\\. Check Auth URL and Realm in the credential\\.$`,
+				),
 			);
 			expect(control.elsewhereRequests()).toEqual([]);
 			expect(control.counters().tokenRequests[redirected.clientId]).toBe(1);
@@ -285,7 +287,7 @@ describe('rejects a bad client id or secret (400, 401) at once, with the OAuth e
 					'400',
 					json(400, { error: 'invalid_request', error_description: 'bad grant' }),
 					'rejected',
-					/^The token endpoint rejected the client id or secret \(HTTP 400: invalid_request - bad grant\)\. Check Client ID and Client Secret/,
+					/^The token service rejected the client id or secret\. The answer was HTTP 400: invalid_request - bad grant\. Check Client ID and Client Secret/,
 					1,
 					[],
 				],
@@ -293,7 +295,7 @@ describe('rejects a bad client id or secret (400, 401) at once, with the OAuth e
 					'401',
 					json(401, { error: 'invalid_client' }),
 					'rejected',
-					/^The token endpoint rejected the client id or secret \(HTTP 401: invalid_client\)\./,
+					/^The token service rejected the client id or secret\. The answer was HTTP 401: invalid_client\./,
 					1,
 					[],
 				],
@@ -309,7 +311,7 @@ describe('rejects a bad client id or secret (400, 401) at once, with the OAuth e
 			expectNoSecret(error);
 			return error.message.slice(0, error.message.indexOf('. Check'));
 		};
-		const lead = 'The token endpoint rejected the client id or secret';
+		const lead = 'The token service rejected the client id or secret. The answer was';
 
 		it.each([
 			['an empty JSON object', {}],
@@ -318,19 +320,19 @@ describe('rejects a bad client id or secret (400, 401) at once, with the OAuth e
 			['an empty body', ''],
 			['error fields that are empty or not text', { error: '', error_description: 42 }],
 		])('mintToken answered 401 with %s → no server text in the message', async (_case, body) => {
-			expect(await rejection(body)).toBe(`${lead} (HTTP 401)`);
+			expect(await rejection(body)).toBe(`${lead} HTTP 401`);
 		});
 
 		it('mintToken answered 401 with plain text → the text shown', async () => {
-			expect(await rejection('Unauthorized')).toBe(`${lead} (HTTP 401: Unauthorized)`);
+			expect(await rejection('Unauthorized')).toBe(`${lead} HTTP 401: Unauthorized`);
 		});
 
 		it('mintToken answered 401 with one error field that is not text → only the text field shown', async () => {
 			expect(await rejection({ error: 'invalid_client', error_description: '' })).toBe(
-				`${lead} (HTTP 401: invalid_client)`,
+				`${lead} HTTP 401: invalid_client`,
 			);
 			expect(await rejection({ error: { code: 7 }, error_description: 'unknown client' })).toBe(
-				`${lead} (HTTP 401: unknown client)`,
+				`${lead} HTTP 401: unknown client`,
 			);
 		});
 	});
@@ -340,7 +342,8 @@ describe('rejects a bad client id or secret (400, 401) at once, with the OAuth e
 
 		it('a request with a wrong secret → CREDENTIALS_REJECTED after one token request, the secret not echoed', async () => {
 			const error = await transportFailure(context({ clientSecret: 'wrong-secret-value' }));
-			expect(error.message).toMatch(/rejected the client id or secret \(HTTP 401: invalid_client/);
+			expect(error.message).toBe('The token service rejected the client id or secret.');
+			expect(error.description).toMatch(/^The answer was HTTP 401: invalid_client/);
 			expect(error.message).not.toContain('wrong-secret-value');
 			expect(error.context.gstCode).toBe('CREDENTIALS_REJECTED');
 			expect(tokenRequests()).toBe(1);
@@ -358,7 +361,7 @@ describe('points at Auth URL and Realm for any other 4xx, not retried', () => {
 				'403',
 				json(403, { error: 'forbidden' }),
 				'configuration',
-				/^The token endpoint URL http:\/\/.*\/token answered HTTP 403: forbidden\. Check Auth URL and Realm in the credential\.$/,
+				/^The token URL http:\/\/.*\/token did not give a token\. The answer was HTTP 403: forbidden\. Check Auth URL and Realm in the credential\.$/,
 				1,
 				[],
 			],
@@ -366,7 +369,7 @@ describe('points at Auth URL and Realm for any other 4xx, not retried', () => {
 				'404',
 				json(404, 'no such realm'),
 				'configuration',
-				/^The token endpoint URL http:\/\/.*\/token answered HTTP 404: no such realm\. Check Auth URL and Realm/,
+				/^The token URL http:\/\/.*\/token did not give a token\. The answer was HTTP 404: no such realm\. Check Auth URL and Realm/,
 				1,
 				[],
 			],
@@ -386,7 +389,7 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 					'503',
 					json(503, { error: 'temporarily_unavailable' }),
 					'unreachable',
-					/^The token endpoint at .* failed with HTTP 503: temporarily_unavailable \(gave up after 3 attempts\)\. The token service has a problem on its side: try again in a few minutes/,
+					/^The token service at .* has a problem on its side \(gave up after 3 attempts\)\. The answer was HTTP 503: temporarily_unavailable\. Try again in a few minutes/,
 					3,
 					[50, 100],
 				],
@@ -394,7 +397,7 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 					'200 without a token',
 					json(200, { token_type: 'Bearer' }),
 					'badResponse',
-					/^The token endpoint at .* answered HTTP 200 without a usable access token \(body: "\{"token_type":"Bearer"\}"\) \(gave up after 3 attempts\)\. Check the Auth URL and Realm\.$/,
+					/^The token service at .* gave no usable access token \(gave up after 3 attempts\)\. The answer was HTTP 200 \(body: "\{"token_type":"Bearer"\}"\)\. Check the Auth URL and Realm\.$/,
 					3,
 					[50, 100],
 				],
@@ -416,7 +419,8 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 				server.answer(() => json(200, body));
 				const error = await failure();
 				expect(error.kind).toBe('badResponse');
-				expect(error.message).toContain(`without a usable access token (body: "${body}")`);
+				expect(error.message).toContain(`no usable access token`);
+				expect(error.message).toContain(`(body: "${body}")`);
 				expect(server.requests).toHaveLength(3);
 			},
 		);
@@ -481,7 +485,7 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 				expect(error.kind).toBe('unreachable');
 				expect(error.tokenEndpointStatus).toBeUndefined();
 				expect(error.message).toBe(
-					`Could not reach the token endpoint at ${new URL(origin).host}: ${words} (gave up after 3 attempts). ` +
+					`Could not reach the token service at ${new URL(origin).host}: ${words} (gave up after 3 attempts). ` +
 						'Check the Auth URL and that n8n can reach it.',
 				);
 				expect(waits).toEqual([50, 100]);
@@ -497,14 +501,14 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 			[
 				'500',
 				{ kind: 'status', status: 500 },
-				/token endpoint at .* failed with HTTP 500.*gave up after 3 attempts/,
+				/token service at .* has a problem on its side \(gave up after 3 attempts\)\.$/,
 			],
 			[
 				'timeout',
 				{ kind: 'timeout' },
-				/Could not reach the token endpoint at .*: no answer within the time limit.*gave up after 3 attempts/,
+				/Could not reach the token service at .*: no answer within the time limit.*gave up after 3 attempts/,
 			],
-			['non-JSON', { kind: 'garbage' }, /without a usable access token.*gave up after 3 attempts/],
+			['non-JSON', { kind: 'garbage' }, /no usable access token.*gave up after 3 attempts/],
 		])(
 			'a request while the token endpoint answers %s every time → a clear error after exactly maxAttempts token requests, no API request',
 			async (_name, fault, message) => {
@@ -535,7 +539,7 @@ describe('retries a 5xx, a network failure and a 200 without a token with backof
 			const authUrl = await closedPortUrl();
 			const error = await transportFailure(context({ authUrl }));
 			expect(error.message).toContain(
-				`Could not reach the token endpoint at ${new URL(authUrl).host}: the connection was refused`,
+				`Could not reach the token service at ${new URL(authUrl).host}: the connection was refused`,
 			);
 			expect(error.message).toContain('gave up after 3 attempts');
 			expect(error.context.gstCode).toBe('TOKEN_ENDPOINT_UNREACHABLE');
@@ -564,9 +568,9 @@ describe('retries a 429 after its Retry-After', () => {
 				expect(error.tokenEndpointStatus).toBe(429);
 				expect(error.retryAfterMs).toBe(1_000);
 				expect(error.message).toBe(
-					`The token endpoint at ${host()} is rate-limiting this client (HTTP 429) and asks to wait ` +
+					`The token service at ${host()} is rate-limiting this client and asks to wait ` +
 						`1 s; gave up after 3 attempts; new token requests with this credential are paused for ` +
-						`1 s. ${ADVICE}`,
+						`1 s. The answer was HTTP 429. ${ADVICE}`,
 				);
 				expect(waits).toEqual([1_000, 1_000]);
 			});
@@ -579,8 +583,8 @@ describe('retries a 429 after its Retry-After', () => {
 			expect(error.tokenEndpointStatus).toBe(429);
 			expect(error.retryAfterMs).toBeUndefined();
 			expect(error.message).toBe(
-				`The token endpoint at ${host()} is rate-limiting this client (HTTP 429); gave up after ` +
-					`3 attempts. ${ADVICE}`,
+				`The token service at ${host()} is rate-limiting this client; gave up after ` +
+					`3 attempts. The answer was HTTP 429. ${ADVICE}`,
 			);
 			expect(waits).toEqual([50, 100]);
 		});
@@ -596,9 +600,9 @@ describe('retries a 429 after its Retry-After', () => {
 				expect(error.kind).toBe('rateLimited');
 				expect(error.retryAfterMs).toBe(retryAfterMs);
 				expect(error.message).toBe(
-					`The token endpoint at ${host()} is rate-limiting this client (HTTP 429) and asks to ` +
+					`The token service at ${host()} is rate-limiting this client and asks to ` +
 						`wait ${asked}, longer than this node waits; gave up after 1 attempt; new token ` +
-						`requests with this credential are paused for ${paused}. ${ADVICE}`,
+						`requests with this credential are paused for ${paused}. The answer was HTTP 429. ${ADVICE}`,
 				);
 				expect(server.requests).toHaveLength(1);
 				expect(waits).toEqual([]);
@@ -673,7 +677,7 @@ describe("reads n8n's request helper's answer in whatever form it comes", () => 
 		server.answer(() => json(200, { token_type: 'Bearer' }));
 		const error = await failure(reshaped((response) => ({ ...response, body })));
 		expect(error.kind).toBe('badResponse');
-		expect(error.message).toContain('without a usable access token (body: "")');
+		expect(error.message).toContain('no usable access token. The answer was HTTP 200 (body: "")');
 	});
 
 	it.each([
@@ -739,7 +743,7 @@ describe("refuses, as a configuration error, a token request n8n's outbound requ
 		expect(error.tokenEndpointStatus).toBeUndefined();
 		expect(error.message).toMatch(
 			new RegExp(
-				`^n8n did not send the request to the token endpoint at ${host()}: .+\\. ` +
+				`^n8n did not send the request to the token service at ${host()}: .+\\. ` +
 					"If n8n's outbound request policy blocks this host",
 			),
 		);
@@ -757,7 +761,7 @@ describe("refuses, as a configuration error, a token request n8n's outbound requ
 				(caught: Error) => caught,
 			);
 		expect(error).toBeInstanceOf(Error);
-		expect(error?.message).toMatch(/n8n did not send the request to the token endpoint/);
+		expect(error?.message).toMatch(/n8n did not send the request to the token service/);
 		expect((error as { description?: string })?.description).toMatch(/N8N_SSRF/);
 		expect(error?.message).not.toContain(SECRET);
 		expect(server.requests).toHaveLength(0);
@@ -790,7 +794,7 @@ describe('keeps the client secret out of every message', () => {
 		);
 		const error = await failure();
 		expect(error.message).toMatch(
-			/^The token endpoint rejected the client id or secret \(HTTP 401: invalid_client - secret \[redacted\] is old\)\. Check/,
+			/^The token service rejected the client id or secret\. The answer was HTTP 401: invalid_client - secret \[redacted\] is old\. Check/,
 		);
 		expectRedacted(error);
 	});
@@ -801,7 +805,7 @@ describe('keeps the client secret out of every message', () => {
 		);
 		const error = await failure();
 		expect(error.message).toMatch(
-			/answered HTTP 404: not_found - no realm for \[redacted\]\. Check Auth URL and Realm in the credential\.$/,
+			/The answer was HTTP 404: not_found - no realm for \[redacted\]\. Check Auth URL and Realm in the credential\.$/,
 		);
 		expectRedacted(error);
 	});
@@ -809,7 +813,7 @@ describe('keeps the client secret out of every message', () => {
 	it('mintToken answered 200 without a token, echoing the secret → the body excerpt redacted', async () => {
 		server.answer(() => json(200, { note: secretIn('echo') }));
 		const error = await failure();
-		expect(error.message).toMatch(/without a usable access token \(body: ".*\[redacted\].*"\)/);
+		expect(error.message).toMatch(/no usable access token.*\(body: ".*\[redacted\].*"\)/);
 		expectRedacted(error);
 	});
 
@@ -817,7 +821,7 @@ describe('keeps the client secret out of every message', () => {
 		server.answer(() => json(503, { error: 'server_error', error_description: secretIn('down') }));
 		const error = await failure();
 		expect(error.message).toMatch(
-			/failed with HTTP 503: server_error - down \[redacted\] \(gave up after 3 attempts\)\. The token service/,
+			/has a problem on its side \(gave up after 3 attempts\)\. The answer was HTTP 503: server_error - down \[redacted\]\. Try again/,
 		);
 		expectRedacted(error);
 	});

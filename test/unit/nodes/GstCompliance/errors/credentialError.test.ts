@@ -21,7 +21,7 @@ const node: INode = {
 	parameters: {},
 };
 const REJECTED =
-	'The token endpoint rejected the client id or secret (HTTP 401). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.';
+	'The token service rejected the client id or secret. The answer was HTTP 401. Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.';
 
 /** `levels` wrappers around `inner`, each holding the one inside as its `cause`. */
 const wrapped = (levels: number, inner: unknown): unknown => {

@@ -11,19 +11,20 @@ import { messageParts } from '../../../../../nodes/GstCompliance/errors/messageP
 import { RETRY_AFTER_CEILING_MS } from '../../../../../nodes/GstCompliance/http/retry';
 
 const TOKEN_ADVICE =
-	'Tokens are cached per n8n process, so this usually means other processes or tools mint tokens with the same client. Try again later.';
-const API_ADVICE = "Lower the node's Concurrency option or run the workflow later.";
+	'Tokens are cached per n8n process, so this usually means other n8n processes or tools request tokens with the same client. Try again later.';
+const API_ADVICE =
+	"Try again later, or send fewer requests at once with this client (the GST Compliance node's Concurrency option, fewer workflows using the same client).";
 
 describe('rateLimited: the sentence from what is known', () => {
-	it("rateLimited({ party: 'token endpoint' }) → the bare sentence and the token endpoint's advice", () => {
+	it("rateLimited({ party: 'token endpoint' }) → the bare sentence and the token service's advice", () => {
 		expect(messages.rateLimited({ party: 'token endpoint' })).toBe(
-			`The token endpoint is rate-limiting this client (HTTP 429). ${TOKEN_ADVICE}`,
+			`The token service is rate-limiting this client. The answer was HTTP 429. ${TOKEN_ADVICE}`,
 		);
 	});
 
 	it("rateLimited({ party: 'API', host }) → the API at its host and the API's advice", () => {
 		expect(messages.rateLimited({ party: 'API', host: 'api.example.test' })).toBe(
-			`The GST Compliance API at api.example.test is rate-limiting this client (HTTP 429). ${API_ADVICE}`,
+			`The GST Compliance API at api.example.test is rate-limiting this client. The answer was HTTP 429. ${API_ADVICE}`,
 		);
 	});
 
@@ -39,13 +40,13 @@ describe('rateLimited: the sentence from what is known', () => {
 				advice: 'Ask the service for a higher limit.',
 			}),
 		).toBe(
-			'The token endpoint at auth.example.test is rate-limiting this client (HTTP 429) and asks to wait 120 s, longer than this node waits; gave up after 1 attempt; new token requests with this credential are paused for 60 s. Ask the service for a higher limit.',
+			'The token service at auth.example.test is rate-limiting this client and asks to wait 120 s, longer than this node waits; gave up after 1 attempt; new token requests with this credential are paused for 60 s. The answer was HTTP 429. Ask the service for a higher limit.',
 		);
 	});
 
 	it("rateLimited({ party: 'API', waitTooLong: true } without a Retry-After) → no wait named", () => {
 		expect(messages.rateLimited({ party: 'API', waitTooLong: true, attempts: 5 })).toBe(
-			`The GST Compliance API is rate-limiting this client (HTTP 429); gave up after 5 attempts. ${API_ADVICE}`,
+			`The GST Compliance API is rate-limiting this client; gave up after 5 attempts. The answer was HTTP 429. ${API_ADVICE}`,
 		);
 	});
 
@@ -61,7 +62,7 @@ describe('rateLimited: the sentence from what is known', () => {
 		[RETRY_AFTER_CEILING_MS + 1, 'a day or more'],
 	])('rateLimited({ retryAfterMs: %i, pausedForMs: the same }) → %s', (ms, shown) => {
 		expect(messages.rateLimited({ party: 'API', retryAfterMs: ms, pausedForMs: ms })).toBe(
-			`The GST Compliance API is rate-limiting this client (HTTP 429) and asks to wait ${shown}; new token requests with this credential are paused for ${shown}. ${API_ADVICE}`,
+			`The GST Compliance API is rate-limiting this client and asks to wait ${shown}; new token requests with this credential are paused for ${shown}. The answer was HTTP 429. ${API_ADVICE}`,
 		);
 	});
 
@@ -71,7 +72,7 @@ describe('rateLimited: the sentence from what is known', () => {
 		[2, '2 attempts'],
 	])('rateLimited({ attempts: %i }) → gave up after %s', (count, shown) => {
 		expect(messages.rateLimited({ party: 'API', attempts: count })).toBe(
-			`The GST Compliance API is rate-limiting this client (HTTP 429); gave up after ${shown}. ${API_ADVICE}`,
+			`The GST Compliance API is rate-limiting this client; gave up after ${shown}. The answer was HTTP 429. ${API_ADVICE}`,
 		);
 	});
 });
@@ -87,11 +88,11 @@ describe('attempts counted in words', () => {
 	it.each<[number, string]>([
 		[
 			1,
-			'The GST Compliance API at api.example.test failed with HTTP 503 on each of 1 attempt. Try again later.',
+			'The GST Compliance API at api.example.test has a problem on its side: each of 1 attempt failed. The answer was HTTP 503. Try again later.',
 		],
 		[
 			5,
-			'The GST Compliance API at api.example.test failed with HTTP 503 on each of 5 attempts. Try again later.',
+			'The GST Compliance API at api.example.test has a problem on its side: each of 5 attempts failed. The answer was HTTP 503. Try again later.',
 		],
 	])('apiServerError(host, 503, %i) → %s', (count, text) => {
 		expect(messages.apiServerError('api.example.test', 503, count)).toBe(text);
@@ -99,7 +100,7 @@ describe('attempts counted in words', () => {
 
 	it('apiServerError(host, undefined, 3) → "a server error", never "HTTP undefined"', () => {
 		expect(messages.apiServerError('api.example.test', undefined, 3)).toBe(
-			'The GST Compliance API at api.example.test failed with a server error on each of 3 attempts. Try again later.',
+			'The GST Compliance API at api.example.test has a problem on its side: each of 3 attempts failed. Try again later.',
 		);
 	});
 });
@@ -109,42 +110,42 @@ describe("the server's words after the status, only when it said some", () => {
 		[
 			'tokenRejected(401, "")',
 			messages.tokenRejected(401, ''),
-			'The token endpoint rejected the client id or secret (HTTP 401). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.',
+			'The token service rejected the client id or secret. The answer was HTTP 401. Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.',
 		],
 		[
 			'tokenRejected(400, "invalid_client - bad secret")',
 			messages.tokenRejected(400, 'invalid_client - bad secret'),
-			'The token endpoint rejected the client id or secret (HTTP 400: invalid_client - bad secret). Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.',
+			'The token service rejected the client id or secret. The answer was HTTP 400: invalid_client - bad secret. Check Client ID and Client Secret; after a secret rotation the old secret stops working 24 hours later.',
 		],
 		[
 			'tokenServerError(host, 502, "")',
 			messages.tokenServerError('auth.example.test', 502, ''),
-			"The token endpoint at auth.example.test failed with HTTP 502. The token service has a problem on its side: try again in a few minutes, and if it persists, ask the service's support.",
+			"The token service at auth.example.test has a problem on its side. The answer was HTTP 502. Try again in a few minutes, and if it persists, ask the service's support.",
 		],
 		[
 			'tokenServerError(host, 503, "maintenance")',
 			messages.tokenServerError('auth.example.test', 503, 'maintenance'),
-			"The token endpoint at auth.example.test failed with HTTP 503: maintenance. The token service has a problem on its side: try again in a few minutes, and if it persists, ask the service's support.",
+			"The token service at auth.example.test has a problem on its side. The answer was HTTP 503: maintenance. Try again in a few minutes, and if it persists, ask the service's support.",
 		],
 		[
 			'tokenUrlWrong(url, 404, "")',
 			messages.tokenUrlWrong('https://auth.example.test/realms/gst/x', 404, ''),
-			'The token endpoint URL https://auth.example.test/realms/gst/x answered HTTP 404. Check Auth URL and Realm in the credential.',
+			'The token URL https://auth.example.test/realms/gst/x did not give a token. The answer was HTTP 404. Check Auth URL and Realm in the credential.',
 		],
 		[
 			'tokenUrlWrong(url, 404, "Realm does not exist")',
 			messages.tokenUrlWrong('https://auth.example.test/realms/gst/x', 404, 'Realm does not exist'),
-			'The token endpoint URL https://auth.example.test/realms/gst/x answered HTTP 404: Realm does not exist. Check Auth URL and Realm in the credential.',
+			'The token URL https://auth.example.test/realms/gst/x did not give a token. The answer was HTTP 404: Realm does not exist. Check Auth URL and Realm in the credential.',
 		],
 		[
 			'apiRefused(host, 409, "")',
 			messages.apiRefused('api.example.test', 409, ''),
-			'The GST Compliance API at api.example.test refused the request (HTTP 409). Check the ID and the request against what the service says, then try again.',
+			'The GST Compliance API at api.example.test refused the request. The answer was HTTP 409. Check the ID and the request against what the service says, then try again.',
 		],
 		[
 			'apiRefused(host, 422, "bad gstin")',
 			messages.apiRefused('api.example.test', 422, 'bad gstin'),
-			'The GST Compliance API at api.example.test refused the request (HTTP 422): bad gstin. Check the ID and the request against what the service says, then try again.',
+			'The GST Compliance API at api.example.test refused the request: bad gstin. The answer was HTTP 422. Check the ID and the request against what the service says, then try again.',
 		],
 	])('%s → the exact sentence', (_call, text, expected) => {
 		expect(text).toBe(expected);
@@ -171,7 +172,7 @@ describe('fallbacks when a fact is missing', () => {
 		['', 'refused'],
 	])('tokenRequestRefusedByN8n(host, %p) → says %p', (detail, said) => {
 		expect(messages.tokenRequestRefusedByN8n('auth.example.test', detail)).toBe(
-			`n8n did not send the request to the token endpoint at auth.example.test: ${said}. If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.`,
+			`n8n did not send the request to the token service at auth.example.test: ${said}. If n8n's outbound request policy blocks this host (N8N_SSRF_PROTECTION_ENABLED with its blocked IP ranges and host names), ask the n8n administrator to allow it (N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES), or check the URL in the credential.`,
 		);
 	});
 
@@ -238,17 +239,17 @@ describe('word for word: the messages other tests match only in part, or not at 
 		[
 			'tokenNotUsable(host, status, excerpt)',
 			messages.tokenNotUsable('auth.example.test', 200, '<html>'),
-			'The token endpoint at auth.example.test answered HTTP 200 without a usable access token (body: "<html>"). Check the Auth URL and Realm.',
+			'The token service at auth.example.test gave no usable access token. The answer was HTTP 200 (body: "<html>"). Check the Auth URL and Realm.',
 		],
 		[
 			'apiNotJson(host, status)',
 			messages.apiNotJson('api.example.test', 200),
-			"The GST Compliance API at api.example.test answered HTTP 200 with a body that is not a JSON object. Check the API URL in the credential: it must be the API's address, not a web page (the credential's Test tells them apart).",
+			"The GST Compliance API at api.example.test answered with a body that is not a JSON object. The answer was HTTP 200. Check the API URL in the credential: it must be the API's address, not a web page (the credential's Test tells them apart).",
 		],
 		[
 			'apiUnauthorized(environment, host)',
 			messages.apiUnauthorized('Sandbox', 'sandbox.example.test'),
-			'The Sandbox API host (sandbox.example.test) rejected the token (HTTP 401) even after a new token was minted. Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).',
+			"The Sandbox API host (sandbox.example.test) rejected the credential's token, and a new one as well. Either the client belongs to the other environment (check Environment and the API URLs in the credential) or its secret was revoked (create or rotate the secret in the Developer hub and update the credential).",
 		],
 		[
 			'notEntitled(capability)',
@@ -315,6 +316,18 @@ describe('every message says what to do next', () => {
 	it.each(all)('%s → names a next step', (_name, fn) => {
 		expect(sample(fn)).toMatch(REMEDY);
 	});
+
+	// The title is what the user reads first: what happened, in the form's and the service's words.
+	it.each(all)(
+		'%s → a title without protocol words (endpoint, mint, an HTTP status)',
+		(name, fn) => {
+			const { title } = messageParts(sample(fn));
+			expect(title).not.toMatch(/endpoint|\bmint/i);
+			// The credential's Test shows its outcome as one line, not as a title.
+			if (!name.startsWith('credentialTest.'))
+				expect(title).not.toMatch(/HTTP \d|\b\dxx\b|\b[45]\d\d\b/);
+		},
+	);
 
 	// n8n shows an error's message in red and its description under it (errors/apiError.ts).
 	it.each(all)(
