@@ -24,7 +24,7 @@ export const getOptions: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
-	placeholder: 'Add Option',
+	placeholder: 'Add option',
 	default: {},
 	displayOptions: { show: { operation: ['get'] } },
 	options: [
@@ -35,7 +35,7 @@ export const getOptions: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 			default: DEFAULT_CONCURRENCY,
 			description:
-				'How many items are fetched at the same time. Lower it if the service answers with rate limiting (HTTP 429).',
+				'How many items are fetched at the same time. Lower it if the service says it is rate-limiting this client.',
 		},
 		{
 			displayName: 'Ignore Not Found',
@@ -61,7 +61,9 @@ export function concurrencyOf(value: unknown): number {
 
 /**
  * Fetches each item's resource. Without "continue on fail" the first failure (lowest item index
- * among those that failed) stops the run; with it, a failed item outputs `{ error }` in its place.
+ * among those that failed) stops the run; with it, a failed item outputs `{ error, code,
+ * httpStatus }` in its place: `error` is the message as text, as n8n's own nodes give it, so a
+ * next node maps `{{ $json.error }}` into an alert as it is.
  */
 export async function getResources(
 	context: IExecuteFunctions,
@@ -103,7 +105,8 @@ export async function getResources(
 			return true;
 		} catch (error) {
 			if (continueOnFail) {
-				output[index] = { json: { error: errorSummary(error) }, pairedItem: { item: index } };
+				const { message, code, httpStatus } = errorSummary(error);
+				output[index] = { json: { error: message, code, httpStatus }, pairedItem: { item: index } };
 				return true;
 			}
 			failures.push({ index, error });

@@ -6,9 +6,9 @@ import { idParameters } from '../resourceId';
 
 export const description: INodeProperties[] = [
 	operationParameter('einvoice', {
-		action: 'Get an electronic invoice',
+		action: 'Get e-invoice',
 		description:
-			'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed_terminal), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
+			'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
 	}),
 	...idParameters({
 		resource: 'einvoice',

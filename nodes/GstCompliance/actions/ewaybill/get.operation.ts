@@ -6,7 +6,7 @@ import { idParameters } from '../resourceId';
 
 export const description: INodeProperties[] = [
 	operationParameter('ewaybill', {
-		action: 'Get an electronic way bill',
+		action: 'Get e-way bill',
 		description:
 			'Retrieve one e-way bill (EWB) by its ID with its current status (generated, cancelled, expired or rejected) and its fields. Needs a plan that includes e-way bills.',
 	}),

@@ -134,3 +134,41 @@ describe('the limits the editor shows are the limits enforced', () => {
 		expect(concurrencyOf(1_000_000)).toBe(max);
 	});
 });
+
+describe("the editor's words are n8n's", () => {
+	/** Every text of a parameter the editor shows, its options' and sub-options' included. */
+	const TEXT_KEYS = ['displayName', 'description', 'placeholder', 'hint', 'action'];
+	const texts = (properties: readonly object[]): string[] =>
+		properties.flatMap((property) => {
+			const own = Object.entries(property).filter(
+				([key, value]) => TEXT_KEYS.includes(key) && typeof value === 'string',
+			);
+			const options = (property as { options?: unknown }).options;
+			return [
+				...own.map(([, value]) => value as string),
+				...(Array.isArray(options) ? texts(options) : []),
+			];
+		});
+
+	it('no parameter text speaks HTTP (GET, 2xx, a status, endpoint, minted)', () => {
+		const shown = texts(description.properties);
+		expect(shown.length).toBeGreaterThan(10);
+		expect(
+			shown.filter((text) =>
+				/\bGET\b|\b\dxx\b|(?<![.\d])[1-5]\d\d(?![.\d])|\bHTTP\b|endpoint|\bmint/.test(text),
+			),
+		).toEqual([]);
+	});
+
+	it('every collection offers "Add option", and every action reads like "Get e-invoice" (no article)', () => {
+		const collections = description.properties.filter((p) => p.type === 'collection');
+		expect(collections.length).toBeGreaterThan(0);
+		for (const collection of collections) expect(collection.placeholder).toBe('Add option');
+		const actions = description.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((p) => (p.options as Array<{ action?: string }>).map((option) => option.action));
+		expect(actions).toContain('Get e-invoice');
+		expect(actions).toContain('Get e-way bill');
+		for (const action of actions) expect(action).not.toMatch(/\b(a|an|the)\b/i);
+	});
+});

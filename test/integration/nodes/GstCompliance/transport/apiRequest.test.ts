@@ -55,10 +55,10 @@ describe('gstApiRequest through the GST Compliance node', () => {
 			})),
 		);
 		const { output } = await run([einvoice.id], { continueOnFail: true });
-		expect(output[0].json.error).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429 });
-		expect((output[0].json.error as { message: string }).message).toMatch(
+		expect(output[0].json).toMatchObject({ code: 'RATE_LIMITED', httpStatus: 429 });
+		expect(output[0].json.error).toMatch(
 			new RegExp(
-				`rate-limiting this client \\(HTTP 429\\); gave up after ${attempts} attempts. Lower the node's Concurrency`,
+				`rate-limiting this client; gave up after ${attempts} attempts\\. The answer was HTTP 429\\. Try again later, or send fewer requests at once .*Concurrency option`,
 			),
 		);
 		expect(apiRequests()).toBe(attempts);
@@ -88,11 +88,9 @@ describe('gstApiRequest through the GST Compliance node', () => {
 			expect(output).toEqual([
 				{
 					json: {
-						error: {
-							message: `The GST Compliance API at ${host} refused the request (HTTP ${status}): Injected fault. Check the ID and the request against what the service says, then try again.`,
-							code: 'REQUEST_REJECTED',
-							httpStatus: status,
-						},
+						error: `The GST Compliance API at ${host} refused the request: Injected fault. The answer was HTTP ${status}. Check the ID and the request against what the service says, then try again.`,
+						code: 'REQUEST_REJECTED',
+						httpStatus: status,
 					},
 					pairedItem: { item: 0 },
 				},
@@ -139,8 +137,8 @@ describe('gstApiRequest through the GST Compliance node', () => {
 				Array.from({ length: 11 }, () => ({ kind: 'redirect' as const })),
 			);
 			const { output } = await run([einvoice.id], { continueOnFail: true });
-			expect(output[0].json.error).toEqual({
-				message: `The request to the GST Compliance API at ${host} failed: it was redirected more than 10 times. Check the API URL in the credential and that n8n can reach it, then try again.`,
+			expect(output[0].json).toEqual({
+				error: `The request to the GST Compliance API at ${host} failed: it was redirected more than 10 times. Check the API URL in the credential and that n8n can reach it, then try again.`,
 				code: 'REQUEST_FAILED',
 				httpStatus: 302,
 			});
@@ -157,10 +155,10 @@ describe('gstApiRequest through the GST Compliance node', () => {
 			try {
 				emulator().control.injectApiFaults([{ kind: 'redirect', location: `http://${host}/x` }]);
 				const { output } = await run([einvoice.id], { continueOnFail: true });
-				expect(output[0].json.error).toMatchObject({
+				expect(output[0].json).toMatchObject({
 					code: 'REQUEST_REJECTED',
 					httpStatus: 401,
-					message: `The GST Compliance API at ${host} refused the request (HTTP 401): who are you? Check the ID and the request against what the service says, then try again.`,
+					error: `The GST Compliance API at ${host} refused the request: who are you? The answer was HTTP 401. Check the ID and the request against what the service says, then try again.`,
 				});
 				expect(emulator().control.counters().tokenMints[client.clientId]).toBe(1);
 				expect(apiRequests()).toBe(1);
@@ -173,10 +171,10 @@ describe('gstApiRequest through the GST Compliance node', () => {
 			const host = new URL(emulator().sandboxUrl).host;
 			emulator().control.injectApiFaults([{ kind: 'status', status: 302 }]);
 			const { output } = await run([einvoice.id], { continueOnFail: true });
-			expect(output[0].json.error).toMatchObject({
+			expect(output[0].json).toMatchObject({
 				code: 'REQUEST_REJECTED',
 				httpStatus: 302,
-				message: expect.stringContaining(`at ${host} refused the request (HTTP 302)`),
+				error: expect.stringContaining(`at ${host} refused the request. The answer was HTTP 302.`),
 			});
 		});
 	});
@@ -188,8 +186,8 @@ describe('gstApiRequest through the GST Compliance node', () => {
 			Array.from({ length: attempts }, () => ({ kind: 'status' as const, status: 502 })),
 		);
 		const server = await run([einvoice.id], { continueOnFail: true });
-		expect(server.output[0].json.error).toEqual({
-			message: `The GST Compliance API at ${host} failed with HTTP 502 on each of ${attempts} attempts. Try again later.`,
+		expect(server.output[0].json).toEqual({
+			error: `The GST Compliance API at ${host} has a problem on its side: each of ${attempts} attempts failed. The answer was HTTP 502. Try again later.`,
 			code: 'SERVER_ERROR',
 			httpStatus: 502,
 		});
@@ -197,11 +195,11 @@ describe('gstApiRequest through the GST Compliance node', () => {
 			Array.from({ length: attempts }, () => ({ kind: 'reset' as const })),
 		);
 		const network = await run([einvoice.id], { continueOnFail: true });
-		expect(network.output[0].json.error).toMatchObject({
+		expect(network.output[0].json).toMatchObject({
 			code: 'API_UNREACHABLE',
 			httpStatus: null,
 		});
-		expect((network.output[0].json.error as { message: string }).message).toContain(
+		expect(network.output[0].json.error).toContain(
 			`Could not reach the GST Compliance API at ${host}`,
 		);
 	});

@@ -44,9 +44,9 @@ describe('the parameters the e-invoice Get operation adds', () => {
 					{
 						name: 'Get',
 						value: 'get',
-						action: 'Get an electronic invoice',
+						action: 'Get e-invoice',
 						description:
-							'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed_terminal), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
+							'Retrieve one e-invoice (IRN) by its ID with its current status (generated, cancelled or failed), IRN, acknowledgement number and date, seller GSTIN, invoice number and total value',
 					},
 				],
 				default: 'get',
@@ -153,6 +153,26 @@ describe('what execute fetches', () => {
 			itemIndex: 0,
 			gstCode: 'INVALID_ID',
 		});
+		expect(requests).toStrictEqual([]);
+	});
+});
+
+describe('a failed item under On Error → Continue', () => {
+	it('execute() with einvoiceId "331000123456", continuing on fail → { error: the message as text, code, httpStatus }, no request', async () => {
+		const { context, requests, output } = run({ einvoiceId: '331000123456' });
+		context.continueOnFail = () => true;
+		const [item] = await output();
+		expect(item).toStrictEqual({
+			json: {
+				error:
+					'E-invoice ID "331000123456" is not valid: expected an id starting with "einv_", for example einv_123',
+				code: 'INVALID_ID',
+				httpStatus: null,
+			},
+			pairedItem: { item: 0 },
+		});
+		// What a next node's {{ $json.error }} prints: the words, never [object Object].
+		expect(`${item.json.error as string}`).toMatch(/^E-invoice ID /);
 		expect(requests).toStrictEqual([]);
 	});
 });

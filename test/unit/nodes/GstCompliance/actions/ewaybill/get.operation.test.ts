@@ -44,7 +44,7 @@ describe('the parameters the e-way bill Get operation adds', () => {
 					{
 						name: 'Get',
 						value: 'get',
-						action: 'Get an electronic way bill',
+						action: 'Get e-way bill',
 						description:
 							'Retrieve one e-way bill (EWB) by its ID with its current status (generated, cancelled, expired or rejected) and its fields. Needs a plan that includes e-way bills.',
 					},
