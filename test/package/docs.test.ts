@@ -450,4 +450,41 @@ describe('the README, for the npm reader first', () => {
 	it('promises no message n8n never shows (a passing Test shows only "Connection tested successfully")', () => {
 		expect(readme).not.toMatch(/Connected to Sandbox/);
 	});
+
+	/** The text of the `## <name>` section. */
+	const section = (name: string) =>
+		new RegExp(`\\n## ${name}[^\\n]*\\n([\\s\\S]*?)(?=\\n## |$)`).exec(readme)?.[1] ?? '';
+
+	it('Installation: self-hosted n8n, by the instance owner, until n8n verifies the package; n8n Cloud named nowhere else', () => {
+		const installation = section('Installation');
+		expect(installation).toMatch(
+			/Until n8n verifies the package.*self-hosted n8n.*instance owner/s,
+		);
+		expect(installation).toMatch(
+			/Verified nodes install from\s+the nodes panel,\s+n8n Cloud included/,
+		);
+		expect(readme.replace(installation, '')).not.toMatch(/Cloud/);
+	});
+
+	it('first workflow: the service calls the URL over the internet (no localhost or private address; WEBHOOK_URL or a tunnel), and the Production URL is a subscription with its own secret', () => {
+		const first = section('Your first workflow');
+		expect(first).toMatch(
+			/over the internet.*`http:\/\/localhost`, `127\.0\.0\.1` or a private address/s,
+		);
+		expect(first).toMatch(/`WEBHOOK_URL`\) or a tunnel/);
+		expect(first).toMatch(
+			/\*\*Production URL\*\* instead: a\s+second subscription, whose own signing secret/,
+		);
+	});
+
+	it("Troubleshooting: nothing arriving → the subscription's delivery log in the Developer hub, where a connection error means n8n is not reachable", () => {
+		expect(section('Troubleshooting')).toMatch(
+			/nothing arrives\*\*: open the subscription's delivery log in the\s+Developer hub\. A connection error there means the service cannot reach n8n/,
+		);
+	});
+
+	it('names the webhook credential as n8n shows it, with the heading its documentation link opens', () => {
+		expect(readme.split('\n')).toContain('### GST Compliance Webhook Signing Secret');
+		expect(readme).not.toMatch(/GST Compliance Webhook (API|credential)/);
+	});
 });
