@@ -3,12 +3,14 @@ import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 /**
  * The signing secret of a webhook subscription made in the service's dashboard. It lives here,
  * encrypted, and never in node parameters (workflow JSON is stored in clear). Tested locally by
- * the GST Compliance Trigger node: the service has no endpoint that checks a signing secret.
+ * the GST Compliance Trigger node (trigger/secretCheck.ts): the service has no endpoint that checks
+ * a signing secret. n8n shows a passed Test only as "Connection tested successfully", so the form
+ * itself says what the Test checks.
  */
 export class GstComplianceWebhookApi implements ICredentialType {
 	name = 'gstComplianceWebhookApi';
 
-	displayName = 'GST Compliance Webhook API';
+	displayName = 'GST Compliance Webhook Signing Secret';
 
 	icon: Icon = {
 		light: 'file:../icons/gstCompliance.svg',
@@ -16,9 +18,16 @@ export class GstComplianceWebhookApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#gst-compliance-trigger';
+		'https://github.com/n8n-nodes-gst-compliance/n8n-nodes-gst-compliance#gst-compliance-webhook-signing-secret';
 
 	properties: INodeProperties[] = [
+		{
+			displayName:
+				'The Test button checks only that each secret was pasted whole (not empty, no spaces at either end, no invisible characters, a plausible length): the service cannot confirm a signing secret, so only an event the trigger accepts proves it.',
+			name: 'testNotice',
+			type: 'notice',
+			default: '',
+		},
 		{
 			displayName: 'Signing Secret',
 			name: 'signingSecret',
