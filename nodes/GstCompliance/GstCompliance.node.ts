@@ -1,5 +1,8 @@
 import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
 	IExecuteFunctions,
+	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -11,8 +14,13 @@ import * as einvoiceGet from './actions/einvoice/get.operation';
 import * as ewaybillGet from './actions/ewaybill/get.operation';
 import { getOptions } from './actions/getResources';
 import { router } from './actions/router';
+import * as testEventSend from './actions/testEvent/send.operation';
+import { checkSigningSecrets } from './trigger/secretCheck';
 
-/** Reads e-invoices and e-way bills; each operation lives in actions/<resource>/<operation>. */
+/**
+ * Reads e-invoices and e-way bills, and sends a signed test event to a GST Compliance Trigger;
+ * each operation lives in actions/<resource>/<operation>.
+ */
 export class GstCompliance implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance',
@@ -29,13 +37,29 @@ export class GstCompliance implements INodeType {
 		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Read the current state of India GST e-invoices (IRN) and e-way bills from the GST Compliance API',
+			'Read the current state of India GST e-invoices (IRN) and e-way bills from the GST Compliance API, or send a signed test event to a GST Compliance Trigger',
 		defaults: { name: 'GST Compliance' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'gstComplianceApi', required: true, testedBy: 'testGstComplianceCredentials' },
+			{
+				name: 'gstComplianceApi',
+				required: true,
+				// Hidden, not "shown for e-invoices and e-way bills": a saved node may omit its
+				// Resource (the default), and n8n reads only a credential it shows.
+				displayOptions: { hide: { resource: ['testEvent'] } },
+				testedBy: 'testGstComplianceCredentials',
+			},
+			{
+				// The trigger's own credential and label: a test event is signed with the very secret
+				// the trigger verifies with, never a copy of it.
+				name: 'gstComplianceWebhookApi',
+				displayName: 'Webhook Signing Secret',
+				required: true,
+				displayOptions: { show: { resource: ['testEvent'] } },
+				testedBy: 'gstComplianceWebhookSecretCheck',
+			},
 		],
 		properties: [
 			{
@@ -56,16 +80,34 @@ export class GstCompliance implements INodeType {
 						description:
 							'A GST e-way bill (EWB) for moving goods; needs a plan that includes e-way bills',
 					},
+					{
+						name: 'Test Event',
+						value: 'testEvent',
+						description:
+							'A signed sample event for a GST Compliance Trigger, as the service sends one; needs only the signing secret',
+					},
 				],
 				default: 'einvoice',
 			},
 			...einvoiceGet.description,
 			...ewaybillGet.description,
 			getOptions,
+			...testEventSend.description,
 		],
 	};
 
-	methods = { credentialTest: { testGstComplianceCredentials } };
+	methods = {
+		credentialTest: {
+			testGstComplianceCredentials,
+			// The trigger's Test, the same verdict from either node (n8n runs the first it finds).
+			async gstComplianceWebhookSecretCheck(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
+				return checkSigningSecrets(credential.data);
+			},
+		},
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

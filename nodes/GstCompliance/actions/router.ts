@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import * as einvoice from './einvoice/get.operation';
 import * as ewaybill from './ewaybill/get.operation';
+import * as testEventSend from './testEvent/send.operation';
 
 type Operation = { execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> };
 
@@ -11,6 +12,7 @@ type Operation = { execute(this: IExecuteFunctions): Promise<INodeExecutionData[
 const operations = new Map<string, Map<string, Operation>>([
 	['einvoice', new Map([['get', einvoice]])],
 	['ewaybill', new Map([['get', ewaybill]])],
+	['testEvent', new Map([['send', testEventSend]])],
 ]);
 
 /** Runs the operation the node is set to; resource and operation are the same for every item. */

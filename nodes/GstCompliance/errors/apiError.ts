@@ -22,7 +22,15 @@ export type GstErrorCode =
 	| 'API_UNREACHABLE'
 	| 'BAD_RESPONSE'
 	| 'REQUEST_REJECTED'
-	| 'REQUEST_FAILED';
+	| 'REQUEST_FAILED'
+	// Test Event → Send (actions/testEvent/triggerAnswer.ts)
+	| 'INVALID_URL'
+	| 'INVALID_EVENT_TYPE'
+	| 'TRIGGER_UNREACHABLE'
+	| 'TRIGGER_NOT_LISTENING'
+	| 'TRIGGER_REFUSED'
+	| 'EVENT_NOT_STARTED'
+	| 'NOT_A_TRIGGER';
 
 export interface GstErrorInfo {
 	code: GstErrorCode;

@@ -6,8 +6,10 @@
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
+import { GstComplianceTrigger } from '../../../../nodes/GstCompliance/GstComplianceTrigger.node';
 import { concurrencyOf } from '../../../../nodes/GstCompliance/actions/getResources';
 import type { ClientInfo } from '../../../emulator';
 import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
@@ -37,7 +39,7 @@ describe('what the editor offers runs', () => {
 		client = emulator().control.createClient({ environment: 'sandbox' });
 	});
 
-	it('every resource and operation in the editor gets the resource named by its ID field', async () => {
+	it('every resource and operation in the editor that reads the API gets the resource named by its ID field', async () => {
 		const { control } = emulator();
 		const created: Record<string, string> = {
 			einvoice: control.createEinvoice({
@@ -49,8 +51,10 @@ describe('what the editor offers runs', () => {
 				environment: 'sandbox',
 			}).id,
 		};
-		const resources = values(property('resource'));
-		expect(resources.length).toBeGreaterThan(0);
+		// Test Event sends to a trigger, not to the API: its own test file runs it
+		// (actions/testEvent/send.operation.test.ts).
+		const resources = values(property('resource')).filter((value) => value !== 'testEvent');
+		expect(resources).toEqual(['einvoice', 'ewaybill']);
 		for (const resource of resources) {
 			for (const operation of values(property('operation', resource))) {
 				// The required string field shown for this resource and operation is where the ID goes.
@@ -77,6 +81,54 @@ describe('what the editor offers runs', () => {
 	});
 });
 
+describe('the credential each resource shows, as n8n-core reads it', () => {
+	const emulator = useEmulatorForPackage();
+	const shown = (parameters: Record<string, unknown>) =>
+		(description.credentials ?? [])
+			.filter((credential) =>
+				NodeHelpers.displayParameter(parameters as never, credential, null, description),
+			)
+			.map((credential) => credential.name);
+
+	it.each([
+		[{ resource: 'einvoice', operation: 'get' }, ['gstComplianceApi']],
+		[{ resource: 'ewaybill', operation: 'get' }, ['gstComplianceApi']],
+		// A saved node omits parameters left at their default: the API credential still shows.
+		[{ operation: 'get' }, ['gstComplianceApi']],
+		[{}, ['gstComplianceApi']],
+		[{ resource: 'testEvent', operation: 'send' }, ['gstComplianceWebhookApi']],
+	])('parameters %j → credential slots %j', (parameters, names) => {
+		expect(shown(parameters)).toEqual(names);
+	});
+
+	it('Test Event → the slot is labelled as on the trigger, required', () => {
+		const trigger = new GstComplianceTrigger().description.credentials!.find(
+			(credential) => credential.name === 'gstComplianceWebhookApi',
+		)!;
+		const own = description.credentials!.find(
+			(credential) => credential.name === 'gstComplianceWebhookApi',
+		)!;
+		expect({ displayName: own.displayName, required: own.required }).toEqual({
+			displayName: trigger.displayName,
+			required: true,
+		});
+	});
+
+	it('a version-1 node saved without its Resource (the default, e-invoice) → n8n-core gives it the API credential and it gets the e-invoice', async () => {
+		const client = emulator().control.createClient({ environment: 'sandbox' });
+		const created = emulator().control.createEinvoice({
+			organizationId: client.organizationId,
+			environment: 'sandbox',
+		});
+		const { context } = executeContext({
+			credentials: { gstComplianceApi: credentialData(emulator(), client) },
+			parameters: { operation: 'get', einvoiceId: created.id, options: {} },
+		});
+		const [output] = await node.execute.call(context);
+		expect(output.map((item) => item.json.id)).toEqual([created.id]);
+	});
+});
+
 describe('what the editor shows resolves', () => {
 	it('the subtitle under the node reads "<operation>: <resource>"', () => {
 		const expression = String(description.subtitle);
@@ -85,6 +137,7 @@ describe('what the editor shows resolves', () => {
 			parameters: Record<string, string>,
 		) => string;
 		expect(evaluate({ operation: 'get', resource: 'einvoice' })).toBe('get: einvoice');
+		expect(evaluate({ operation: 'send', resource: 'testEvent' })).toBe('send: testEvent');
 	});
 
 	it('the light and dark icons are SVG files in the package', () => {
@@ -105,12 +158,32 @@ describe('what the editor shows resolves', () => {
 		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\//);
 	});
 
-	it("the credential's Test button calls a method the node has", () => {
+	it("each credential's Test button calls a method the node has", () => {
+		expect(description.credentials).toHaveLength(2);
 		for (const credential of description.credentials ?? []) {
 			expect(credential.testedBy).toBeDefined();
 			expect(
 				typeof node.methods.credentialTest[credential.testedBy as 'testGstComplianceCredentials'],
 			).toBe('function');
+		}
+	});
+
+	it("the Webhook Signing Secret's Test gives the trigger's verdict, whichever node n8n asks", async () => {
+		const trigger = new GstComplianceTrigger();
+		for (const data of [
+			{ signingSecret: 'whsec_current_0123456789abcdefghij' },
+			{ signingSecret: 'short' },
+			{ signingSecret: 'whsec_current_0123456789abcdefghij', previousSigningSecret: 'x' },
+		]) {
+			const credential = { id: '1', name: 'c', type: 'gstComplianceWebhookApi', data };
+			const test = (methods: typeof node.methods) =>
+				(
+					methods.credentialTest as unknown as Record<
+						string,
+						(this: unknown, c: typeof credential) => Promise<unknown>
+					>
+				).gstComplianceWebhookSecretCheck.call({}, credential);
+			expect(await test(node.methods)).toEqual(await test(trigger.methods as never));
 		}
 	});
 });

@@ -13,6 +13,7 @@ describe('credential type names', () => {
 		expect(new GstComplianceRedisApi().name).toBe(CREDENTIAL.redis);
 		expect(new GstCompliance().description.credentials?.map((c) => c.name)).toEqual([
 			CREDENTIAL.api,
+			CREDENTIAL.webhook,
 		]);
 		expect(new GstComplianceTrigger().description.credentials?.map((c) => c.name)).toEqual([
 			CREDENTIAL.webhook,

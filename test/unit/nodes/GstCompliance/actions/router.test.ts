@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import * as einvoiceGet from '../../../../../nodes/GstCompliance/actions/einvoice/get.operation';
 import * as ewaybillGet from '../../../../../nodes/GstCompliance/actions/ewaybill/get.operation';
 import { router } from '../../../../../nodes/GstCompliance/actions/router';
+import * as testEventSend from '../../../../../nodes/GstCompliance/actions/testEvent/send.operation';
 import { NODE } from '../../../helpers/operationContext';
 
 /** A context whose node is set to `resource` and `operation`, recording each parameter read. */
@@ -25,12 +26,13 @@ function contextFor(resource: unknown, operation: unknown) {
 	return { context, reads };
 }
 
-/** Both operations spied on: each records the context it ran with and gives its own items. */
+/** Every operation spied on: each records the context it ran with and gives its own items. */
 function spyOnOperations() {
 	const ran: Array<[string, unknown]> = [];
 	const items = {
 		einvoice: [{ json: { id: 'einv_1' }, pairedItem: { item: 0 } }] as INodeExecutionData[],
 		ewaybill: [{ json: { id: '331000123456' }, pairedItem: { item: 0 } }] as INodeExecutionData[],
+		testEvent: [{ json: { statusCode: 202 }, pairedItem: { item: 0 } }] as INodeExecutionData[],
 	};
 	jest.spyOn(einvoiceGet, 'execute').mockImplementation(async function (this: unknown) {
 		ran.push(['einvoice', this]);
@@ -39,6 +41,10 @@ function spyOnOperations() {
 	jest.spyOn(ewaybillGet, 'execute').mockImplementation(async function (this: unknown) {
 		ran.push(['ewaybill', this]);
 		return items.ewaybill;
+	});
+	jest.spyOn(testEventSend, 'execute').mockImplementation(async function (this: unknown) {
+		ran.push(['testEvent', this]);
+		return items.testEvent;
 	});
 	return { ran, items };
 }
@@ -64,6 +70,14 @@ describe('running the operation Resource and Operation name', () => {
 		expect(ran).toStrictEqual([['ewaybill', context]]);
 	});
 
+	it('router() set to testEvent / send → Test Event → Send runs once with the context; its items are the one output', async () => {
+		const { ran, items } = spyOnOperations();
+		const { context } = contextFor('testEvent', 'send');
+		const output = await router.call(context);
+		expect(output).toStrictEqual([items.testEvent]);
+		expect(ran).toStrictEqual([['testEvent', context]]);
+	});
+
 	it('router() → reads resource and operation once each, of item 0', async () => {
 		spyOnOperations();
 		const { context, reads } = contextFor('ewaybill', 'get');
@@ -86,6 +100,8 @@ describe('refusing a resource and operation it has no operation for', () => {
 	it.each<[unknown, unknown]>([
 		['einvoice', 'list'],
 		['ewaybill', 'create'],
+		['testEvent', 'get'],
+		['einvoice', 'send'],
 		['gstr1', 'get'],
 		['get', 'einvoice'],
 		['EInvoice', 'get'],
