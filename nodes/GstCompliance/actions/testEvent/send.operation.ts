@@ -174,17 +174,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const secret = await signingSecret(this);
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			output.push({
-				json: await sendOne(this, secret, itemIndex),
-				pairedItem: { item: itemIndex },
-			});
-		} catch (error) {
-			if (!this.continueOnFail()) throw error;
-			// The Get operations' shape: the message as text, to map into an alert.
-			const { message, code, httpStatus } = errorSummary(error);
-			output.push({ json: { error: message, code, httpStatus }, pairedItem: { item: itemIndex } });
+		// Every failure of sendOne is already n8n's error, with its item index.
+		const sent = await sendOne(this, secret, itemIndex).then(
+			(json) => ({ json }),
+			(error: unknown) => ({ error }),
+		);
+		if ('json' in sent) {
+			output.push({ json: sent.json, pairedItem: { item: itemIndex } });
+			continue;
 		}
+		if (!this.continueOnFail()) throw sent.error;
+		// The Get operations' shape: the message as text, to map into an alert.
+		const { message, code, httpStatus } = errorSummary(sent.error);
+		output.push({ json: { error: message, code, httpStatus }, pairedItem: { item: itemIndex } });
 	}
 	return output;
 }

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node under jest, never inside n8n (the subtitle expression is evaluated as the editor would) */
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- fixed secrets of the tests, not credentials; test code: runs in Node under jest, never inside n8n (the subtitle expression is evaluated as the editor would) */
 /**
  * The action node's description checked by what it does, not by restating its literals: what the
  * editor offers runs, what it shows resolves, and the limits it shows are the limits enforced.
