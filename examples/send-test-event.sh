@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Sends one signed sample event to a GST Compliance Trigger, so the editor shows the trigger's
-# output before the service sends anything: click "Listen for test event", copy the Test URL
-# (Webhook URLs, at the top of the node's parameters), then run
+# output before the service sends anything. Inside n8n, the GST Compliance node's Test Event →
+# Send does the same with the trigger's own credential (send-test-event.json); this script is for
+# a terminal. On the trigger, copy the Test URL (Webhook URLs, at the top of its parameters) and
+# click "Execute step" (n8n listens for 2 minutes, for one event), then run
 #
 #   GST_SIGNING_SECRET='<the signing secret in the node's credential>' \
 #     ./send-test-event.sh '<Test URL>' [event type, default einvoice.failed]
 #
 # The body is an event envelope as docs/service-api.md ("Event envelope") describes it, with
-# made-up resource values; it is signed as the service signs deliveries ("Signature
-# verification": HMAC-SHA256 of "<t>.<body>"), so the node verifies it like a real one.
-# Needs bash, curl and openssl.
+# made-up resource values under ids that start with evt_sample_; it is signed as the service signs
+# deliveries ("Signature verification": HMAC-SHA256 of "<t>.<body>"), so the node verifies it like
+# a real one. Needs bash, curl and openssl.
 set -euo pipefail
 
 url="${1:?usage: GST_SIGNING_SECRET=… $0 <Test URL> [event type]}"
@@ -33,8 +35,11 @@ esac
 now="$(date -u +%Y-%m-%dT%H:%M:%S.000Z)"
 t="$(date -u +%s)"
 suffix="$(openssl rand -hex 12)"
-if [[ "$type" == einvoice.* ]]; then
-	data='{"id":"einv_sample_'"$suffix"'","object":"einvoice","status":"'"$status"'","irn":"'"$(openssl rand -hex 32)"'","ackNumber":"112510000000001","ackDate":"2025-01-15 10:00:00","sellerGstin":"29AAACB1234C1Z5","invoiceNumber":"INV/2025/00042","totalInvoiceValue":118000}'
+if [[ "$type" == einvoice.failed ]]; then
+	# A failed e-invoice has no IRN, acknowledgement number or date: its generation gives them.
+	data='{"id":"einv_sample_'"$suffix"'","object":"einvoice","status":"'"$status"'","irn":"","ackNumber":"","ackDate":"","sellerGstin":"29AAACB1234C1Z5","invoiceNumber":"INV/SAMPLE/0001","totalInvoiceValue":118000}'
+elif [[ "$type" == einvoice.* ]]; then
+	data='{"id":"einv_sample_'"$suffix"'","object":"einvoice","status":"'"$status"'","irn":"'"$(openssl rand -hex 32)"'","ackNumber":"112510000000001","ackDate":"'"$(TZ=Asia/Kolkata date +'%Y-%m-%d %H:%M:%S')"'","sellerGstin":"29AAACB1234C1Z5","invoiceNumber":"INV/SAMPLE/0001","totalInvoiceValue":118000}'
 else
 	data='{"id":"ewb_sample_'"$suffix"'","object":"ewaybill","status":"'"$status"'"}'
 fi

@@ -255,10 +255,10 @@ it('status-sheet-upsert: newer events write a row, an older out-of-order event d
 	expect(skipped.flat().map((i) => i['Document ID'])).toEqual(['ewb_late']);
 });
 
-it('send-test-event: Execute workflow signs a sample event as the service does; the trigger takes it', async () => {
+it('send-test-event: Execute workflow sends a signed sample event with the trigger’s own credential; the trigger takes it', async () => {
 	// A trigger to send to: its production URL verifies exactly as its Test URL does.
 	const target = bindCredentials(loadTemplate('einvoice-failed-alert.json'), {});
-	const { url, secret } = await subscribe(target, ['einvoice.failed']);
+	const { url } = await subscribe(target, ['einvoice.failed']);
 	const targetId = await createAndActivate(
 		alertWithFiles(
 			path.join(n8n.filesDir, 'slack-signed.csv'),
@@ -266,23 +266,70 @@ it('send-test-event: Execute workflow signs a sample event as the service does; 
 			target,
 		),
 	);
-	const crypto = await n8n.createCredential('Crypto: signing secret', 'crypto', {
-		hmacSecret: secret,
+	// The very credential the trigger verifies with: no second one holding the same secret.
+	const triggerCredential = target.nodes.find((n) => n.type.endsWith('.gstComplianceTrigger'))!
+		.credentials![CRED.webhook];
+	const wf = bindCredentials(loadTemplate('send-test-event.json'), {
+		[CRED.webhook]: triggerCredential,
 	});
-	const wf = bindCredentials(loadTemplate('send-test-event.json'), { crypto });
-	wf.nodes.find((n) => n.name === 'Settings')!.parameters.assignments.assignments[0].value = url;
+	wf.nodes.find((n) => n.name === 'Send to the trigger')!.parameters.triggerUrl = url;
 	const created = await n8n.createWorkflow(wf);
 	await n8n.rest('POST', `/workflows/${created.id}/run`, {
 		triggerToStartFrom: { name: 'Send a test event' },
 	});
 	const [run] = await n8n.waitForExecutions(created.id, 1);
 	expect(run.status).toBe('success');
-	const [answer] = await n8n.nodeOutput(run.id, 'Send to the Test URL');
-	expect(answer.statusCode).toBe(202);
+	const [answer] = await n8n.nodeOutput(run.id, 'Send to the trigger');
+	expect(answer).toMatchObject({
+		statusCode: 202,
+		body: { received: true },
+		event: { id: expect.stringMatching(/^evt_sample_/), type: 'einvoice.failed' },
+	});
 	const [execution] = await n8n.waitForExecutions(targetId, 1);
 	const [event] = await n8n.nodeOutput(execution.id, 'GST Compliance Trigger');
 	expect(event).toMatchObject({
+		id: answer.event.id,
 		type: 'einvoice.failed',
 		data: { object: 'einvoice', status: 'failed_terminal' },
 	});
+});
+
+it('send-test-event to a trigger listening on its Test URL (Execute step): its run starts with the sample event; sent again, "Nothing listens"', async () => {
+	const slackFile = path.join(n8n.filesDir, 'slack-test-url.csv');
+	const target = alertWithFiles(slackFile, path.join(n8n.filesDir, 'email-test-url.csv'));
+	const { url } = await subscribe(target, ['einvoice.failed']);
+	const trigger = target.nodes.find((n) => n.type.endsWith('.gstComplianceTrigger'))!;
+	// The editor's Execute step on the trigger: n8n listens on the Test URL (nothing pinned).
+	const listening = await n8n.createWorkflow({ ...target, pinData: {} });
+	const waiting = await n8n.rest('POST', `/workflows/${listening.id}/run`, {
+		triggerToStartFrom: { name: trigger.name },
+	});
+	expect(waiting).toMatchObject({ waitingForWebhook: true });
+	const wf = bindCredentials(loadTemplate('send-test-event.json'), {
+		[CRED.webhook]: trigger.credentials![CRED.webhook],
+	});
+	const testUrl = url.replace('/webhook/', '/webhook-test/');
+	expect(testUrl).not.toBe(url);
+	wf.nodes.find((n) => n.name === 'Send to the trigger')!.parameters.triggerUrl = testUrl;
+	const sender = await n8n.createWorkflow(wf);
+	const send = async () =>
+		await n8n.rest('POST', `/workflows/${sender.id}/run`, {
+			triggerToStartFrom: { name: 'Send a test event' },
+		});
+	await send();
+	const [sent] = await n8n.waitForExecutions(sender.id, 1);
+	expect(sent.status).toBe('success');
+	const [answer] = await n8n.nodeOutput(sent.id, 'Send to the trigger');
+	expect(answer.statusCode).toBe(202);
+	const [run] = await n8n.waitForExecutions(listening.id, 1);
+	expect(run.status).toBe('success');
+	const [event] = await n8n.nodeOutput(run.id, 'GST Compliance Trigger');
+	expect(event).toMatchObject({ id: answer.event.id, type: 'einvoice.failed' });
+	expect(readCsv(slackFile)[0][1]).toContain('failed_terminal');
+	// n8n listens for one event: the next send finds nothing there, and says what to do.
+	await send();
+	const second = (await n8n.waitForExecutions(sender.id, 2)).find((e) => e.id !== sent.id)!;
+	expect(second.status).toBe('error');
+	const detail = await n8n.rest('GET', `/executions/${second.id}`);
+	expect(JSON.stringify(detail)).toContain('Nothing listens at this Test URL.');
 });
