@@ -20,12 +20,15 @@ import { tokenCache } from './tokenCache';
 import { parseJsonOr } from '../http/json';
 
 /**
- * Path used to prove the API host accepts the token. Assumption (docs/service-api.md, "Errors and
- * rate limits": no status codes or error bodies are shown): an authenticated GET of an id that
- * does not exist answers 404 (or 2xx / 403 entitlement) with a JSON body, and an unauthenticated
- * one 401. So 401 means "token refused here", and a 403 or 404 means "token accepted" only when
- * its body is JSON: a web page at the URL (the Developer hub, a mistyped host) answers HTML, and
- * would pass a test that every Get then fails. A 2xx must be an e-invoice.
+ * Path used to prove that the URL is the API and that it accepts the token. Assumption
+ * (docs/service-api.md, "Resource endpoints": neither status codes nor error bodies are shown): an
+ * authenticated GET of an id that does not exist answers 404 (or 2xx, or 403 entitlement), and the
+ * same GET without a token 401 (RFC 6750; the spec's API answers 401 to a client of the other
+ * environment). No error body is shown, so none is required beyond being JSON (a web page such as
+ * the Developer hub answers HTML); what proves "the API" is that the token changes the answer: a
+ * host that answers the same without one (an API gateway's unknown route, the token server's own
+ * host) is not the API, whatever JSON it sends. A 401 with the token means "token refused here".
+ * A 2xx must be an e-invoice.
  */
 export const CREDENTIAL_CHECK_PATH = '/v1/einvoices/einv_credential_check';
 
@@ -91,13 +94,59 @@ export async function testGstComplianceCredentials(
 			if ((body.json as { object?: unknown }).object !== 'einvoice')
 				return notTheApi('JSON that is not an e-invoice');
 			return connected;
-		// 403 is an entitlement answer and 404 the unknown id: both come after the token was accepted.
+		// 403 is an entitlement answer and 404 the unknown id, both after the token was accepted: if
+		// the host is the API, which the same GET without the token tells.
 		case 'forbidden':
 		case 'notFound':
-			return body.json ? connected : notTheApi(body.what);
+			if (!body.json) return notTheApi(body.what);
+			return await answerWithoutToken(`${base}${CREDENTIAL_CHECK_PATH}`, status, {
+				environment,
+				host,
+				connected,
+			});
 		default:
 			return error(messages.credentialTest.unexpectedStatus(environment, host, status));
 	}
+}
+
+/**
+ * The same GET without the token: the API refuses it (401; some servers refuse a missing token
+ * with 403, which counts when the token's answer differs), a host that ignores tokens does not.
+ */
+async function answerWithoutToken(
+	url: string,
+	status: number,
+	facts: { environment: string; host: string; connected: INodeCredentialTestResult },
+): Promise<INodeCredentialTestResult> {
+	const { environment, host, connected } = facts;
+	let without: number;
+	try {
+		without = (await checkAnswer(url)).status;
+	} catch (caught) {
+		return error(
+			messages.credentialTest.hostUnreachable(environment, host, describeNetworkFailure(caught)),
+		);
+	}
+	const kind = classifyStatus(without);
+	if (kind === 'unauthorized' || (kind === 'forbidden' && without !== status)) return connected;
+	if (kind === 'rateLimited')
+		return error(
+			messages.rateLimited({ party: 'API', host, advice: 'Try the test again in a minute.' }),
+		);
+	if (kind === 'serverError')
+		return error(messages.credentialTest.unexpectedStatus(environment, host, without));
+	const what =
+		without === status
+			? 'JSON it also gives without a token'
+			: `JSON, and HTTP ${without} without a token`;
+	return error(
+		messages.credentialTest.notTheApi(
+			environment,
+			host,
+			status,
+			`${what} (the API refuses a request without one)`,
+		),
+	);
 }
 
 interface CheckAnswer {
@@ -106,10 +155,13 @@ interface CheckAnswer {
 	body: { json: object; what?: undefined } | { json?: undefined; what: string };
 }
 
-/** Status and body of an authenticated GET, redirects not followed. */
-async function checkAnswer(url: string, accessToken: string): Promise<CheckAnswer> {
+/** Status and body of a GET, with the token when given; redirects not followed. */
+async function checkAnswer(url: string, accessToken?: string): Promise<CheckAnswer> {
 	const response = await fetch(url, {
-		headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
+		headers: {
+			...(accessToken ? { Authorization: `Bearer ${accessToken}` } : {}),
+			Accept: 'application/json',
+		},
 		redirect: 'manual',
 		signal: AbortSignal.timeout(settings.apiRequestTimeoutMs),
 	});

@@ -101,7 +101,7 @@ it('imports as it is, with every node type known to n8n (Data table node include
 		});
 });
 
-it('on import, with the table created: Execute workflow on the pinned sample writes its row, green', async () => {
+it('on import, with the table created: Execute workflow on the two pinned samples writes a row for each, green', async () => {
 	// The credential placeholders ("… (set me)") left out, as for the alert's run on import.
 	const wf = bindCredentials(loadTemplate(FILE), {});
 	const created = await n8n.createWorkflow(wf);
@@ -114,10 +114,53 @@ it('on import, with the table created: Execute workflow on the pinned sample wri
 		status: 'success',
 		error: undefined,
 	});
-	const pinned = wf.pinData!['GST Compliance Trigger'][0].json;
-	const rows = await tableRows(pinned.data.id);
-	expect(rows.count).toBe(1);
-	expect(rows.data[0]).toMatchObject({ resourceId: pinned.data.id, status: pinned.data.status });
+	const [einvoice, ewaybill] = wf.pinData!['GST Compliance Trigger'].map(
+		(item: { json: any }) => item.json,
+	);
+	expect((await tableRows(einvoice.data.id)).data).toEqual([
+		expect.objectContaining({
+			resourceId: einvoice.data.id,
+			type: 'einvoice',
+			status: 'generated',
+			eventCreatedAt: einvoice.createdAt,
+			irn: einvoice.data.irn,
+			ackNumber: einvoice.data.ackNumber,
+			invoiceNumber: einvoice.data.invoiceNumber,
+			sellerGstin: einvoice.data.sellerGstin,
+		}),
+	]);
+	expect((await tableRows(ewaybill.data.id)).data).toEqual([
+		expect.objectContaining({
+			resourceId: ewaybill.data.id,
+			type: 'ewaybill',
+			status: 'expired',
+			eventCreatedAt: ewaybill.createdAt,
+		}),
+	]);
+	expect((await tableRows()).count).toBe(2);
+});
+
+it('one run with a known document and a new one: each event is compared with its own row', async () => {
+	// The pinned samples again, the e-way bill now a new document: the e-invoice meets its row from
+	// the run above (same instant, same status: kept), the new e-way bill has none (written).
+	const wf = bindCredentials(loadTemplate(FILE), {});
+	const [einvoice, ewaybill] = wf.pinData!['GST Compliance Trigger'];
+	const fresh = { ...ewaybill.json, data: { ...ewaybill.json.data, id: 'ewb_second_run' } };
+	wf.pinData!['GST Compliance Trigger'] = [einvoice, { json: fresh }];
+	const created = await n8n.createWorkflow(wf);
+	await n8n.rest('POST', `/workflows/${created.id}/run`, {
+		triggerToStartFrom: { name: 'GST Compliance Trigger' },
+	});
+	const [execution] = await n8n.waitForExecutions(created.id, 1);
+	expect(execution.status).toBe('success');
+	const kept = await n8n.nodeOutput(execution.id, 'Older event: keep the row');
+	expect(kept.map((item) => item.data.id)).toEqual([einvoice.json.data.id]);
+	const written = await n8n.nodeOutput(execution.id, 'Upsert row');
+	expect(written.map((item) => item.resourceId)).toEqual(['ewb_second_run']);
+	expect((await tableRows('ewb_second_run')).data).toEqual([
+		expect.objectContaining({ type: 'ewaybill', status: 'expired' }),
+	]);
+	expect((await tableRows(einvoice.json.data.id)).count).toBe(1);
 });
 
 it('one e-invoice, events out of order: one row, the newest status, an older late event ignored', async () => {
@@ -198,10 +241,15 @@ it('one e-invoice, events out of order: one row, the newest status, an older lat
 	expect(await n8n.nodeOutput(failedRun.id, 'Upsert row')).toHaveLength(1);
 
 	// The table, read back through n8n's REST API: exactly one row for this e-invoice (beside the
-	// pinned sample's, run on import above), holding the failed event's state and its key fields.
+	// pinned samples' rows, run on import above), holding the failed event's state and its key fields.
 	const all = await tableRows();
-	const sample = loadTemplate(FILE).pinData!['GST Compliance Trigger'][0].json.data.id;
-	expect(all.data.map((r) => r.resourceId).filter((id) => id !== sample)).toEqual([inv.id]);
+	const samples = [
+		...loadTemplate(FILE).pinData!['GST Compliance Trigger'].map(
+			(item: { json: any }) => item.json.data.id,
+		),
+		'ewb_second_run',
+	];
+	expect(all.data.map((r) => r.resourceId).filter((id) => !samples.includes(id))).toEqual([inv.id]);
 	const rows = (await tableRows(inv.id)).data;
 	expect(rows).toHaveLength(1);
 	const [row] = rows;

@@ -197,7 +197,14 @@ function sheetWithFiles(sheetFile: string, row: Record<string, string>) {
 	return swapForFileWrite(wf, 'Upsert row', sheetFile, upsert.parameters.columns.value);
 }
 
-it('status-sheet-upsert on import: Execute workflow on the pinned sample writes its row, green', async () => {
+/** A sample event pinned on a template's trigger. */
+interface PinnedEvent {
+	id: string;
+	createdAt: string;
+	data: Record<string, string | number>;
+}
+
+it('status-sheet-upsert on import: Execute workflow on the two pinned samples writes a row for each, green', async () => {
 	const sheetFile = path.join(n8n.filesDir, 'sheet-sample.csv');
 	const created = await n8n.createWorkflow(sheetWithFiles(sheetFile, {}));
 	const run = await n8n.rest('POST', `/workflows/${created.id}/run`, {
@@ -206,10 +213,25 @@ it('status-sheet-upsert on import: Execute workflow on the pinned sample writes 
 	expect(run.executionId).toBeDefined();
 	const [execution] = await n8n.waitForExecutions(created.id, 1);
 	expect(execution.status).toBe('success');
-	const pinned = loadTemplate('status-sheet-upsert.json').pinData!['GST Compliance Trigger'][0]
-		.json;
-	const [row] = readCsv(sheetFile);
-	expect([row[0], row[1], row[6]]).toEqual([pinned.data.id, 'E-invoice', pinned.data.status]);
+	const [einvoice, ewaybill] = loadTemplate('status-sheet-upsert.json').pinData![
+		'GST Compliance Trigger'
+	].map((item: { json: PinnedEvent }) => item.json);
+	// Document ID, Type, Invoice Number, IRN, Seller GSTIN, Invoice Value, Status, Status Time,
+	// Event ID: the e-way bill's row has no invoice fields.
+	expect(readCsv(sheetFile)).toEqual([
+		[
+			einvoice.data.id,
+			'E-invoice',
+			einvoice.data.invoiceNumber,
+			einvoice.data.irn,
+			einvoice.data.sellerGstin,
+			String(einvoice.data.totalInvoiceValue),
+			'generated',
+			einvoice.createdAt,
+			einvoice.id,
+		],
+		[ewaybill.data.id, 'E-way bill', '', '', '', '', 'expired', ewaybill.createdAt, ewaybill.id],
+	]);
 });
 
 it('status-sheet-upsert: newer events write a row, an older out-of-order event does not', async () => {

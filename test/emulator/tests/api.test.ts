@@ -63,6 +63,9 @@ describe('emulator: API hosts', () => {
 			expect(JSON.stringify(res.body)).not.toContain(id);
 		}
 		expect(missing.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+		// The credential's Test tells the API from a host that ignores tokens by this (connectionCheck.ts).
+		const withoutToken = await apiGet(emu.sandboxUrl, '/v1/einvoices/einv_doesnotexist');
+		expect(withoutToken).toMatchObject({ status: 401, body: { error: { code: 'unauthorized' } } });
 	});
 
 	it('rejects e-way bills on an e-invoice-only plan after authentication, switchable at runtime', async () => {

@@ -73,11 +73,15 @@ describe("passes only when a token is issued and the environment's API host acce
 	});
 });
 
-describe('passes only when the API host answers as the API does (JSON), not any web page', () => {
-	/** A host answering every request with `status`, `contentType` and `body`. */
-	const host = async (status: number, contentType: string, body: string) => {
-		const server = createServer((_req, res) => {
-			res.writeHead(status, { 'content-type': contentType });
+describe('passes only when the API host answers as the API does, not any web page or JSON 404', () => {
+	/**
+	 * A host answering every request with `status`, `contentType` and `body`; with `withoutToken`,
+	 * a request without a bearer token gets that status instead (as the API answers 401).
+	 */
+	const host = async (status: number, contentType: string, body: string, withoutToken?: number) => {
+		const server = createServer((req, res) => {
+			const answer = withoutToken && !req.headers.authorization ? withoutToken : status;
+			res.writeHead(answer, { 'content-type': contentType });
 			res.end(body);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -114,14 +118,57 @@ describe('passes only when the API host answers as the API does (JSON), not any 
 		expect(result.message).toMatch(/answered HTTP 200 with JSON that is not an e-invoice/);
 	});
 
+	// The error body is not shown (docs/service-api.md): any JSON passes, so long as the token
+	// made the difference.
 	it.each([
-		['404 JSON (the id does not exist)', 404],
-		['403 JSON (the plan lacks e-invoices)', 403],
-	])('Test with an API answering %s → OK', async (_, status) => {
+		['404 JSON (the id does not exist), 401 without a token', 404, 401],
+		['403 JSON (the plan lacks e-invoices), 401 without a token', 403, 401],
+		['404 JSON, 403 without a token', 404, 403],
+	])('Test with an API answering %s → OK', async (_, status, withoutToken) => {
 		const result = await run({
-			sandboxApiUrl: await host(status, 'application/json', '{"error":"whatever"}'),
+			sandboxApiUrl: await host(status, 'application/json', '{"message":"whatever"}', withoutToken),
 		});
 		expect(result.status).toBe('OK');
+	});
+
+	it.each([
+		['an API gateway: JSON 404 on every unknown path, token or not', 404, undefined],
+		['JSON 403 with the token and without', 403, undefined],
+		['JSON 404 with the token, 200 without', 404, 200],
+	])(
+		'Test with an API URL answering %s → Error: not the API, check the URL',
+		async (_, status, withoutToken) => {
+			const result = await run({
+				sandboxApiUrl: await host(
+					status,
+					'application/json',
+					'{"error":{"code":"not_found","message":"no route"}}',
+					withoutToken,
+				),
+			});
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(
+				new RegExp(
+					`answered HTTP ${status} with JSON.*without a token.*not the GST Compliance API.*Check the Sandbox API URL`,
+				),
+			);
+		},
+	);
+
+	it("Test with the token server's own host as the API URL (JSON 404 on its unknown paths) → Error: not the API", async () => {
+		const result = await run({ sandboxApiUrl: emulator().authUrl });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/answered HTTP 404 with JSON.*without a token.*Check the Sandbox API URL/,
+		);
+	});
+
+	it('Test with an API host whose answer without a token is 429 → Error: the rate limit, not "connected"', async () => {
+		const result = await run({
+			sandboxApiUrl: await host(404, 'application/json', '{}', 429),
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/HTTP 429/);
 	});
 });
 

@@ -1,0 +1,96 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/**
+ * The templates in examples/ as a user imports them, read as files: each trigger is the version the
+ * editor adds today, and each status template reads every event it gets (not only the first). What the templates do when run
+ * is judged in a real n8n (test/e2e/specs/examples.test.ts, dataTableTemplate.test.ts).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+import type { INodeProperties } from 'n8n-workflow';
+
+import { GstComplianceTrigger } from '../../../nodes/GstCompliance/GstComplianceTrigger.node';
+
+interface TemplateNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: Record<string, unknown>;
+}
+interface Template {
+	nodes: TemplateNode[];
+	pinData?: Record<string, Array<{ json: { data: Record<string, unknown> } }>>;
+}
+
+const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', '..', 'examples');
+const load = (file: string): Template =>
+	JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+const TEMPLATES = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));
+const triggerOf = (template: Template) =>
+	template.nodes.find((node) => node.type === 'n8n-nodes-gst-compliance.gstComplianceTrigger');
+const WITH_TRIGGER = TEMPLATES.filter((file) => triggerOf(load(file)));
+
+/** Whether a parameter shows on a node of this version (its `@version` display conditions). */
+function shownAt(property: INodeProperties, version: number): boolean {
+	const holds = (condition: unknown) => {
+		if (typeof condition === 'number') return condition === version;
+		const [[operator, bound]] = Object.entries(
+			(condition as { _cnd: Record<string, number> })._cnd,
+		);
+		return (
+			{
+				gte: version >= bound,
+				gt: version > bound,
+				lte: version <= bound,
+				lt: version < bound,
+				eq: version === bound,
+			}[operator] ?? false
+		);
+	};
+	const show = property.displayOptions?.show?.['@version'];
+	const hide = property.displayOptions?.hide?.['@version'];
+	return (!show || show.some(holds)) && !(hide ?? []).some(holds);
+}
+
+describe('the templates use the trigger the editor adds today', () => {
+	const { description } = new GstComplianceTrigger();
+
+	it('finds the trigger templates', () => {
+		expect(WITH_TRIGGER.length).toBeGreaterThanOrEqual(3);
+	});
+
+	it.each(WITH_TRIGGER)('%s → the trigger is the default version, with its parameters', (file) => {
+		const trigger = triggerOf(load(file))!;
+		expect({ file, typeVersion: trigger.typeVersion }).toEqual({
+			file,
+			typeVersion: description.defaultVersion,
+		});
+		// The parameters of that version, set as a new node has them: no Redis store to set up.
+		const names = description.properties
+			.filter((property) => shownAt(property, trigger.typeVersion))
+			.map((property) => property.name);
+		for (const parameter of Object.keys(trigger.parameters))
+			expect({ file, parameter, known: names.includes(parameter) }).toEqual({
+				file,
+				parameter,
+				known: true,
+			});
+		expect(trigger.parameters.dedupeStore).toBe('builtIn');
+	});
+});
+
+describe('the status templates read each event they get', () => {
+	it.each(['status-data-table-upsert.json', 'status-sheet-upsert.json'])(
+		'%s → no node reads only the first event, and two samples are pinned',
+		(file) => {
+			const template = load(file);
+			const expressions = JSON.stringify(template.nodes);
+			expect(expressions).not.toContain('.first()');
+			expect(expressions).not.toContain("$('GST Compliance Trigger')");
+			const types = template.pinData!['GST Compliance Trigger'].map(
+				(item) => item.json.data.object,
+			);
+			expect(types).toEqual(['einvoice', 'ewaybill']);
+		},
+	);
+});
