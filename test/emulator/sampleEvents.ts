@@ -9,7 +9,8 @@
  *   npx ts-node --transpile-only test/emulator/sampleEvents.ts   # rewrites pinData in
  * examples/*.json
  *
- * test/unit/examples/pinData.test.ts checks the pinned items against fresh emulator events.
+ * test/integration/examples/sampleOutput.test.ts checks the pinned items against fresh emulator
+ * events. Pinned event ids start with `evt_sample_`, so a template can mark what a sample sends.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -49,6 +50,8 @@ export const DOCUMENTED_FIELDS: Record<'einvoice' | 'ewaybill', string[]> = {
 	ewaybill: ['id', 'object', 'status'],
 };
 
+const NO_IRN = { irn: '', ackNumber: '', ackDate: '' };
+
 const STATUS_OF: Record<string, { resource: 'einvoice' | 'ewaybill'; status: string }> = {
 	'einvoice.generated': { resource: 'einvoice', status: 'generated' },
 	'einvoice.cancelled': { resource: 'einvoice', status: 'cancelled' },
@@ -61,7 +64,8 @@ const STATUS_OF: Record<string, { resource: 'einvoice' | 'ewaybill'; status: str
 
 /**
  * One real envelope per event type, as the emulator's resources move through their states (an
- * e-invoice is generated first, then fails; an e-way bill is generated, then expires).
+ * e-way bill is generated, then expires). A failed e-invoice never got an IRN: it is created failed,
+ * its IRN and acknowledgement empty (the fields stay strings, as docs/service-api.md types them).
  */
 export async function sampleEnvelopes(types: string[]): Promise<EventEnvelope[]> {
 	const emu = await startEmulator({ clock: 'manual', seed: false });
@@ -76,7 +80,11 @@ export async function sampleEnvelopes(types: string[]): Promise<EventEnvelope[]>
 			await control.advance(7 * 60_000);
 			const created =
 				target.resource === 'einvoice'
-					? control.createEinvoice(scope)
+					? control.createEinvoice(
+							target.status === 'failed_terminal'
+								? { ...scope, status: 'failed_terminal', fields: NO_IRN }
+								: scope,
+						)
 					: control.createEwaybill(scope);
 			if (created.status === target.status) {
 				// Creating a resource emits its first state's event; set the status again to get it back.
@@ -121,6 +129,11 @@ export async function triggerItem(
 	return await buildOutput({} as IWebhookFunctions, envelope, { shape, refetch: false });
 }
 
+/** The envelope under an id that says it is a sample (`evt_sample_…`). */
+function asSample(envelope: EventEnvelope): EventEnvelope {
+	return { ...envelope, id: envelope.id.replace(/^evt_/, 'evt_sample_') };
+}
+
 interface Template {
 	nodes: Array<{ name: string; type: string; parameters: IDataObject }>;
 	pinData?: Record<string, Array<{ json: IDataObject }>>;
@@ -145,7 +158,7 @@ async function writePinData(): Promise<void> {
 		const shape = outputShapeOf(trigger.parameters);
 		const items = [];
 		for (const envelope of await sampleEnvelopes(types))
-			items.push({ json: await triggerItem(envelope, shape) });
+			items.push({ json: await triggerItem(asSample(envelope), shape) });
 		template.pinData = { [trigger.name]: items };
 		// Compact JSON through Prettier keeps the templates' formatting (short objects on one line).
 		// Loaded here only: Prettier's module cannot be loaded inside jest, which imports this file.

@@ -110,9 +110,14 @@ it('einvoice-failed-alert on import: Execute workflow on the pinned sample reach
 	expect(run.executionId).toBeDefined();
 	const [execution] = await n8n.waitForExecutions(created.id, 1);
 	expect(execution.status).toBe('success');
+	// The pinned event's id marks it as a sample, and so do the message and the e-mail's subject.
 	const [slackRow] = readCsv(slackFile);
-	expect(slackRow[1]).toMatch(/E-invoice INV\/2025\/\d+ failed \(status failed_terminal\)/);
-	expect(readCsv(mailFile)[0][1]).toMatch(/^E-invoice INV\/2025\/\d+ failed \(failed_terminal\)$/);
+	expect(slackRow[1]).toMatch(
+		/^:rotating_light: \(sample\) E-invoice INV\/2025\/\d+ failed \(status failed_terminal\)\..* IRN none\. Event evt_sample_/,
+	);
+	expect(readCsv(mailFile)[0][1]).toMatch(
+		/^\(sample\) E-invoice INV\/2025\/\d+ failed \(failed_terminal\)$/,
+	);
 });
 
 it('einvoice-failed-alert: a failed e-invoice → Slack and e-mail messages written from the event', async () => {
@@ -160,6 +165,7 @@ it('einvoice-failed-alert: a failed e-invoice → Slack and e-mail messages writ
 	expect(slackRows).toHaveLength(1);
 	expect(slackRows[0][0]).toBe('#finance');
 	expect(slackRows[0][1]).toContain('failed_terminal');
+	expect(slackRows[0][1]).not.toContain('(sample)');
 	const mailRows = readCsv(mailFile);
 	expect(mailRows).toHaveLength(2);
 	expect(mailRows.filter((row) => row[0] === 'finance@example.com')).toHaveLength(2);

@@ -66,10 +66,14 @@ describe('pinned sample data in the trigger templates', () => {
 		},
 	);
 
-	it('pinned resources carry only the fields docs/service-api.md lists', () => {
+	it('pinned events → ids marked as samples, resources with only the fields docs/service-api.md lists', () => {
 		for (const file of Object.keys(PINNED_EVENTS)) {
 			const template = load(file);
 			for (const item of template.pinData[triggerOf(template)!.name]) {
+				expect({ file, id: item.json.id }).toEqual({
+					file,
+					id: expect.stringMatching(/^evt_sample_/),
+				});
 				const data = item.json.data as { object: 'einvoice' | 'ewaybill'; id: string };
 				expect(Object.keys(data)).toEqual(DOCUMENTED_FIELDS[data.object]);
 				if (data.object === 'einvoice') expect(data.id).toMatch(/^einv_/);

@@ -1,8 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The templates in examples/ as a user imports them, read as files: each trigger is the version the
- * editor adds today, and each status template reads every event it gets (not only the first). What the templates do when run
- * is judged in a real n8n (test/e2e/specs/examples.test.ts, dataTableTemplate.test.ts).
+ * editor adds today, each status template reads every event it gets (not only the first), and the
+ * alert template marks its sample and sends the first run to a test channel. What the templates
+ * do when run is judged in a real n8n (test/e2e/specs/examples.test.ts, dataTableTemplate.test.ts).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -19,7 +20,7 @@ interface TemplateNode {
 }
 interface Template {
 	nodes: TemplateNode[];
-	pinData?: Record<string, Array<{ json: { data: Record<string, unknown> } }>>;
+	pinData?: Record<string, Array<{ json: { id: string; data: Record<string, unknown> } }>>;
 }
 
 const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', '..', 'examples');
@@ -28,7 +29,13 @@ const load = (file: string): Template =>
 const TEMPLATES = fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));
 const triggerOf = (template: Template) =>
 	template.nodes.find((node) => node.type === 'n8n-nodes-gst-compliance.gstComplianceTrigger');
+const stickyOf = (template: Template) =>
+	template.nodes
+		.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+		.map((node) => String(node.parameters.content))
+		.join('\n');
 const WITH_TRIGGER = TEMPLATES.filter((file) => triggerOf(load(file)));
+const squash = (text: string) => text.replace(/\s+/g, ' ');
 
 /** Whether a parameter shows on a node of this version (its `@version` display conditions). */
 function shownAt(property: INodeProperties, version: number): boolean {
@@ -93,4 +100,28 @@ describe('the status templates read each event they get', () => {
 			expect(types).toEqual(['einvoice', 'ewaybill']);
 		},
 	);
+});
+
+describe('the alert template marks its sample and sends the first run to a test channel', () => {
+	const template = load('einvoice-failed-alert.json');
+	const sticky = squash(stickyOf(template));
+	const [sample] = template.pinData!['GST Compliance Trigger'];
+
+	it('the pinned event → an id that marks it as a sample, a failed e-invoice with no IRN', () => {
+		expect(sample.json.id).toMatch(/^evt_sample_/);
+		expect(sample.json.data).toMatchObject({ status: 'failed_terminal', irn: '', ackNumber: '' });
+	});
+
+	it('Slack and e-mail → "(sample)" in front of what a sample event sends', () => {
+		const marker = "{{ $json.id.startsWith('evt_sample') ? '(sample) ' : '' }}";
+		const slack = template.nodes.find((node) => node.type === 'n8n-nodes-base.slack')!;
+		const mail = template.nodes.find((node) => node.type === 'n8n-nodes-base.emailSend')!;
+		expect(String(slack.parameters.text)).toContain(marker);
+		expect(String(mail.parameters.subject)).toContain(marker);
+	});
+
+	it('the sticky → a test channel first, and a Slack-only path', () => {
+		expect(sticky).toMatch(/a test channel first/);
+		expect(sticky).toContain('Slack only? Delete **E-mail finance**');
+	});
 });
