@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
 /**
  * The templates in examples/ as a user imports them, read as files: each trigger is the version the
- * editor adds today, each status template reads every event it gets (not only the first), and the
- * alert template marks its sample and sends the first run to a test channel. What the templates
- * do when run is judged in a real n8n (test/e2e/specs/examples.test.ts, dataTableTemplate.test.ts).
+ * editor adds today, each status template reads every event it gets (not only the first), and each
+ * setup sticky says which URL to subscribe, where that subscription's secret goes, that the
+ * service must reach the URL, and where refused deliveries show. What the templates do when run
+ * is judged in a real n8n (test/e2e/specs/examples.test.ts, dataTableTemplate.test.ts).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -98,6 +99,44 @@ describe('the status templates read each event they get', () => {
 				(item) => item.json.data.object,
 			);
 			expect(types).toEqual(['einvoice', 'ewaybill']);
+		},
+	);
+});
+
+describe('the setup stickies say which URL to subscribe and where its secret goes', () => {
+	it.each(WITH_TRIGGER)(
+		'%s → step 1 names the Production URL, the Developer hub and the credential',
+		(file) => {
+			const sticky = stickyOf(load(file));
+			const step = sticky.split('\n').find((line) => line.includes('**GST Compliance Trigger**'));
+			expect(step).toBeDefined();
+			for (const phrase of [
+				'**Webhook URLs**',
+				'**Production URL**',
+				'Developer hub',
+				'signing secret',
+				'**GST Compliance Webhook Signing Secret**',
+			])
+				expect({ file, phrase, said: step!.includes(phrase) }).toEqual({
+					file,
+					phrase,
+					said: true,
+				});
+		},
+	);
+
+	it.each(WITH_TRIGGER)(
+		'%s → says the Test URL needs its own subscription and secret, the service must reach the URL, and where refusals show',
+		(file) => {
+			const sticky = squash(stickyOf(load(file)));
+			expect(sticky).toMatch(/\*\*Test URL\*\* is a second subscription with its own secret/);
+			expect(sticky).toMatch(/update the credential when you switch/);
+			expect(sticky).toMatch(/over the internet/);
+			for (const address of ['localhost', '127.0.0.1', 'private address'])
+				expect(sticky).toContain(address);
+			expect(sticky).toContain('`WEBHOOK_URL`');
+			expect(sticky).toContain('tunnel');
+			expect(sticky).toMatch(/delivery log in the Developer hub/);
 		},
 	);
 });
