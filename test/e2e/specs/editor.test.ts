@@ -4,9 +4,10 @@
  * The n8n editor in a real browser (playwright-core + Debian's chromium, headless): the trigger
  * node with its trigger panel, the action node with its validated ID field, sample output before
  * any real event (a template's pinned data, the action node's schema preview, a signed test event
- * sent to the Test URL) and the credential forms, with no error. Screenshots go to
- * test/e2e/.work/screenshots/; with UPDATE_SCREENSHOTS=1 they replace the ones in
- * docs/screenshots/ that the README and the docs show (a plain test run leaves git clean).
+ * sent to the Test URL), a template run by the editor's Execute workflow button, and the credential
+ * forms, with no error. Screenshots go to test/e2e/.work/screenshots/; with UPDATE_SCREENSHOTS=1
+ * they replace the ones in docs/screenshots/ that the README and the docs show (a plain test run
+ * leaves git clean).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -26,6 +27,7 @@ import {
 	deliver,
 	envelope,
 	loadTemplate,
+	STATUS_TABLE_COLUMNS,
 	triggerNode,
 	uuid,
 } from '../../harness';
@@ -52,6 +54,8 @@ let userDataDir: string;
 let page: any;
 let workflowId: string;
 let templateWorkflowId: string;
+let tableTemplateWorkflowId: string;
+let tableRowsPath: string;
 let idCheckWorkflowId: string;
 let apiCred: { id: string; name: string };
 let webhookCred: { id: string; name: string };
@@ -128,6 +132,21 @@ beforeAll(async () => {
 	});
 	expect(Object.keys(template.pinData ?? {})).toEqual(['GST Compliance Trigger']);
 	templateWorkflowId = (await n8n.createWorkflow(template)).id;
+	// The Data Table template after its sticky's setup steps: its table created (as examples/README.md
+	// says, in the workflow's project) and the webhook credential picked.
+	const projectId = (await n8n.rest('GET', '/projects/personal')).id;
+	const table = await n8n.rest('POST', `/projects/${projectId}/data-tables`, {
+		name: 'GST document status',
+		columns: STATUS_TABLE_COLUMNS.map((column) => ({ name: column, type: 'string' })),
+	});
+	tableRowsPath = `/projects/${projectId}/data-tables/${table.id}/rows?take=50`;
+	tableTemplateWorkflowId = (
+		await n8n.createWorkflow(
+			bindCredentials(loadTemplate('status-data-table-upsert.json'), {
+				[CRED.webhook]: webhookCred,
+			}),
+		)
+	).id;
 	// An action node where an invoice number was typed instead of the e-invoice ID.
 	idCheckWorkflowId = (
 		await n8n.createWorkflow({
@@ -219,7 +238,6 @@ it('shows the workflow with both of our nodes on the canvas', async () => {
 	await trigger.waitFor();
 	await action.waitFor();
 	await expectNoErrorTexts();
-	await shot('workflow-canvas.png');
 });
 
 /**
@@ -401,9 +419,12 @@ it('the E-Invoice "By ID" field flags an invoice number typed as the ID, and acc
 	await page.click('[data-test-id="ndv-close-button"]');
 });
 
-it('a template with pinned sample data: the next node can map the sample event before any delivery', async () => {
+it('a template with pinned sample data: its setup note on the canvas; the next node can map the sample event before any delivery', async () => {
 	await page.goto(`${n8n.baseUrl}/workflow/${templateWorkflowId}`);
 	await page.locator('[data-test-id="canvas-node"][data-node-name="Slack #finance"]').waitFor();
+	await page.getByText('Setup (5 minutes)').first().waitFor();
+	await expectNoErrorTexts();
+	await shot('workflow-canvas.png');
 	await page.dblclick('[data-test-id="canvas-node"][data-node-name="Slack #finance"]');
 	const input = page.locator('[data-test-id="ndv-input-panel"]');
 	await input.waitFor();
@@ -414,6 +435,28 @@ it('a template with pinned sample data: the next node can map the sample event b
 	await expectNoErrorTexts();
 	await shot('sample-output-pinned.png');
 	await page.click('[data-test-id="ndv-close-button"]');
+});
+
+it('the Data Table template after its setup steps: Execute workflow in the editor runs on the pinned samples, green', async () => {
+	await page.goto(`${n8n.baseUrl}/workflow/${tableTemplateWorkflowId}`);
+	await page.locator('[data-test-id="canvas-node"][data-node-name="Upsert row"]').waitFor();
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	await page.getByText('Workflow executed successfully').first().waitFor();
+	const body: string = await page.locator('body').innerText();
+	for (const problem of ['Workflow has issues', 'Problem in node'])
+		expect({ problem, shown: body.includes(problem) }).toEqual({ problem, shown: false });
+	const [execution] = await n8n.waitForExecutions(tableTemplateWorkflowId, 1);
+	expect(execution.status).toBe('success');
+	// Both pinned samples, the e-invoice and the e-way bill, have their row.
+	const pinned = loadTemplate('status-data-table-upsert.json').pinData!['GST Compliance Trigger'];
+	const rows: { data: Array<{ resourceId: string; status: string }> } = await n8n.rest(
+		'GET',
+		tableRowsPath,
+	);
+	expect(rows.data.map((row) => [row.resourceId, row.status]).sort()).toEqual(
+		pinned.map((item: any) => [item.json.data.id, item.json.data.status]).sort(),
+	);
+	await expectNoErrorTexts();
 });
 
 it("the action node's output schema: the next node shows its fields before it has run", async () => {
