@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node under jest, never inside n8n */
 /**
  * The trigger's description checked by what it does: each event type the editor offers starts the
  * workflow for that type only, the editor asks for the API credential only with refetch on, each
