@@ -639,7 +639,7 @@ describe('retries a 429 after its Retry-After', () => {
 			]);
 			const error = await transportFailure();
 			expect(error.message).toMatch(
-				/rate-limiting this client \(HTTP 429\) and asks to wait 120 s, longer than this node waits; gave up after 1 attempt/,
+				/rate-limiting this client and asks to wait 120 s, longer than this node waits; gave up after 1 attempt/,
 			);
 			expect(error.context.gstCode).toBe('TOKEN_RATE_LIMITED');
 			expect(tokenRequests()).toBe(1);
@@ -677,7 +677,9 @@ describe("reads n8n's request helper's answer in whatever form it comes", () => 
 		server.answer(() => json(200, { token_type: 'Bearer' }));
 		const error = await failure(reshaped((response) => ({ ...response, body })));
 		expect(error.kind).toBe('badResponse');
-		expect(error.message).toContain('no usable access token. The answer was HTTP 200 (body: "")');
+		expect(error.message).toContain(
+			'no usable access token (gave up after 3 attempts). The answer was HTTP 200 (body: "")',
+		);
 	});
 
 	it.each([
