@@ -138,10 +138,6 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/failureLog'],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/reachability.ts',
-		tests: ['unit/nodes/GstCompliance/trigger/reachability'],
-	},
-	{
 		file: 'nodes/GstCompliance/trigger/options.ts',
 		tests: ['unit/nodes/GstCompliance/trigger/options*'],
 	},
