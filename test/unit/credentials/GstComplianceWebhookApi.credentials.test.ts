@@ -38,7 +38,7 @@ describe('GST Compliance Webhook Signing Secret: the form', () => {
 	});
 
 	// A green Test reads as "the service can deliver": the form says it is not.
-	it("the notice → the Test checks only how the secrets were pasted, and what proves the secret: an event the trigger accepts", () => {
+	it('the notice → the Test checks only how the secrets were pasted, and what proves the secret: an event the trigger accepts', () => {
 		const notice = credential.properties[0].displayName;
 		expect(notice).toMatch(/^The Test button checks only that each secret was pasted whole/);
 		expect(notice).toMatch(/cannot confirm a signing secret/);
