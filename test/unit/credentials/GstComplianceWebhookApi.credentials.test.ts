@@ -12,8 +12,8 @@ import { GstComplianceWebhookApi } from '../../../credentials/GstComplianceWebho
 const credential = new GstComplianceWebhookApi();
 
 describe('GST Compliance Webhook Signing Secret: the form', () => {
-	it('displayName → "GST Compliance Webhook Signing Secret", the name the README and nodes use', () => {
-		expect(credential.displayName).toBe('GST Compliance Webhook Signing Secret');
+	it('displayName → "GST Compliance Webhook Signing Secret API": the name the README and nodes use, with the suffix n8n’s scanner requires', () => {
+		expect(credential.displayName).toBe('GST Compliance Webhook Signing Secret API');
 	});
 
 	it('properties → a notice, then Signing Secret and Previous Signing Secret, only the first required', () => {
