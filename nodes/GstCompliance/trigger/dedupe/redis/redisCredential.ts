@@ -43,8 +43,11 @@ export async function probeOnce(
 ): Promise<{ pong: string; eviction?: EvictionProblem }> {
 	const redis = module ?? (await loadRedisModule());
 	const client = createClient(redis, connection, () => null);
-	// The awaited steps report the failure; a cluster's cause comes only with the 'error' event.
+	// What went wrong before ready comes only with the 'error' event: a refused AUTH closes the
+	// connection (connect() says only "Connection is closed"), a cluster's connect names no cause,
+	// and after a refused SELECT ioredis becomes ready all the same, in database 0.
 	let cause: string | undefined;
+	let ready = false;
 	client.on('error', (error: Error) => (cause = errorCause(error)));
 	// Bounded: a cluster whose slots name nodes it cannot reach may never settle its connect().
 	const connected = Promise.race([
@@ -52,7 +55,10 @@ export async function probeOnce(
 		sleep(PROBE_CONNECT_MS).then(() => {
 			throw new Error(cause ?? `no answer within ${PROBE_CONNECT_MS} ms`);
 		}),
-	]);
+	]).then(() => {
+		if (cause) throw new Error(cause);
+		ready = true;
+	});
 	const answer = await connected
 		.then(async () => await client.ping())
 		.then(async (pong) => {
@@ -64,8 +70,7 @@ export async function probeOnce(
 	client.disconnect();
 	if (!('error' in answer)) return answer;
 	let reason = answer.error instanceof DedupeUnavailableError ? undefined : answer.error.message;
-	if (reason && /None of startup nodes/.test(reason))
-		reason = cause && !/None of startup nodes/.test(cause) ? cause : reason;
+	if (reason && !ready && cause && !/None of startup nodes/.test(cause)) reason = cause;
 	// A cluster whose TLS handshake fails reports only a closed connection: one plain client to the
 	// first node names the certificate's problem.
 	if (reason && connection.clusterNodes && connection.ssl && redisFailure(reason) !== 'auth')
@@ -77,12 +82,18 @@ export async function probeOnce(
 	);
 }
 
-/** The store's commands on a probe event of a scope of its own (RedisDedupeStore.rehearse). */
+/**
+ * The store's commands on a probe event of a scope of its own (RedisDedupeStore.rehearse), and
+ * WAIT: a start runs it only where the server has replicas, and goes on without a word when it is
+ * refused (replicaWait.ts), so only here would a user without it be told. WAIT for no replica
+ * answers at once.
+ */
 async function rehearseStore(client: RedisClient, connection: RedisConnection): Promise<void> {
 	await new RedisDedupeStore(fixedClient(client), connection, {
 		scope: probeScope(randomUUID()),
 		windowMs: 60_000,
 	}).rehearse(Date.now());
+	await client.call('WAIT', 0, 0);
 }
 
 /** The TLS error of one standalone connection to a cluster's first node, if there is one. */
@@ -123,8 +134,11 @@ export async function redisDedupeStore(
 
 /**
  * The credential's Test button: connect and PING with exactly these settings, and refuse a Redis
- * whose eviction policy may delete remembered ids. A policy that cannot be read (INFO forbidden)
- * passes with a note: the Redis may well be fine, and the user is told what to make sure of.
+ * whose eviction policy may delete remembered ids or cannot be read (INFO forbidden or renamed).
+ * n8n shows a passed Test only as "Connection tested successfully", so a note on an OK would never
+ * be read: a policy nobody can check fails, as BullMQ, n8n's queue, warns of one, and without INFO
+ * the store cannot see its replicas either (replicaWait.ts). n8n saves a credential whose Test
+ * failed, so a user who knows the policy is noeviction can go on.
  */
 export async function testRedisCredential(
 	data: ICredentialDataDecryptedObject | undefined,
@@ -145,8 +159,15 @@ export async function testRedisCredential(
 				status: 'Error',
 				message: `Connected to Redis at ${where}, but its ${eviction.message}`,
 			};
-		if (eviction)
-			return { status: 'OK', message: `Connected to Redis at ${where}, but ${eviction.message}` };
+		if (eviction) {
+			const grant = /\bNOPERM\b/.test(eviction.message)
+				? " Let the credential's user run INFO, which the store also reads its replicas with."
+				: '';
+			return {
+				status: 'Error',
+				message: `Connected to Redis at ${where}, but ${eviction.message}${grant}`,
+			};
+		}
 		return { status: 'OK', message: `Connected to Redis at ${where}` };
 	} catch (error) {
 		const failure = error instanceof DedupeUnavailableError ? error.failure : undefined;

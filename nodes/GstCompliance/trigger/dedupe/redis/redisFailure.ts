@@ -34,10 +34,39 @@ export function redisFailure(reason: string): RedisFailure {
 	return CAUSES.find(([, pattern]) => pattern.test(reason))?.[0] ?? 'other';
 }
 
+/**
+ * The commands the package runs on Redis, which a Redis user's ACL must grant: the store's own and
+ * its scripts' inner ones (Redis checks those too), and what ioredis sends on connecting: INFO (its
+ * ready check), CLIENT SETNAME, SELECT for a database other than 0, CLUSTER SLOTS and CLUSTER INFO
+ * on a cluster. AUTH needs no grant (Redis lets every user run it). Pinned to what the package
+ * sends by test/integration/nodes/GstCompliance/trigger/dedupe/redis/redisFailure.test.ts.
+ */
+export const REDIS_COMMANDS = {
+	always: [
+		'GET',
+		'SET',
+		'DEL',
+		'EVAL',
+		'TIME',
+		'ZADD',
+		'ZREM',
+		'ZRANGEBYSCORE',
+		'INFO',
+		'WAIT',
+		'PING',
+		'CLIENT SETNAME',
+	],
+	database: ['SELECT'],
+	cluster: ['CLUSTER SLOTS', 'CLUSTER INFO'],
+} as const;
+
+/** The commands as the advice and docs/deployments.md list them. */
+export const REDIS_COMMAND_LIST = `${REDIS_COMMANDS.always.join(', ')}, ${REDIS_COMMANDS.database.join(', ')} (where Database is not 0), ${REDIS_COMMANDS.cluster.join(' and ')} (on a Redis Cluster)`;
+
 /** What the operator does about each cause (storeRefusal.ts and the credential's Test say it). */
 export const REDIS_ADVICE: Record<RedisFailure, string> = {
 	full: "Redis is out of memory: it reached its maxmemory and, under noeviction, refuses new writes while keeping every remembered id. Raise Redis's maxmemory (or the instance size), free memory other keys hold, or shorten the trigger's Dedupe Window",
-	auth: "Redis refused the credential: check the GST Compliance Dedupe Redis credential's User and Password, and that the user's ACL permission lets it run GET, SET, DEL, EVAL, TIME, ZADD, ZREM, ZRANGEBYSCORE, INFO, WAIT, PING (TIME runs inside the store's scripts, which Redis checks too)",
+	auth: `Redis refused the credential: check the GST Compliance Dedupe Redis credential's User and Password, and that the user's ACL permission lets it run ${REDIS_COMMAND_LIST}; TIME runs inside the store's scripts, which Redis checks too`,
 	readOnly:
 		"Redis answered as a read-only replica: Host names a replica, or after a failover this connection still reaches the old master. Point the credential's Host at the current master (a provider's primary endpoint follows failovers); the client reconnects on this answer",
 	certificate:

@@ -12,6 +12,7 @@ import { Container } from '@n8n/di';
 import Redis from 'ioredis';
 
 import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { REDIS_COMMANDS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
 import { freePort, sleep } from '../../../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
 import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
@@ -99,7 +100,9 @@ describe('each way Redis fails has its own words in the log', () => {
 
 	it('an ACL user granted exactly the commands the advice names → accepted and started; one without TIME (run inside the scripts) → 503 and the advice, not "check Redis\'s log"', async () => {
 		const admin = new Redis({ ...credential(plain) });
-		const named = '+get +set +del +eval +time +zadd +zrem +zrangebyscore +info +wait +ping';
+		const named = REDIS_COMMANDS.always
+			.map((name) => `+${name.toLowerCase().replace(' ', '|')}`)
+			.join(' ');
 		const withoutTime = named.replace(' +time', '');
 		const keys = '~n8n-gst-compliance:*';
 		await admin.call(

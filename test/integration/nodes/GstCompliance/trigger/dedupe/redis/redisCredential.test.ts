@@ -14,7 +14,10 @@ import Redis from 'ioredis';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
-import { REDIS_ADVICE } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
+import {
+	REDIS_ADVICE,
+	REDIS_COMMANDS,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
 import { REDIS_PREFIX } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
 import { freePort, waitFor } from '../../../../../../harness/http';
 import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
@@ -71,18 +74,22 @@ async function aclUser(name: string, commands: string): Promise<ICredentialDataD
 	return credential(master, { user: name, password: 'gst-Pa55word' });
 }
 
-/** The commands docs/trigger.md's ACL advice names: exactly what the store runs. */
-const NAMED = '+get +set +del +eval +time +zadd +zrem +zrangebyscore +info +wait +ping';
+/** As ACL SETUSER takes them: `+get`, `+client|setname`. */
+const rules = (commands: readonly string[]) =>
+	commands.map((name) => `+${name.toLowerCase().replace(' ', '|')}`).join(' ');
+/** The commands the advice and docs/deployments.md name for a single Redis on database 0. */
+const NAMED = rules(REDIS_COMMANDS.always);
 
 describe('the Test runs what the trigger runs, so it fails where a delivery would', () => {
+	// That the list is what the package runs: redisFailure.test.ts.
 	it('the ACL list of the advice and of docs/deployments.md is the one granted here', () => {
-		const listed = NAMED.replace(/\+/g, '').toUpperCase().split(' ').join(', ');
-		expect(REDIS_ADVICE.auth).toContain(listed);
+		const listed = REDIS_COMMANDS.always.join(', ');
+		expect(REDIS_ADVICE.auth).toContain(`lets it run ${listed}, SELECT (where Database is not 0)`);
 		const docs = fs.readFileSync(
 			path.join(__dirname, '../../../../../../../docs/deployments.md'),
 			'utf8',
 		);
-		expect(docs).toContain(`the ACL (${listed};`);
+		expect(docs).toContain(`the ACL (${listed}, SELECT (where Database is not 0)`);
 	});
 
 	it('Test as a user granted the commands the advice names → OK', async () => {
@@ -93,11 +100,43 @@ describe('the Test runs what the trigger runs, so it fails where a delivery woul
 		});
 	});
 
+	// ioredis SELECTs on connecting and, refused, goes on in database 0: every id would land there.
+	it('Test as that user with Database 1 → Error: SELECT refused, the ACL advice, not "Connected"', async () => {
+		const result = await testRedisCredential({
+			...(await aclUser('button-named-db1', NAMED)),
+			database: 1,
+		});
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(
+			/^Redis dedupe store at .* \(db 1\) unavailable: NOPERM .*'select'/,
+		);
+		expect(result.message).toContain(REDIS_ADVICE.auth);
+	});
+
+	it('Test as a user granted them and SELECT, with Database 1 → OK, connected to db 1', async () => {
+		const result = await testRedisCredential({
+			...(await aclUser('button-named-select', `${NAMED} +select`)),
+			database: 1,
+		});
+		expect(result).toEqual({
+			status: 'OK',
+			message: `Connected to Redis at ${master.host}:${master.port} (db 1)`,
+		});
+	});
+
+	it('Test with a wrong password → Error: refused the credential, not "Connection is closed"', async () => {
+		const result = await testRedisCredential(credential(master, { password: 'not-the-Pa55word' }));
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/unavailable: WRONGPASS .*Redis refused the credential/);
+		expect(result.message).not.toContain('not-the-Pa55word');
+	});
+
 	it.each([
 		['TIME (run inside the scripts)', '+time'],
 		['EVAL', '+eval'],
 		['ZADD', '+zadd'],
 		['DEL', '+del'],
+		['WAIT (a start runs it only where there are replicas)', '+wait'],
 	])(
 		'Test as a user without %s → Error: the permission, as the delivery would be refused',
 		async (_, missing) => {

@@ -37,3 +37,71 @@ describe('probeOnce: the Test button connects, PINGs and always disconnects', ()
 		expect(FakeRedis.made[0].disconnects).toBe(1);
 	});
 });
+
+describe('probeOnce: an error before ready fails the Test, though ioredis goes on', () => {
+	beforeEach(() => {
+		FakeRedis.made = [];
+		FakeRedis.policy = 'noeviction';
+	});
+
+	it("a SELECT refused on connect (ioredis then goes on in db 0) → DedupeUnavailableError with Redis's words, no PING, disconnected", async () => {
+		const refused = probeOnce(
+			{ ...SETTINGS, database: 1 },
+			{
+				...fakeModule,
+				Redis: class extends FakeRedis {
+					async connect() {
+						this.emit(
+							'error',
+							new Error("NOPERM User gst has no permissions to run the 'select' command"),
+						);
+						await super.connect();
+					}
+				},
+			} as unknown as RedisModule,
+			noRehearsal,
+		);
+		await expect(refused).rejects.toThrow(DedupeUnavailableError);
+		await expect(refused).rejects.toThrow(
+			/^Redis dedupe store at cache:6379 \(db 1\) unavailable: NOPERM .*'select' command$/,
+		);
+		const [client] = FakeRedis.made;
+		expect(client.ping).not.toHaveBeenCalled();
+		expect(client.disconnects).toBe(1);
+	});
+
+	it('a refused AUTH, after which the connection closes → the refusal\'s words, not "Connection is closed"', async () => {
+		const refused = probeOnce(
+			SETTINGS,
+			{
+				...fakeModule,
+				Redis: class extends FakeRedis {
+					async connect() {
+						this.emit('error', new Error('WRONGPASS invalid username-password pair'));
+						throw new Error('Connection is closed.');
+					}
+				},
+			} as unknown as RedisModule,
+			noRehearsal,
+		);
+		await expect(refused).rejects.toThrow(/unavailable: WRONGPASS invalid username-password pair$/);
+		await expect(refused).rejects.toMatchObject({ failure: 'auth' });
+	});
+
+	it("an error after ready (a dropped connection while the Test runs) → the step's own error", async () => {
+		const dropped = probeOnce(
+			SETTINGS,
+			{
+				...fakeModule,
+				Redis: class extends FakeRedis {
+					ping = jest.fn(async () => {
+						this.emit('error', new Error('read ECONNRESET'));
+						throw new Error('Connection is closed.');
+					});
+				},
+			} as unknown as RedisModule,
+			noRehearsal,
+		);
+		await expect(dropped).rejects.toThrow(/unavailable: Connection is closed\.$/);
+	});
+});
