@@ -20,7 +20,7 @@ export interface Refusal {
 export const NOT_CONFIGURED = 'Trigger is not configured';
 
 const SEND_FROM_HUB =
-	'Send the event from a subscription in the Developer hub, or a signed sample with examples/send-test-event.sh';
+	'Send the event from a subscription in the Developer hub, or a signed sample from a GST Compliance node set to Test Event → Send';
 
 const SECRET_REMEDY =
 	"Check that the credential under the trigger's Webhook Signing Secret holds the signing secret the service's Developer hub shows for this subscription, the one that posts to this URL (each subscription has its own; after a rotation, the old one goes in Previous Signing Secret)";

@@ -32,7 +32,7 @@ describe('GST Compliance Trigger in the editor', () => {
 		// While building: the Test URL; once published: the Production URL.
 		expect(hintInactive).toMatch(/<b>Test URL<\/b>[\s\S]*published[\s\S]*<b>Production URL<\/b>/);
 		expect(helpInactive).toMatch(
-			/Test URL[\s\S]*Execute step[\s\S]*send-test-event\.sh[\s\S]*Production URL/,
+			/Test URL[\s\S]*Execute step[\s\S]*Test Event → Send[\s\S]*Production URL/,
 		);
 		expect(hintActive).toMatch(/Production URL/);
 		expect(helpActive).toMatch(/Production URL[\s\S]*data-key="executions"/);
