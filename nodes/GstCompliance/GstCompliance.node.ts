@@ -1,21 +1,17 @@
 import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
 	IExecuteFunctions,
-	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { testGstComplianceCredentials } from './credential/connectionCheck';
+import { gstComplianceWebhookSecretCheck, testGstComplianceCredentials } from './credentialTests';
 import * as einvoiceGet from './actions/einvoice/get.operation';
 import * as ewaybillGet from './actions/ewaybill/get.operation';
 import { getOptions } from './actions/getResources';
 import { router } from './actions/router';
 import * as testEventSend from './actions/testEvent/send.operation';
-import { checkSigningSecrets } from './trigger/secretCheck';
 
 /**
  * Reads e-invoices and e-way bills, and sends a signed test event to a GST Compliance Trigger;
@@ -97,16 +93,7 @@ export class GstCompliance implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			testGstComplianceCredentials,
-			// The trigger's Test, the same verdict from either node (n8n runs the first it finds).
-			async gstComplianceWebhookSecretCheck(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return checkSigningSecrets(credential.data);
-			},
-		},
+		credentialTest: { testGstComplianceCredentials, gstComplianceWebhookSecretCheck },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

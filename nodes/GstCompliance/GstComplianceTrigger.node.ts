@@ -1,9 +1,6 @@
 import type {
-	ICredentialsDecrypted,
-	ICredentialTestFunctions,
 	IExecuteFunctions,
 	IHookFunctions,
-	INodeCredentialTestResult,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -14,8 +11,11 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL } from './credentialNames';
 
-import { testGstComplianceCredentials } from './credential/connectionCheck';
-import { testRedisCredential } from './trigger/dedupe/redis/redisCredential';
+import {
+	gstComplianceRedisCheck,
+	gstComplianceWebhookSecretCheck,
+	testGstComplianceCredentials,
+} from './credentialTests';
 import { releaseTrigger, usesRedis } from './trigger/dedupe/store';
 import {
 	activationMessage,
@@ -25,7 +25,7 @@ import {
 } from './trigger/description';
 import { triggerOf } from './trigger/context';
 import { runExecution } from './trigger/execution';
-import { checkSigningSecrets, usableSigningSecrets } from './trigger/secretCheck';
+import { usableSigningSecrets } from './trigger/secretCheck';
 import { unusableSecretRemedy, unusableSecretTitle } from './trigger/refusals';
 import { unreachableHost, unreachableUrlMessage } from './trigger/reachability';
 import { handleWebhook } from './trigger/webhook';
@@ -100,18 +100,8 @@ export class GstComplianceTrigger implements INodeType {
 	methods = {
 		credentialTest: {
 			testGstComplianceCredentials,
-			async gstComplianceWebhookSecretCheck(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return checkSigningSecrets(credential.data);
-			},
-			async gstComplianceRedisCheck(
-				this: ICredentialTestFunctions,
-				credential: ICredentialsDecrypted,
-			): Promise<INodeCredentialTestResult> {
-				return await testRedisCredential(credential.data);
-			},
+			gstComplianceWebhookSecretCheck,
+			gstComplianceRedisCheck,
 		},
 	};
 

@@ -25,11 +25,10 @@ export function unreachableHost(url: string): string | undefined {
 	return undefined;
 }
 
+/** The octets of a dotted IPv4 host: the URL parser has already written any IPv4 form so. */
 function ipv4(host: string): number[] | undefined {
-	const parts = host.split('.');
-	if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p))) return undefined;
-	const octets = parts.map(Number);
-	return octets.every((o) => o <= 255) ? octets : undefined;
+	const dotted = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
+	return dotted ? dotted.slice(1).map(Number) : undefined;
 }
 
 function privateIPv4([a, b]: number[], host: string): string | undefined {
@@ -54,7 +53,7 @@ function privateIPv6(host: string): string | undefined {
 		const octets = [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
 		return privateIPv4(octets, octets.join('.'));
 	}
-	const first = parseInt(host.split(':')[0] || '0', 16);
+	const first = parseInt(host.split(':')[0], 16);
 	// fc00::/7 (unique local), fe80::/10 (link-local)
 	if ((first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80)
 		return `the private address [${host}]`;

@@ -29,6 +29,17 @@ describe('a URL the service cannot reach over the internet', () => {
 		['http://nas.local/webhook/x', 'the local network name nas.local'],
 		['http://n8n.internal/webhook/x', 'the local network name n8n.internal'],
 		['http://box.lan/webhook/x', 'the local network name box.lan'],
+		['http://nas.local./webhook/x', 'the local network name nas.local'],
+		['http://127.1/webhook/x', 'localhost'],
+		['http://0x7f000001/webhook/x', 'localhost'],
+		['http://0.1.2.3/webhook/x', 'the address 0.1.2.3'],
+		['http://10.255.255.255/webhook/x', 'the private address 10.255.255.255'],
+		['http://192.168.255.1/webhook/x', 'the private address 192.168.255.1'],
+		['http://169.254.0.1/webhook/x', 'the private address 169.254.0.1'],
+		['http://[::ffff:10.1.2.3]/webhook/x', 'the private address 10.1.2.3'],
+		['http://[::ffff:172.20.3.4]/webhook/x', 'the private address 172.20.3.4'],
+		['http://[fdff::1]/webhook/x', 'the private address [fdff::1]'],
+		['http://[febf::1]/webhook/x', 'the private address [febf::1]'],
 	])('%s → %s', (url, reason) => {
 		expect(unreachableHost(url)).toBe(reason);
 	});
@@ -48,6 +59,25 @@ describe('a URL the service can reach', () => {
 		'http://[2001:db8::1]/webhook/x',
 		'http://[::ffff:8.8.8.8]/webhook/x',
 		'http://localhost.example.com/webhook/x',
+		'http://126.0.0.1/webhook/x',
+		'http://128.0.0.1/webhook/x',
+		'http://1.2.3.4/webhook/x',
+		'http://9.0.0.1/webhook/x',
+		'http://169.253.0.1/webhook/x',
+		'http://169.255.0.1/webhook/x',
+		'http://168.254.0.1/webhook/x',
+		'http://192.167.0.1/webhook/x',
+		'http://191.168.0.1/webhook/x',
+		'http://173.16.0.1/webhook/x',
+		'http://101.64.0.1/webhook/x',
+		'http://[::2]/webhook/x',
+		'http://[::ffff:172.32.0.1]/webhook/x',
+		'http://[fbff::1]/webhook/x',
+		'http://[fe00::1]/webhook/x',
+		'http://[fe7f::1]/webhook/x',
+		'http://[fec0::1]/webhook/x',
+		'http://example.localhostx/webhook/x',
+		'http://local.example.com/webhook/x',
 	])('%s → nothing to say', (url) => {
 		expect(unreachableHost(url)).toBeUndefined();
 	});
