@@ -122,6 +122,10 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/acknowledgement'],
 	},
 	{
+		file: 'nodes/GstCompliance/trigger/reachability.ts',
+		tests: ['unit/nodes/GstCompliance/trigger/reachability'],
+	},
+	{
 		file: 'nodes/GstCompliance/trigger/dedupe/storeRefusal.ts',
 		tests: ['unit/nodes/GstCompliance/trigger/dedupe/storeRefusal'],
 	},
