@@ -6,7 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { gstComplianceWebhookSecretCheck, testGstComplianceCredentials } from './credentialTests';
+import { testGstComplianceCredentials } from './credential/connectionCheck';
+import { gstComplianceWebhookSecretCheck } from './trigger/credentialTests';
 import * as einvoiceGet from './actions/einvoice/get.operation';
 import * as ewaybillGet from './actions/ewaybill/get.operation';
 import { getOptions } from './actions/getResources';

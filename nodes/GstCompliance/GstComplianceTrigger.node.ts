@@ -11,11 +11,11 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL } from './credentialNames';
 
+import { testGstComplianceCredentials } from './credential/connectionCheck';
 import {
 	gstComplianceRedisCheck,
 	gstComplianceWebhookSecretCheck,
-	testGstComplianceCredentials,
-} from './credentialTests';
+} from './trigger/credentialTests';
 import { releaseTrigger, usesRedis } from './trigger/dedupe/store';
 import {
 	activationMessage,

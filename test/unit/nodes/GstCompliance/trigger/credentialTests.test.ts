@@ -1,13 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
- * Each credential's Test, as both nodes offer it: the same function under the name the credential
- * type gives as `testedBy`, whichever node n8n finds first.
+ * Each credential's Test, as both nodes offer it: the same function under the name the node gives
+ * as `testedBy`, whichever node n8n finds first.
  */
 import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
-import { GstComplianceTrigger } from '../../../../nodes/GstCompliance/GstComplianceTrigger.node';
-import * as credentialTests from '../../../../nodes/GstCompliance/credentialTests';
+import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
+import { GstComplianceTrigger } from '../../../../../nodes/GstCompliance/GstComplianceTrigger.node';
+import { testGstComplianceCredentials } from '../../../../../nodes/GstCompliance/credential/connectionCheck';
+import * as credentialTests from '../../../../../nodes/GstCompliance/trigger/credentialTests';
 
 const call = async (test: typeof credentialTests.gstComplianceWebhookSecretCheck, data: object) =>
 	await test.call(
@@ -41,7 +42,9 @@ describe('each node offers the Test its credentials name, the one function', () 
 		const offered = (
 			nodes[node as keyof typeof nodes].methods.credentialTest as Record<string, unknown>
 		)[testedBy as string];
-		expect(offered).toBe((credentialTests as Record<string, unknown>)[testedBy as string]);
+		const shared: Record<string, unknown> = { ...credentialTests, testGstComplianceCredentials };
+		expect(offered).toBe(shared[testedBy as string]);
+		expect(offered).toBeDefined();
 	});
 });
 

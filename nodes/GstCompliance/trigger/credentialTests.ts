@@ -1,7 +1,8 @@
 /**
- * The credential Tests the nodes offer, by the names the credential types give as `testedBy`. Both
- * nodes list a credential's Test where they use the credential: n8n runs the one of the first node
- * it finds, so each Test is written once, here, and gives the same verdict from either node.
+ * The Tests of the trigger's own credentials (the Webhook Signing Secret and the Dedupe Redis), by
+ * the names the nodes give as `testedBy`. Both nodes offer a credential's Test where they use the
+ * credential, and n8n runs the one of the first node it finds, so each is written once, here, and
+ * gives the same verdict from either node (the API credential's is credential/connectionCheck.ts).
  */
 import type {
 	ICredentialsDecrypted,
@@ -9,10 +10,8 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { testRedisCredential } from './trigger/dedupe/redis/redisCredential';
-import { checkSigningSecrets } from './trigger/secretCheck';
-
-export { testGstComplianceCredentials } from './credential/connectionCheck';
+import { testRedisCredential } from './dedupe/redis/redisCredential';
+import { checkSigningSecrets } from './secretCheck';
 
 /** The Webhook Signing Secret's Test: the webhook's own rules for a secret (secretCheck.ts). */
 export async function gstComplianceWebhookSecretCheck(
