@@ -40,12 +40,15 @@ export type LedgerScope = string & { readonly __ledgerScope: true };
 
 /** The trigger's ledger. */
 export function ledgerScope(trigger: TriggerId): LedgerScope {
-	return `${triggerKey(trigger)}:production` as LedgerScope;
+	return triggerKey(trigger) as LedgerScope;
 }
 
-/** A ledger of the credential test's own (`id` fresh per test), which no trigger ever reads. */
+/**
+ * A ledger of the credential test's own (`id` fresh per test), which no trigger ever reads: three
+ * segments, where a trigger's has two (n8n's node ids hold no colon).
+ */
 export function probeScope(id: string): LedgerScope {
-	return `credential-test:${id}` as LedgerScope;
+	return `credential-test:probe:${id}` as LedgerScope;
 }
 
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by the node's name. */

@@ -40,14 +40,17 @@ describe('names in the process: one per trigger, workflow and node apart', () =>
 		expect(triggerId(undefined, 'node-1')).toEqual({ workflowId: 'unsaved', nodeId: 'node-1' });
 	});
 
-	it('ledgerScope → production only: Test-URL deliveries keep no ids', () => {
-		expect(ledgerScope(TRIGGER)).toBe('wf1:node-1:production');
+	it('ledgerScope → the trigger, with nothing after it: Test-URL deliveries keep no ids', () => {
+		expect(ledgerScope(TRIGGER)).toBe('wf1:node-1');
 	});
 
 	it("probeScope → the credential test's own ledger, apart from every trigger's", () => {
-		expect(probeScope('p1')).toBe('credential-test:p1');
+		expect(probeScope('p1')).toBe('credential-test:probe:p1');
 		expect(probeScope('wf1')).not.toBe(
 			ledgerScope({ workflowId: 'credential-test', nodeId: 'wf1' }),
+		);
+		expect(probeScope('wf1')).not.toBe(
+			ledgerScope({ workflowId: 'credential-test', nodeId: 'probe' }),
 		);
 	});
 });
@@ -81,7 +84,7 @@ describe('Redis: fixed-size keys under one prefix', () => {
 
 	it('redisEventKey → the prefix, the scope and 132 bits of the id’s SHA-256 (earlier keys still match)', () => {
 		expect(redisEventKey(S, 'evt_1')).toBe(
-			`n8n-gst-compliance:dedupe:v1:w:n:production:${digest('evt_1')}`,
+			`n8n-gst-compliance:dedupe:v1:w:n:${digest('evt_1')}`,
 		);
 		expect(redisEventKey(S, 'x'.repeat(5_000))).toHaveLength(redisEventKey(S, 'e').length);
 	});
@@ -92,7 +95,7 @@ describe('Redis: fixed-size keys under one prefix', () => {
 	});
 
 	it('the accepted set and the replica barrier → under the same prefix, apart from every event key', () => {
-		expect(redisAcceptedKey(S)).toBe(`${REDIS_PREFIX}:w:n:production:accepted`);
+		expect(redisAcceptedKey(S)).toBe(`${REDIS_PREFIX}:w:n:accepted`);
 		expect(replicaMarkerKey()).toBe(`${REDIS_PREFIX}:replica-barrier`);
 		expect(replicaMarkerKey(7)).toBe(`${REDIS_PREFIX}:replica-barrier:{7}`);
 		expect(redisEventKey(S, 'accepted')).not.toBe(redisAcceptedKey(S));

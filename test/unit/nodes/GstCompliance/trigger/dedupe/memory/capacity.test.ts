@@ -19,7 +19,7 @@ function setup(capacity = 10) {
 	const watch = new CapacityWatch();
 	const claim = (id: string, at = NOW) => {
 		const isNew = store.claimNow(id, at);
-		return { isNew, kind: watch.check(logger, 'wf1:node-1:production', store, at) };
+		return { isNew, kind: watch.check(logger, 'wf1:node-1', store, at) };
 	};
 	return { store, warnings, claim };
 }

@@ -311,7 +311,7 @@ describe('another process receiving the same trigger’s deliveries', () => {
 			expect.stringMatching(/^Another n8n process/),
 			expect.stringMatching(/^Another n8n process/),
 		]);
-		expect(warnings).toEqual([expect.stringMatching(/\(wf:n1:production\)$/)]);
+		expect(warnings).toEqual([expect.stringMatching(/\(wf:n1\)$/)]);
 	});
 
 	it('the warning after the clock stepped back → said again at once, not after as long as the step', async () => {
