@@ -83,9 +83,7 @@ describe('Redis: fixed-size keys under one prefix', () => {
 	const digest = (id: string) => createHash('sha256').update(id).digest('base64url').slice(0, 22);
 
 	it('redisEventKey → the prefix, the scope and 132 bits of the id’s SHA-256 (earlier keys still match)', () => {
-		expect(redisEventKey(S, 'evt_1')).toBe(
-			`n8n-gst-compliance:dedupe:v1:w:n:${digest('evt_1')}`,
-		);
+		expect(redisEventKey(S, 'evt_1')).toBe(`n8n-gst-compliance:dedupe:v1:w:n:${digest('evt_1')}`);
 		expect(redisEventKey(S, 'x'.repeat(5_000))).toHaveLength(redisEventKey(S, 'e').length);
 	});
 
