@@ -78,7 +78,8 @@ it('every item succeeds or carries a clear error through 429 and 5xx storms', as
 	const errors: Record<string, number> = {};
 	run.items.forEach((item, index) => {
 		if (item?.error) {
-			const { code, message } = item.error as { code: string; message: string };
+			// On Error → Continue: the message as text, its code beside it.
+			const [message, code] = [item.error as string, item.code as string];
 			errors[code] = (errors[code] ?? 0) + 1;
 			if (!/not found|rate-limiting|HTTP 5\d\d|Could not reach/i.test(message))
 				unclear.push(`item ${index}: ${code} ${message}`);
