@@ -453,7 +453,7 @@ interface Page {
 
 /**
  * The acknowledgement scenarios of the e2e spec (test/e2e/specs/concurrencyLimit.test.ts) on this
- * version: at once, a burst never fails a delivery; answered once the execution exists (n8n
+ * version: before the slot, a burst is acknowledged event by event; answered once the execution exists (n8n
  * 2.0–2.33), deliveries behind the limit time out and are retried, and each event still does its
  * work once. A SIGKILL while deliveries wait loses none and doubles none either way: 1.x runs the
  * queued executions again after the restart; 2.0–2.33 never do, and the service retries them.

@@ -1,7 +1,8 @@
 /**
  * n8n's production concurrency limit (N8N_CONCURRENCY_PRODUCTION_LIMIT; n8n Cloud's Starter plan
  * has 5) in a real n8n 2.41, the service emulator as the sender: the trigger answers each verified
- * delivery at once, so a burst never fails a delivery, and each event does its work once; a
+ * delivery before its execution waits for a slot (once its acceptance is shown saved, with the
+ * built-in store), so a burst is acknowledged event by event, and each event does its work once; a
  * SIGKILL while deliveries wait for a slot loses none and doubles none (n8n 2.34+ runs the queued
  * executions again; the trigger's first step starts each event once). The compatibility project
  * runs the same scenarios on 1.123.81 and 2.8.4 (test/e2e/compat).
