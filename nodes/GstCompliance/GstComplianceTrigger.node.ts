@@ -29,6 +29,8 @@ import { usableSigningSecrets } from './trigger/secretCheck';
 import { unusableSecretRemedy, unusableSecretTitle } from './trigger/refusals';
 import { unreachableHost, unreachableUrlMessage } from './trigger/reachability';
 import { handleWebhook } from './trigger/webhook';
+import { logLine } from './trigger/triggerLog';
+import { triggerId } from './trigger/dedupe/keys';
 
 /**
  * Starts a workflow once per verified event: webhook() accepts and answers (trigger/webhook.ts),
@@ -164,6 +166,11 @@ function sayUnreachable(context: IHookFunctions): void {
 	if (url === undefined || reason === undefined) return;
 	const message = unreachableUrlMessage(url, reason);
 	if (activation === 'init' || activation === 'leadershipChange')
-		context.logger.warn(`GST Compliance Trigger "${context.getNode().name}": ${message}`);
+		context.logger.warn(
+			logLine(
+				{ ...triggerId(context.getWorkflow().id, ''), nodeName: context.getNode().name },
+				message,
+			),
+		);
 	else throw new NodeOperationError(context.getNode(), message);
 }

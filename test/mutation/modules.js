@@ -22,7 +22,7 @@ module.exports = [
 	{ file: 'nodes/GstCompliance/resources.ts', tests: ['unit/nodes/GstCompliance/resources'] },
 	{ file: 'nodes/GstCompliance/throttle.ts', tests: ['unit/nodes/GstCompliance/throttle'] },
 	{ file: 'nodes/GstCompliance/settle.ts', tests: ['unit/nodes/GstCompliance/settle'] },
-	{ file: 'nodes/GstCompliance/http/json.ts', tests: ['unit/nodes/GstCompliance/http/json'] },
+	{ file: 'nodes/GstCompliance/text/json.ts', tests: ['unit/nodes/GstCompliance/text/json'] },
 	{
 		file: 'nodes/GstCompliance/transport/apiAnswer.ts',
 		tests: ['unit/nodes/GstCompliance/transport/apiAnswer'],

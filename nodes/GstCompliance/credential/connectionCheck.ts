@@ -17,7 +17,7 @@ import { describeNetworkFailure } from '../http/networkError';
 import { excerpt } from '../errors/redact';
 import { settings } from '../settings';
 import { tokenCache } from './tokenCache';
-import { parseJsonOr } from '../http/json';
+import { parseJsonOr } from '../text/json';
 
 /**
  * Path used to prove that the URL is the API and that it accepts the token. Assumption

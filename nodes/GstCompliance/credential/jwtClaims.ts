@@ -1,5 +1,5 @@
 import { settings } from '../settings';
-import { jsonObject } from '../http/json';
+import { jsonObject } from '../text/json';
 
 /**
  * Reads a JWT's payload without verifying it. We only use it to learn the expiry and the

@@ -12,7 +12,7 @@ import { serverWords } from '../errors/serverWords';
 import type { AttemptResult, RetryFailure } from '../http/retry';
 import { fatal, parseRetryAfter, retryable, withRetry } from '../http/retry';
 import { settings } from '../settings';
-import { jsonObject } from '../http/json';
+import { jsonObject } from '../text/json';
 
 export interface IssuedToken {
 	accessToken: string;

@@ -6,7 +6,7 @@
  * or plain text), so each of these shapes is read.
  */
 import { excerpt } from './redact';
-import { parseJsonOr } from '../http/json';
+import { isJsonObject, parseJsonOr } from '../text/json';
 
 /** Longer words are cut: they go into one line of an error message. */
 export const SERVER_WORDS_MAX = 200;
@@ -20,16 +20,12 @@ export const SERVER_WORDS_MAX = 200;
 export function serverWords(body: unknown, secrets: string[]): string {
 	const parsed = typeof body === 'string' ? parseJsonOr(body, body) : body;
 	if (typeof parsed === 'string') return excerpt(parsed, secrets, SERVER_WORDS_MAX);
-	if (!isFields(parsed)) return '';
-	const inner = isFields(parsed.error) ? parsed.error : {};
+	if (!isJsonObject(parsed)) return '';
+	const inner = isJsonObject(parsed.error) ? parsed.error : {};
 	const said = [inner.message, inner.detail, parsed.message, parsed.detail].find(isText);
 	const oauth = [parsed.error, parsed.error_description].filter(isText).join(' - ');
 	// excerpt tidies whitespace: blank text gives ''.
 	return excerpt(said ?? oauth, secrets, SERVER_WORDS_MAX);
-}
-
-function isFields(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isText(value: unknown): value is string {

@@ -21,7 +21,7 @@ import { capabilityName, describePath, RESOURCES } from '../resources';
 import type { AttemptResult, RetryFailure } from '../http/retry';
 import { fatal, parseRetryAfter, retryable } from '../http/retry';
 import { settings } from '../settings';
-import { parseJsonOr } from '../http/json';
+import { isJsonObject, parseJsonOr } from '../text/json';
 
 /** The request an answer belongs to, as the user's messages name it. */
 export interface RequestScope {
@@ -45,7 +45,7 @@ export function classifyAnswer(
 	const body = parseBody(response.body);
 	const kind = classifyStatus(status);
 	if (kind === 'success') {
-		if (body && typeof body === 'object' && !Array.isArray(body)) {
+		if (isJsonObject(body)) {
 			return { ok: true, value: body as IDataObject };
 		}
 		const message = messages.apiNotJson(scope.host, status);

@@ -18,7 +18,7 @@ import { staticParameter, workflowNodeIds } from '../n8nCompat';
 import { cachedCredentials } from './credentialCache';
 import { credentialKey, triggerId, type TriggerId } from './dedupe/keys';
 import { usesRedis, type DedupeSite } from './dedupe/store';
-import type { LoggedTrigger } from './triggerLog';
+import { logLine, type LoggedTrigger } from './triggerLog';
 
 /** What webhook() and execute() contexts both offer and the trigger reads. */
 export interface TriggerContext {
@@ -64,7 +64,7 @@ export function readTrigger(
 ): Trigger {
 	const node = context.getNode();
 	const test = context.getMode() === 'manual';
-	const warn = (message: string) => context.logger.warn(message);
+	const warn = (message: string) => context.logger.warn(logLine(trigger, message));
 	const credential = async (type: string) => {
 		const id = node.credentials?.[type]?.id;
 		const key = id && !test ? credentialKey(type, id) : undefined;

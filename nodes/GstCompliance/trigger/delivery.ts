@@ -7,7 +7,7 @@
  */
 import { isEventSelected } from './events';
 import { verify, type VerifyFailure } from './signature';
-import { jsonObject } from '../http/json';
+import { isJsonObject, jsonObject } from '../text/json';
 
 /** Envelopes are a few KB; anything near this is not a delivery of this service. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -80,9 +80,6 @@ export function parseEnvelope(body: Buffer): EventEnvelope | undefined {
 		id,
 		type,
 		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
-		data:
-			typeof data === 'object' && data !== null && !Array.isArray(data)
-				? (data as Record<string, unknown>)
-				: {},
+		data: isJsonObject(data) ? data : {},
 	};
 }

@@ -22,6 +22,7 @@ import { buildOutput, deliveredEvent } from './output';
 import { storeRefusal } from './dedupe/storeRefusal';
 import { readShown } from './testUrl';
 import { probe } from './ownUrl';
+import { logLine } from './triggerLog';
 
 /**
  * Waits between attempts at the start while the store does not answer (a Redis restart or
@@ -49,7 +50,7 @@ export async function runExecution(this: IExecuteFunctions): Promise<INodeExecut
 		));
 	const endsEmpty = (eventId: string) => {
 		const message = duplicateStartMessage(eventId);
-		this.logger.info(`GST Compliance Trigger: ${message}`);
+		this.logger.info(logLine(trigger, message));
 		this.addExecutionHints({ message, location: 'outputPane' });
 	};
 	const noticeAsHint = trigger.node.typeVersion >= 3;

@@ -56,7 +56,7 @@ export async function overdueNotes(
 	await Promise.all(Array.from({ length: Math.min(REDELIVER_AT_ONCE, toSend.length) }, sender));
 	return overdue.map((event) => {
 		const message = overdueMessage(event, startWithinMs);
-		trigger.warn(`GST Compliance Trigger (workflow ${trigger.workflowId}): ${message}`);
+		trigger.warn(message);
 		return message;
 	});
 }

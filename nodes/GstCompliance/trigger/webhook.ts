@@ -33,7 +33,7 @@ import { refusals, type Refusal } from './refusals';
 import { probe, PROBE_HEADER, redeliver } from './ownUrl';
 import { shownItem } from './testUrl';
 import { settings } from '../settings';
-import { logOnce, sayRefused } from './triggerLog';
+import { logLine, logOnce, sayRefused } from './triggerLog';
 import { parseSignatureHeader, SIGNATURE_HEADER } from './signature';
 
 export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -83,7 +83,7 @@ export async function handleWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	});
 	switch (outcome.kind) {
 		case 'rejected':
-			this.logger.debug(`GST Compliance Trigger: delivery rejected (${outcome.reason})`);
+			this.logger.debug(logLine(trigger, `delivery rejected (${outcome.reason})`));
 			switch (outcome.reason) {
 				case 'tooLarge':
 					return refuse(this, trigger, refusals.tooLarge());
@@ -152,9 +152,7 @@ async function accept(
 	} catch (error) {
 		const refusal = storeRefusal(error);
 		if (!refusal) throw new NodeOperationError(trigger.node, error as Error);
-		context.logger.debug(
-			`GST Compliance Trigger: ${refusal.why}; delivery answered ${refusal.status}`,
-		);
+		context.logger.debug(logLine(trigger, `${refusal.why}; delivery answered ${refusal.status}`));
 		sayRefused(trigger, refusal.status, refusal.reason, refusal.why);
 		return respond(context, refusal.status, { error: refusal.answer });
 	}
@@ -179,8 +177,8 @@ async function accept(
 				return answerWhenKept(context, trigger, ledger.durable(event.id), ON_ITS_WAY);
 			break;
 		case 'retaken':
-			context.logger.warn(
-				`GST Compliance Trigger: event ${JSON.stringify(event.id)} was accepted at ${new Date(acceptance.acceptedMs).toISOString()} and never started; this delivery of it starts it now`,
+			trigger.warn(
+				`event ${JSON.stringify(event.id)} was accepted at ${new Date(acceptance.acceptedMs).toISOString()} and never started; this delivery of it starts it now`,
 			);
 			break;
 	}

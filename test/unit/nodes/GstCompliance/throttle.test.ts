@@ -1,5 +1,5 @@
 /** The one rule of every "at most every N ms" in the package, clock steps included. */
-import { isDue } from '../../../../nodes/GstCompliance/throttle';
+import { isDue, WARN_EVERY_MS } from '../../../../nodes/GstCompliance/throttle';
 
 const T = Date.UTC(2026, 10, 28, 9, 0, 0);
 
@@ -18,5 +18,12 @@ describe('isDue: at most every N ms, and at once after a clock step back', () =>
 	it('the clock now earlier than the last time (stepped back) → due at once, by 1 ms or by a day', () => {
 		expect(isDue(T, T - 1, 60_000)).toBe(true);
 		expect(isDue(T, T - 86_400_000, 60_000)).toBe(true);
+	});
+});
+
+describe('WARN_EVERY_MS: how often a lasting warning repeats', () => {
+	it('a warning said at T → quiet for 9:59, due again at 10:00', () => {
+		expect(isDue(T, T + 10 * 60_000 - 1, WARN_EVERY_MS)).toBe(false);
+		expect(isDue(T, T + 10 * 60_000, WARN_EVERY_MS)).toBe(true);
 	});
 });

@@ -11,13 +11,12 @@
  * Postgres, and ATTACH_REDIS_FROM follows its rows.
  */
 import type { MemoryDedupeStore } from './memoryStore';
-import { isDue } from '../../../throttle';
+import { isDue, WARN_EVERY_MS } from '../../../throttle';
 
 /** The largest measured size that keeps ≥ 0.9× of the empty store's rate on every database. */
 export const ATTACH_REDIS_FROM = 10_000;
 /** Warn from this share of the cap on, when the cap is below ATTACH_REDIS_FROM. */
 export const NEAR_CAPACITY = 0.8;
-const WARN_EVERY_MS = 10 * 60_000;
 
 type WatchedStore = Pick<MemoryDedupeStore, 'size' | 'capacity' | 'evictedInWindow'>;
 

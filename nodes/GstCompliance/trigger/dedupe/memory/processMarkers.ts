@@ -17,15 +17,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isDue } from '../../../throttle';
+import { isDue, WARN_EVERY_MS } from '../../../throttle';
 import type { ThisProcess } from '../thisProcess';
 
 /** Another process is live while its marker changed this recently, and kept this long. */
 export const PROCESS_LIVE_MS = 60 * 60_000;
 /** Changes of one marker seen over less than this are a deploy's overlap, not a second process. */
 export const OVERLAP_MS = 5 * 60_000;
-/** The warning that another process receives the trigger is logged at most this often. */
-const WARN_EVERY_MS = 10 * 60_000;
 /** Markers of other processes followed at most (the oldest seen go first). */
 const MAX_FOLLOWED = 64;
 

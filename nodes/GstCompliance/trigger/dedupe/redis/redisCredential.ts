@@ -120,9 +120,7 @@ export async function redisDedupeStore(
 ): Promise<RedisDedupeStore> {
 	const connection = connectionFromCredential(credential);
 	const warn = (message: string) =>
-		store.warn(
-			`GST Compliance Trigger: Redis dedupe store at ${describeConnection(connection)}: ${message}`,
-		);
+		store.warn(`Redis dedupe store at ${describeConnection(connection)}: ${message}`);
 	// Connected now, so a Redis that does not answer fails the open; each step holds the client.
 	await redisClients.get(connection, warn, store.user);
 	return new RedisDedupeStore(

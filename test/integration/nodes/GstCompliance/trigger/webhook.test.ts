@@ -93,9 +93,13 @@ function captureLogs(): { warn: string[]; error: string[] } {
 			.mockImplementation((...args: unknown[]) => void logs[level].push(String(args[0])));
 	return logs;
 }
-/** The options notes (`GST Compliance Trigger "<node name>": …`) among the warnings. */
+/** The options notes among the warnings (each of the trigger's lines names it the same way). */
 const optionNotes = (warnings: string[]) =>
-	warnings.filter((message) => message.startsWith('GST Compliance Trigger "'));
+	warnings.filter((message) =>
+		/^GST Compliance Trigger "[^"]+" \(workflow [^)]+\): (?!a delivery|\d+ deliveries)/.test(
+			message,
+		),
+	);
 
 describe('refusing deliveries that do not verify', () => {
 	useFixedClock();
@@ -669,7 +673,9 @@ describe('the Dedupe Window option outside its range', () => {
 			expect(await send()).toEqual(DUPLICATE);
 			now = NOW_MS + windowMs + MINUTE; // the built-in store counts whole minutes
 			expect((await send()).started).toHaveLength(1);
-			expect(optionNotes(logs.warn)).toEqual([`GST Compliance Trigger "Invoices in": ${note}`]);
+			expect(optionNotes(logs.warn)).toEqual([
+				`GST Compliance Trigger "Invoices in" (workflow ${workflow.id}): ${note}`,
+			]);
 		},
 	);
 });

@@ -81,7 +81,7 @@ describe('which trigger it is', () => {
 		expect(readTrigger(context({ mode: 'webhook' }).ctx, resolve).test).toBe(false);
 	});
 
-	it('readTrigger → names the node and warns through n8n’s logger', () => {
+	it('readTrigger → names the node and warns through n8n’s logger, each line naming the trigger and its workflow', () => {
 		const { ctx, warnings } = context({ workflowId: 'wf1' });
 		const trigger = readTrigger(ctx, resolve);
 		expect(trigger).toMatchObject({
@@ -90,7 +90,7 @@ describe('which trigger it is', () => {
 			nodeName: 'On e-invoice',
 		});
 		trigger.warn('careful');
-		expect(warnings).toEqual(['careful']);
+		expect(warnings).toEqual(['GST Compliance Trigger "On e-invoice" (workflow wf1): careful']);
 	});
 });
 
@@ -160,7 +160,7 @@ describe('the dedupe code’s view (site)', () => {
 		expect(site.staticData('global')).toEqual({ counter: 1 });
 		expect(site.nodeIds?.()).toEqual(['node-1', 'node-2']);
 		site.warn('w');
-		expect(warnings).toEqual(['w']);
+		expect(warnings).toEqual(['GST Compliance Trigger "On e-invoice" (workflow wf1): w']);
 	});
 
 	it('with a Redis credential → redisCredential reads it (cached like the others)', async () => {

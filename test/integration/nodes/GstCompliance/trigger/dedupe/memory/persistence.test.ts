@@ -395,7 +395,7 @@ describe('noticing another n8n process that receives the same trigger’s delive
 		expect(item?.dedupeNotice).toMatch(
 			/^Another n8n process .*\(2 processes, .*Attach a GST Compliance Dedupe Redis credential/,
 		);
-		expect(warnings.filter((line) => line.startsWith('Another n8n process'))).toEqual([
+		expect(warnings.filter((line) => line.includes('): Another n8n process'))).toEqual([
 			expect.stringMatching(/\(wf-two-processes:node-1\)$/),
 		]);
 	});

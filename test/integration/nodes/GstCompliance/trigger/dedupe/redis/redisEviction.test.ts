@@ -110,7 +110,7 @@ describe('the eviction policy: a Redis that may evict forgets ids, so the user i
 		expect(warnings).toHaveLength(1);
 		expect(warnings[0]).toMatch(
 			new RegExp(
-				`^GST Compliance Trigger: Redis dedupe store at ${evicting.host}:${evicting.port} \\(db 3\\): maxmemory-policy is volatile-lru, so `,
+				`^GST Compliance Trigger "GST Compliance Trigger" \\(workflow wf1\\): Redis dedupe store at ${evicting.host}:${evicting.port} \\(db 3\\): maxmemory-policy is volatile-lru, so `,
 			),
 		);
 		expect(warnings[0]).toContain('Set maxmemory-policy to noeviction');

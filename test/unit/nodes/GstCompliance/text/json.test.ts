@@ -1,5 +1,9 @@
 /** Text that may be JSON, read without a try/catch at each reader. */
-import { jsonObject, parseJsonOr } from '../../../../../nodes/GstCompliance/http/json';
+import {
+	isJsonObject,
+	jsonObject,
+	parseJsonOr,
+} from '../../../../../nodes/GstCompliance/text/json';
 
 describe('parseJsonOr: what the text parses to, else the fallback', () => {
 	it.each([
@@ -24,5 +28,15 @@ describe('jsonObject: the fields of a JSON object, nothing else', () => {
 
 	it.each(['[{"id":1}]', 'null', '"{}"', '42', 'not json', ''])('%j → undefined', (text) => {
 		expect(jsonObject(text)).toBeUndefined();
+	});
+});
+
+describe('isJsonObject: fields to read, nothing else', () => {
+	it.each([{}, { id: 'evt_1' }, Object.create(null)])('%j → true', (value) => {
+		expect(isJsonObject(value)).toBe(true);
+	});
+
+	it.each([null, undefined, [], [{ id: 1 }], '{}', 42, true])('%j → false', (value) => {
+		expect(isJsonObject(value)).toBe(false);
 	});
 });
