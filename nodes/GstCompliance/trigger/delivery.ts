@@ -72,8 +72,16 @@ export function judgeDelivery(input: DeliveryInput): DeliveryOutcome {
 /** A JSON object with a non-empty string `id` and `type`; `data` defaults to `{}` when absent. */
 export function parseEnvelope(body: Buffer): EventEnvelope | undefined {
 	const parsed = jsonObject(body.toString('utf8'));
-	if (!parsed) return undefined;
-	const { id, type, createdAt, data } = parsed;
+	return parsed && readEnvelope(parsed);
+}
+
+/**
+ * The envelope in fields already parsed (a delivery's body, or the item a webhook handed its
+ * execution): a non-empty string `id` and `type`, `createdAt` when it is text, `data` when it is
+ * an object, else `{}`.
+ */
+export function readEnvelope(fields: Record<string, unknown>): EventEnvelope | undefined {
+	const { id, type, createdAt, data } = fields;
 	if (typeof id !== 'string' || id.length === 0 || typeof type !== 'string' || type.length === 0)
 		return undefined;
 	return {
@@ -82,4 +90,9 @@ export function parseEnvelope(body: Buffer): EventEnvelope | undefined {
 		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
 		data: isJsonObject(data) ? data : {},
 	};
+}
+
+/** The envelope's fields, in the order the service sends them: what items carry and show. */
+export function envelopeFields(event: EventEnvelope): Record<string, unknown> {
+	return { id: event.id, type: event.type, createdAt: event.createdAt, data: event.data };
 }

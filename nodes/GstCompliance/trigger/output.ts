@@ -10,7 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { checkResourceId, resourcePath } from '../resources';
 import { gstApiRequest, type GstRequestContext } from '../transport/apiRequest';
 import type { AcceptanceMark } from './dedupe/lifecycle';
-import type { EventEnvelope } from './delivery';
+import { envelopeFields, readEnvelope, type EventEnvelope } from './delivery';
+import { isJsonObject } from '../text/json';
 import { eventResource } from './events';
 
 export type OutputShape = 'envelope' | 'data';
@@ -35,10 +36,7 @@ export function deliveredItem(
 	const { notice, ...mark } = acceptance;
 	return {
 		[DELIVERED_FIELD]: {
-			id: event.id,
-			type: event.type,
-			createdAt: event.createdAt,
-			data: event.data as IDataObject,
+			...(envelopeFields(event) as IDataObject),
 			acceptance: { ...mark },
 			...(notice ? { notice } : {}),
 		},
@@ -52,16 +50,11 @@ export function deliveredItem(
 export function deliveredEvent(
 	item: IDataObject,
 ): { event: EventEnvelope; notice?: string; acceptance?: AcceptanceMark } | undefined {
-	const carried = item[DELIVERED_FIELD] as Record<string, unknown> | undefined;
-	if (typeof carried !== 'object' || carried === null) return undefined;
-	const { id, type, createdAt, data, notice, acceptance } = carried;
-	if (typeof id !== 'string' || typeof type !== 'string') return undefined;
-	const event: EventEnvelope = {
-		id,
-		type,
-		createdAt: typeof createdAt === 'string' ? createdAt : undefined,
-		data: typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {},
-	};
+	const carried = item[DELIVERED_FIELD];
+	if (!isJsonObject(carried)) return undefined;
+	const event = readEnvelope(carried);
+	if (!event) return undefined;
+	const { notice, acceptance } = carried;
 	const mark = acceptance as Partial<AcceptanceMark> | undefined;
 	return {
 		event,
@@ -89,12 +82,7 @@ export async function buildOutput(
 	const item: IDataObject =
 		options.shape === 'data'
 			? { ...(event.data as IDataObject) }
-			: {
-					id: event.id,
-					type: event.type,
-					createdAt: event.createdAt,
-					data: event.data as IDataObject,
-				};
+			: (envelopeFields(event) as IDataObject);
 	if (options.refetch) Object.assign(item, await refetch(context, event));
 	return item;
 }

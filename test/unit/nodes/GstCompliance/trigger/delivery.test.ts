@@ -1,13 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
 /**
- * judgeDelivery and parseEnvelope on their own: the order of the checks (size → signature →
+ * judgeDelivery, parseEnvelope, readEnvelope and envelopeFields on their own: the order of the checks (size → signature →
  * timestamp → envelope → event filter), that judging is pure (no store, nothing remembered), and
  * the envelope reading. What webhook() makes of each outcome is in webhook.test.ts.
  */
 import {
+	envelopeFields,
 	judgeDelivery,
 	MAX_BODY_BYTES,
 	parseEnvelope,
+	readEnvelope,
 	type DeliveryInput,
 } from '../../../../../nodes/GstCompliance/trigger/delivery';
 import { formatSignatureHeader, sign } from '../../../../../nodes/GstCompliance/trigger/signature';
@@ -162,5 +164,32 @@ describe('parseEnvelope', () => {
 
 	it('parseEnvelope(UTF-8 bytes) → the id as decoded from UTF-8', () => {
 		expect(parse(JSON.stringify({ id: 'évt', type: 't' }))?.id).toBe('évt');
+	});
+});
+
+describe('readEnvelope and envelopeFields: the four fields, listed once', () => {
+	const full = {
+		id: 'evt_1',
+		type: 'einvoice.generated',
+		createdAt: '2025-01-15T04:29:59Z',
+		data: { a: 1 },
+	};
+
+	it('envelopeFields(an envelope) → id, type, createdAt, data in that order; readEnvelope gives it back', () => {
+		const fields = envelopeFields(full);
+		expect(Object.keys(fields)).toEqual(['id', 'type', 'createdAt', 'data']);
+		expect(readEnvelope(fields)).toEqual(full);
+	});
+
+	it('readEnvelope(fields with more beside them) → the envelope alone', () => {
+		expect(readEnvelope({ ...full, acceptance: { token: 't' }, notice: 'n' })).toEqual(full);
+	});
+
+	it.each([
+		['no id', { type: 't' }],
+		['an empty type', { id: 'e', type: '' }],
+		['a numeric id', { id: 1, type: 't' }],
+	])('readEnvelope(%s) → undefined', (_name, fields) => {
+		expect(readEnvelope(fields)).toBeUndefined();
 	});
 });
