@@ -22,6 +22,7 @@ module.exports = [
 	{ file: 'nodes/GstCompliance/resources.ts', tests: ['unit/nodes/GstCompliance/resources'] },
 	{ file: 'nodes/GstCompliance/throttle.ts', tests: ['unit/nodes/GstCompliance/throttle'] },
 	{ file: 'nodes/GstCompliance/settle.ts', tests: ['unit/nodes/GstCompliance/settle'] },
+	{ file: 'nodes/GstCompliance/bounded.ts', tests: ['unit/nodes/GstCompliance/bounded'] },
 	{ file: 'nodes/GstCompliance/text/json.ts', tests: ['unit/nodes/GstCompliance/text/json'] },
 	{
 		file: 'nodes/GstCompliance/transport/apiAnswer.ts',

@@ -5,6 +5,7 @@
  * retrying every few seconds neither floods the log nor goes unseen until it deactivates the
  * subscription after 50 failures. No n8n types: webhook.ts words and writes the line.
  */
+import { makeRoom } from '../bounded';
 import { isDue } from '../throttle';
 
 /** Least time between two lines of one trigger and reason. */
@@ -34,7 +35,7 @@ export class FailureLog {
 			return undefined;
 		}
 		this.runs.delete(key);
-		if (this.runs.size >= MAX_TRACKED) this.runs.delete(this.runs.keys().next().value as string);
+		makeRoom(this.runs, MAX_TRACKED);
 		this.runs.set(key, { saidMs: nowMs, unsaid: 0 });
 		if (!run || run.unsaid === 0) return { count: 1 };
 		return { count: run.unsaid + 1, sinceMs: run.saidMs };

@@ -8,12 +8,15 @@
 import { triggerRunKey, type TriggerId } from './dedupe/keys';
 import { overdueMessage } from './dedupe/lifecycle';
 import type { TriggerLedger } from './dedupe/store';
+import { makeRoom } from '../bounded';
 import { isDue } from '../throttle';
 import { settle } from '../settle';
 
 /** Overdue events are looked for at most this often per trigger and process (a Redis read). */
 export const OVERDUE_LOOK_EVERY_MS = 10_000;
 const lastOverdueLook = new Map<string, number>();
+/** Triggers and kinds whose last look is kept (bounded.ts). */
+const OVERDUE_LOOKS_KEPT = 10_000;
 /** How many overdue events a look delivers again at the same time. */
 const REDELIVER_AT_ONCE = 4;
 
@@ -38,7 +41,8 @@ export async function overdueNotes(
 	);
 	const nowMs = Date.now();
 	if (!isDue(lastOverdueLook.get(key), nowMs, OVERDUE_LOOK_EVERY_MS)) return [];
-	if (lastOverdueLook.size > 10_000) lastOverdueLook.clear();
+	lastOverdueLook.delete(key);
+	makeRoom(lastOverdueLook, OVERDUE_LOOKS_KEPT);
 	lastOverdueLook.set(key, nowMs);
 	const overdue = await ledger
 		.overdue(nowMs, startWithinMs, { shown, redelivers: redeliver !== undefined })

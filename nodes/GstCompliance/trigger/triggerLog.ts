@@ -7,6 +7,7 @@
  */
 import { triggerRunKey } from './dedupe/keys';
 import { FailureLog } from './failureLog';
+import { makeRoom } from '../bounded';
 
 /** The trigger a log line names. */
 export interface NamedTrigger {
@@ -27,12 +28,14 @@ export function logLine(trigger: NamedTrigger, message: string): string {
 
 /** Notes already logged in this process: a clamped option is said once, not on every delivery. */
 const loggedNotes = new Set<string>();
+/** Notes remembered as said (bounded.ts). */
+const NOTES_KEPT = 1_000;
 
 export function logOnce(trigger: LoggedTrigger, notes: string[]): void {
 	for (const note of notes) {
 		const key = triggerRunKey(trigger, note);
 		if (loggedNotes.has(key)) continue;
-		if (loggedNotes.size > 1_000) loggedNotes.clear();
+		makeRoom(loggedNotes, NOTES_KEPT);
 		loggedNotes.add(key);
 		trigger.warn(note);
 	}

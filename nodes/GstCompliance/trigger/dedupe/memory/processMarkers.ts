@@ -17,6 +17,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { makeRoom } from '../../../bounded';
 import { isDue, WARN_EVERY_MS } from '../../../throttle';
 import type { ThisProcess } from '../thisProcess';
 
@@ -63,7 +64,7 @@ export class OtherProcesses {
 			const value = JSON.stringify(marker);
 			const known = this.seen.get(id);
 			if (!known) {
-				if (this.seen.size >= MAX_FOLLOWED) this.seen.delete(this.seen.keys().next().value!);
+				makeRoom(this.seen, MAX_FOLLOWED);
 				this.seen.set(id, { marker: value, firstSeenMs: nowMs });
 			} else if (known.marker !== value) {
 				known.marker = value;

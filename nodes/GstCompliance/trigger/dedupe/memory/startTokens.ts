@@ -5,6 +5,8 @@
  * first; memoryStore.ts owns it.
  */
 
+import { makeRoom } from '../../../bounded';
+
 /** Starts whose acceptance token is kept. */
 export const STARTED_BY_KEPT = 1_024;
 
@@ -13,8 +15,7 @@ export class StartTokens {
 
 	/** `eventId` was started by the acceptance whose token this is. */
 	record(eventId: string, token: string): void {
-		if (this.tokens.size >= STARTED_BY_KEPT)
-			this.tokens.delete(this.tokens.keys().next().value as string);
+		makeRoom(this.tokens, STARTED_BY_KEPT);
 		this.tokens.set(eventId, token);
 	}
 
