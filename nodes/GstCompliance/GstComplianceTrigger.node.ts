@@ -168,7 +168,10 @@ function sayUnreachable(context: IHookFunctions): void {
 	if (activation === 'init' || activation === 'leadershipChange')
 		context.logger.warn(
 			logLine(
-				{ ...triggerId(context.getWorkflow().id, ''), nodeName: context.getNode().name },
+				{
+					...triggerId(context.getWorkflow().id, context.getNode().id),
+					nodeName: context.getNode().name,
+				},
 				message,
 			),
 		);
