@@ -2,12 +2,13 @@
 /**
  * Item 7: does a full dedupe memory slow the trigger down? Events/s through the trigger's delivery
  * path (verify, then the dedupe lifecycle: accept, start) with 100,000 ids already remembered ÷ the
- * same with an empty memory, for each store. The memory is filled directly (starts for the built-in
- * store, SETs for Redis), not by sending 100,000 events.
+ * same with an empty memory, for each store. The memory is filled directly (starts through the
+ * built-in store's ledger, SETs for Redis), not by sending 100,000 events.
  *
- * - Built-in store: after each new id n8n serialises the node's static data to save it; the bench
- *   does the same `JSON.stringify` per accepted event (the write to the database itself is left
- *   out: it is the same bytes either way, measured in item 4).
+ * - Built-in store: its ledger (memoryLedger) writes the snapshot into static data at each
+ *   accepted event, and n8n serialises it to save it; the bench does the same `JSON.stringify`
+ *   per accepted event (the write to the database itself is left out: it is the same bytes either
+ *   way, measured in item 4).
  * - Redis store: a redis-server of its own on a free port (Debian's redis-server, as the tests
  *   use); accept and start are two script round trips and three commands on loopback.
  */
@@ -15,7 +16,6 @@ import { randomUUID } from 'crypto';
 import Redis from 'ioredis';
 
 import type { EventLedger } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
-import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import {
 	fixedClient,
 	RedisDedupeStore,
@@ -24,12 +24,12 @@ import { ledgerScope, redisEventKey } from '../nodes/GstCompliance/trigger/dedup
 import { startedMark } from '../nodes/GstCompliance/trigger/dedupe/redis/redisScripts';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
 import { startRedis } from '../test/harness/queue/services';
+import { builtInLedger, fill, releaseBuiltInLedgers } from './builtInLedger';
 import { BENCH_SECRET as SECRET, deliverOnce } from './deliverOnce';
 import { ratios, type Row, type Section } from './result';
 
 const DAY_MS = 24 * 3_600_000;
 const WINDOW_MS = DAY_MS + 300_000;
-const OPTIONS = { windowMs: WINDOW_MS, capacity: 125_000 };
 const FILLED = 100_000;
 const SCOPE = ledgerScope({ workflowId: 'bench-workflow', nodeId: 'bench-node' });
 
@@ -46,7 +46,11 @@ function delivery(seq: number, t: number) {
 }
 
 /** Events/s of `events` new-id deliveries, one after another, each signed before the clock runs. */
-async function rate(store: EventLedger, events: number, seq: { next: number }): Promise<number> {
+async function rate(
+	store: Pick<EventLedger, 'accept' | 'start'>,
+	events: number,
+	seq: { next: number },
+): Promise<number> {
 	const nowMs = Date.now();
 	const t = Math.floor(nowMs / 1000);
 	const batch = Array.from({ length: events }, () => delivery(seq.next++, t));
@@ -58,24 +62,24 @@ async function rate(store: EventLedger, events: number, seq: { next: number }): 
 	return events / seconds;
 }
 
-function memoryStore(filled: number): EventLedger {
-	const store = new MemoryDedupeStore(OPTIONS);
+async function memoryStore(filled: number): Promise<Pick<EventLedger, 'accept' | 'start'>> {
+	const { ledger, global } = builtInLedger(WINDOW_MS);
 	const now = Date.now();
-	for (let i = 0; i < filled; i++)
-		store.claimNow(`evt_fill_${i}`, now - WINDOW_MS + 60_000 + Math.floor((i * DAY_MS) / filled));
-	const staticData: Record<string, unknown> = {};
-	// As memory/persistence.ts: the snapshot written into static data, and serialised as n8n does
-	// before saving it, once per accepted event.
+	if (filled > 0)
+		await fill(
+			ledger,
+			filled,
+			(i) => `evt_fill_${i}`,
+			(i) => now - WINDOW_MS + 60_000 + Math.floor((i * DAY_MS) / filled),
+		);
+	// n8n serialises the static data the acceptance wrote before saving it, once per accepted event.
 	return {
 		accept: async (eventId, nowMs, within) => {
-			const acceptance = store.acceptNow(eventId, nowMs, within);
-			staticData.dedupe = store.snapshot();
-			if (JSON.stringify(staticData).length === 0) throw new Error('unreachable');
+			const acceptance = await ledger.accept(eventId, nowMs, within);
+			if (JSON.stringify(global).length === 0) throw new Error('unreachable');
 			return acceptance;
 		},
-		start: async (eventId, nowMs) => await store.start(eventId, nowMs),
-		startedElsewhere: async (eventId) => await store.startedElsewhere(eventId),
-		overdue: async (nowMs, within) => await store.overdue(nowMs, within),
+		start: async (eventId, nowMs) => await ledger.start(eventId, nowMs),
 	};
 }
 
@@ -105,10 +109,11 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 	const events = quick ? 1_000 : 3_000;
 	const seq = { next: 0 };
 	const memory = { empty: [] as number[], full: [] as number[] };
-	await rate(memoryStore(0), 500, seq); // warm-up
+	await rate(await memoryStore(0), 500, seq); // warm-up
 	for (let run = 0; run < runs; run++) {
-		const full = memoryStore(FILLED);
-		const empty = memoryStore(0);
+		releaseBuiltInLedgers();
+		const full = await memoryStore(FILLED);
+		const empty = await memoryStore(0);
 		// Alternate which side goes first.
 		if (run % 2 === 0) {
 			memory.empty.push(await rate(empty, events, seq));
@@ -118,6 +123,7 @@ export async function dedupeScaleBench(runs: number, quick: boolean): Promise<Se
 			memory.empty.push(await rate(empty, events, seq));
 		}
 	}
+	releaseBuiltInLedgers();
 
 	const redis = await startRedis('bench-redis');
 	const client = new Redis({ host: redis.host, port: redis.port, db: 0 });

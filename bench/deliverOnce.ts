@@ -6,13 +6,13 @@
  */
 import { judgeDelivery } from '../nodes/GstCompliance/trigger/delivery';
 import type { EventLedger } from '../nodes/GstCompliance/trigger/dedupe/lifecycle';
+import { START_WITHIN_MS } from './builtInLedger';
 
 export const BENCH_SECRET = 'whsec_bench_0123456789abcdef0123456789abcdef';
-const START_WITHIN_MS = 30 * 60_000;
 
 /** One new-id delivery, accepted and started; throws unless it started. */
 export async function deliverOnce(
-	store: EventLedger,
+	store: Pick<EventLedger, 'accept' | 'start'>,
 	body: Buffer | string,
 	header: string,
 	nowMs: number,

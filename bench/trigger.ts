@@ -1,14 +1,16 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- benchmark tooling: runs in Node beside a local n8n, never inside n8n */
 /**
  * Items 3–4: the trigger's verification and dedupe, in process, on the same code the node runs
- * (verify + the dedupe lifecycle on a `MemoryDedupeStore`), against a bare HMAC-SHA256 of the same bytes.
+ * (verify + the dedupe lifecycle through the built-in store's ledger), against a bare HMAC-SHA256
+ * of the same bytes.
  */
 import { createHmac, randomBytes } from 'crypto';
 import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 
-import { MemoryDedupeStore } from '../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { RECORD_CHARS } from '../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 import { formatSignatureHeader, sign } from '../nodes/GstCompliance/trigger/signature';
+import { builtInLedger, fill, releaseBuiltInLedgers } from './builtInLedger';
 import { BENCH_SECRET, deliverOnce } from './deliverOnce';
 import { ratios, type Section } from './result';
 import { percentile } from './stats';
@@ -16,8 +18,8 @@ import { percentile } from './stats';
 const SECRET = BENCH_SECRET;
 const BODY_BYTES = 4096;
 const DAY_MS = 24 * 3_600_000;
-/** The node's defaults: 24 h window plus 300 s tolerance, cap 125,000. */
-const STORE_OPTIONS = { windowMs: DAY_MS + 300_000, capacity: 125_000 };
+/** The node's default window: 24 h plus the 300 s tolerance (the cap is the node's own). */
+const WINDOW_MS = DAY_MS + 300_000;
 const IDS = 100_000;
 
 /** An envelope padded to exactly 4 KB, as the service would send it. */
@@ -49,7 +51,7 @@ interface Latencies {
  * costlier path: the start appends to the store). Per-event time in microseconds.
  */
 async function verifyRun(events: number, batch: number): Promise<Latencies> {
-	const store = new MemoryDedupeStore(STORE_OPTIONS);
+	const { ledger } = builtInLedger(WINDOW_MS);
 	const nowMs = Date.now();
 	const t = Math.floor(nowMs / 1000);
 	const out: Latencies = { ours: [], bare: [] };
@@ -62,7 +64,7 @@ async function verifyRun(events: number, batch: number): Promise<Latencies> {
 		});
 		for (const { body, header } of deliveries) {
 			const start = process.hrtime.bigint();
-			await deliverOnce(store, body, header, nowMs);
+			await deliverOnce(ledger, body, header, nowMs);
 			out.ours.push(Number(process.hrtime.bigint() - start) / 1000);
 		}
 		for (const { body } of deliveries) {
@@ -97,33 +99,42 @@ const newId = (): string => `evt_${randomBytes(12).toString('hex')}`;
  * are made inside `build`, as fresh strings like those parsed from each body; a store that keeps
  * them pays for them, one that digests them does not. Everything is dropped when this returns.
  */
-function heapDelta(
+async function heapDelta(
 	gc: () => void,
-	build: () => { keep: unknown; persistedBytes: number },
-): StateSize {
+	build: () => Promise<{ keep: unknown; persistedBytes: number }>,
+): Promise<StateSize> {
 	gc();
 	const before = process.memoryUsage().heapUsed;
-	const built = build();
+	const built = await build();
 	gc();
 	const heapBytes = process.memoryUsage().heapUsed - before;
 	if (built.keep === undefined) throw new Error('nothing kept');
+	releaseBuiltInLedgers();
 	return { heapBytes, persistedBytes: built.persistedBytes };
 }
 
-/** Ours: 100,000 ids over a day; n8n serialises the snapshot into static data after each new id. */
-function ourState(): { keep: unknown; persistedBytes: number } {
-	const store = new MemoryDedupeStore(STORE_OPTIONS);
+/**
+ * Ours: 100,000 ids started over a day, through the built-in store's ledger; what n8n saves is the
+ * static data the ledger wrote.
+ */
+async function ourState(): Promise<{ keep: unknown; persistedBytes: number }> {
+	const { ledger, global, saved } = builtInLedger(WINDOW_MS);
 	const start = Date.UTC(2025, 0, 15);
-	for (let i = 0; i < IDS; i++) store.claimNow(newId(), start + Math.floor((i * DAY_MS) / IDS));
-	if (store.size !== IDS) throw new Error(`store kept ${store.size} of ${IDS} ids`);
-	return {
-		keep: store,
-		persistedBytes: Buffer.byteLength(JSON.stringify({ dedupe: store.snapshot() })),
-	};
+	const ids = Array.from({ length: IDS }, newId);
+	await fill(
+		ledger,
+		IDS,
+		(i) => ids[i],
+		(i) => start + Math.floor((i * DAY_MS) / IDS),
+	);
+	ids.length = 0;
+	const records = ((saved() as { d?: string } | undefined)?.d?.length ?? 0) / RECORD_CHARS;
+	if (records !== IDS) throw new Error(`store kept ${records} of ${IDS} ids`);
+	return { keep: ledger, persistedBytes: Buffer.byteLength(JSON.stringify(global)) };
 }
 
 /** The obvious alternative: a Set of the ids as received, persisted as a JSON array. */
-function naiveState(): { keep: unknown; persistedBytes: number } {
+async function naiveState(): Promise<{ keep: unknown; persistedBytes: number }> {
 	const seen = new Set<string>();
 	for (let i = 0; i < IDS; i++) seen.add(newId());
 	return { keep: seen, persistedBytes: Buffer.byteLength(JSON.stringify({ dedupe: [...seen] })) };
@@ -144,8 +155,8 @@ export async function triggerBench(runs: number, quick: boolean): Promise<Sectio
 		p50.bare.push(percentile(lat.bare, 50));
 		p99.ours.push(percentile(lat.ours, 99));
 		p99.bare.push(percentile(lat.bare, 99));
-		sizes.ours.push(heapDelta(gc, ourState));
-		sizes.naive.push(heapDelta(gc, naiveState));
+		sizes.ours.push(await heapDelta(gc, ourState));
+		sizes.naive.push(await heapDelta(gc, naiveState));
 	}
 	const megabytes = (list: StateSize[], key: keyof StateSize) => list.map((size) => size[key] / MB);
 	const heap = megabytes(sizes.ours, 'heapBytes');

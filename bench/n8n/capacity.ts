@@ -17,8 +17,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 
-import { MemoryDedupeStore } from '../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 import { snapshotKey } from '../../nodes/GstCompliance/trigger/dedupe/keys';
+import { builtInLedger, fill, releaseBuiltInLedgers } from '../builtInLedger';
 import {
 	CRED,
 	request,
@@ -65,14 +65,23 @@ interface Mode {
 	bytesWritten(): number;
 }
 
-/** The global static data of a trigger that remembers `size` ids claimed over the last day. */
-function staticDataWith(nodeId: string, size: number): string {
-	const store = new MemoryDedupeStore({ windowMs: WINDOW_MS, capacity: 125_000 });
+/**
+ * The global static data of a trigger that remembers `size` ids started over the last day, as its
+ * ledger writes it, under the bench workflow's node id.
+ */
+async function staticDataWith(nodeId: string, size: number): Promise<string> {
+	const { ledger, saved } = builtInLedger(WINDOW_MS);
 	const now = Date.now();
 	const day = 24 * 3_600_000;
-	for (let i = 0; i < size; i++)
-		store.claimNow(`evt_fill_${i}`, now - day + Math.floor((i * day) / size));
-	return JSON.stringify({ global: { [snapshotKey(nodeId)]: store.snapshot() } });
+	await fill(
+		ledger,
+		size,
+		(i) => `evt_fill_${i}`,
+		(i) => now - day + Math.floor((i * day) / size),
+	);
+	const snapshot = saved();
+	releaseBuiltInLedgers();
+	return JSON.stringify({ global: { [snapshotKey(nodeId)]: snapshot } });
 }
 
 async function createSide(
@@ -91,7 +100,7 @@ async function createSide(
 		250,
 	);
 	// After activation (which may save the row) and before the first signed delivery, which loads it.
-	if (size > 0) mode.writeStaticData(wf.id, staticDataWith(node.id as string, size));
+	if (size > 0) mode.writeStaticData(wf.id, await staticDataWith(node.id as string, size));
 	return { size, url, workflowId: wf.id, done: 0 };
 }
 

@@ -69,10 +69,10 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/delivery*'],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/dedupe/memory/persistedRecords.ts',
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/snapshotLog.ts',
 		// Its own contract, and the records as the store's snapshots give them.
 		tests: [
-			'unit/nodes/GstCompliance/trigger/dedupe/memory/persistedRecords',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/snapshotLog',
 			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*',
 		],
 	},
@@ -96,9 +96,9 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/dedupe/keys'],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords.ts',
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat.ts',
 		tests: [
-			'unit/nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat',
 			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryStore*',
 		],
 	},
@@ -147,10 +147,10 @@ module.exports = [
 		tests: ['unit/nodes/GstCompliance/trigger/options*'],
 	},
 	{
-		file: 'nodes/GstCompliance/trigger/dedupe/memory/persistence.ts',
+		file: 'nodes/GstCompliance/trigger/dedupe/memory/memoryLedger.ts',
 		tests: [
-			'unit/nodes/GstCompliance/trigger/dedupe/memory/persistence',
-			'integration/nodes/GstCompliance/trigger/dedupe/memory/persistence*',
+			'unit/nodes/GstCompliance/trigger/dedupe/memory/memoryLedger',
+			'integration/nodes/GstCompliance/trigger/dedupe/memory/memoryLedger*',
 		],
 	},
 ];

@@ -43,13 +43,20 @@ export function deliveredItem(
 	};
 }
 
+/** An event as its webhook's item carries it to the execution. */
+export interface DeliveredEvent {
+	event: EventEnvelope;
+	/** What the store and the overdue look had to say when it was accepted. */
+	notice?: string;
+	/** Its acceptance; absent on items queued by an earlier version. */
+	acceptance?: AcceptanceMark;
+}
+
 /**
  * What a webhook's item carries; undefined for any other item (pinned, or foreign). Items queued
  * by an earlier version carry no acceptance.
  */
-export function deliveredEvent(
-	item: IDataObject,
-): { event: EventEnvelope; notice?: string; acceptance?: AcceptanceMark } | undefined {
+export function deliveredEvent(item: IDataObject): DeliveredEvent | undefined {
 	const carried = item[DELIVERED_FIELD];
 	if (!isJsonObject(carried)) return undefined;
 	const event = readEnvelope(carried);

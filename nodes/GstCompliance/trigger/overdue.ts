@@ -6,8 +6,7 @@
  * its next delivery, whatever that delivery is.
  */
 import { triggerRunKey, type TriggerId } from './dedupe/keys';
-import { overdueMessage } from './dedupe/lifecycle';
-import type { TriggerLedger } from './dedupe/store';
+import { overdueMessage, type EventLedger } from './dedupe/lifecycle';
 import { makeRoom } from '../bounded';
 import { isDue } from '../throttle';
 import { settle } from '../settle';
@@ -30,7 +29,7 @@ const REDELIVER_AT_ONCE = 4;
  */
 export async function overdueNotes(
 	trigger: TriggerId & { test: boolean; warn(message: string): void },
-	ledger: Pick<TriggerLedger, 'overdue'>,
+	ledger: Pick<EventLedger, 'overdue'>,
 	startWithinMs: number,
 	{ shown, redeliver }: { shown: boolean; redeliver?: (delivery: Buffer) => Promise<void> },
 ): Promise<string[]> {

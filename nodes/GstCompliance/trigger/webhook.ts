@@ -5,7 +5,6 @@
  * once (acknowledgement.ts) and its execution decides whether it does its work (execution.ts).
  * It does not know which store it has: dedupe/store.ts picks it.
  */
-import { randomUUID } from 'crypto';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { NodeOperationError } from 'n8n-workflow';
@@ -21,8 +20,9 @@ import {
 } from '../n8nCompat';
 import { acknowledgeMode, type Acknowledge } from './acknowledgement';
 import { readTrigger, type Trigger } from './context';
-import type { Acceptance } from './dedupe/lifecycle';
-import { DEDUPE_CAPACITY, openLedger, thisAcceptor, type TriggerLedger } from './dedupe/store';
+import type { Acceptance, EventLedger } from './dedupe/lifecycle';
+import { openLedger } from './dedupe/store';
+import { newAcceptanceMark } from './dedupe/thisProcess';
 import { overdueNotes } from './overdue';
 import { storeRefusal } from './dedupe/storeRefusal';
 import { judgeDelivery, MAX_BODY_BYTES, type EventEnvelope } from './delivery';
@@ -129,16 +129,10 @@ async function accept(
 	{ redeliver }: { redeliver: (delivery: Buffer) => Promise<void> },
 ): Promise<IWebhookResponseData> {
 	const nowMs = Date.now();
-	const token = randomUUID();
+	const mark = newAcceptanceMark(nowMs);
 	if (trigger.test)
-		return answerWhenKept(
-			context,
-			trigger,
-			true,
-			ACCEPTED,
-			deliveredItem(event, { token, ...thisAcceptor(nowMs) }),
-		);
-	let ledger: TriggerLedger;
+		return answerWhenKept(context, trigger, true, ACCEPTED, deliveredItem(event, mark));
+	let ledger: EventLedger;
 	let acceptance: Acceptance;
 	let mode: Acknowledge;
 	try {
@@ -146,9 +140,9 @@ async function accept(
 		mode = acknowledgeMode(options.acknowledge, await n8nVersion(), !!site.redisCredential);
 		ledger = await openLedger(
 			{ ...site, probe: async () => await probe(context) },
-			{ windowMs: options.dedupeWindowMs, capacity: DEDUPE_CAPACITY },
+			options.dedupeWindowMs,
 		);
-		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, token, body);
+		acceptance = await ledger.accept(event.id, nowMs, options.startWithinMs, mark.token, body);
 	} catch (error) {
 		const refusal = storeRefusal(error);
 		if (!refusal) throw new NodeOperationError(trigger.node, error as Error);
@@ -183,14 +177,13 @@ async function accept(
 			break;
 	}
 	const item = deliveredItem(event, {
-		token,
-		...thisAcceptor(nowMs),
+		...mark,
 		url: context.getNodeWebhookUrl('default'),
-		notice: [ledger.notice?.(), ...overdue].filter(Boolean).join(' ') || undefined,
+		notice: [ledger.notice(), ...overdue].filter(Boolean).join(' ') || undefined,
 	});
 	if (mode === 'atOnce')
 		return answerWhenKept(context, trigger, ledger.durable(event.id), ACCEPTED, item);
-	return answerOnceExecutionExists(item, () => ledger.answered?.(event.id));
+	return answerOnceExecutionExists(item, () => ledger.answered(event.id, Date.now()));
 }
 
 const ON_ITS_WAY = { status: 202, body: { received: true, duplicate: true } };
@@ -230,10 +223,7 @@ async function answerProbe(
 	trigger: Trigger,
 ): Promise<IWebhookResponseData> {
 	const options = normaliseOptions(trigger.parameter<RawTriggerOptions>('options', {}));
-	await openLedger(trigger.site(true), {
-		windowMs: options.dedupeWindowMs,
-		capacity: DEDUPE_CAPACITY,
-	}).catch(() => undefined);
+	await openLedger(trigger.site(true), options.dedupeWindowMs).catch(() => undefined);
 	context.getResponseObject().status(204).end();
 	return answeredByNode();
 }
@@ -248,10 +238,9 @@ async function nameOverdue(
 	options: TriggerOptions,
 	redeliver: (delivery: Buffer) => Promise<void>,
 ): Promise<void> {
-	const ledger = await openLedger(trigger.site(true), {
-		windowMs: options.dedupeWindowMs,
-		capacity: DEDUPE_CAPACITY,
-	}).catch(() => undefined);
+	const ledger = await openLedger(trigger.site(true), options.dedupeWindowMs).catch(
+		() => undefined,
+	);
 	if (ledger)
 		await overdueNotes(trigger, ledger, options.startWithinMs, { shown: false, redeliver });
 }

@@ -54,7 +54,7 @@ export function probeScope(id: string): LedgerScope {
 /** Where version 0.1.0 kept the snapshot: the node's static data, keyed by the node's name. */
 export const LEGACY_SNAPSHOT_KEY = 'dedupe';
 
-/** The global static-data key of one trigger's remembered ids (memory/snapshotRecords.ts). */
+/** The global static-data key of one trigger's remembered ids (memory/snapshotFormat.ts). */
 export function snapshotKey(nodeId: string): string {
 	return `dedupe:${nodeId}`;
 }

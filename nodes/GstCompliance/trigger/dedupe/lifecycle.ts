@@ -7,8 +7,8 @@
  *
  * - `answered`, where n8n answers only once the execution exists (n8nCompat.ts, 2.): the
  *   execution exists, so a store may mark the event started already, in the save n8n makes with
- *   that answer (the built-in store does; its execution's `start` then goes on). Optional: the
- *   Redis store's `start` needs no earlier mark.
+ *   that answer (the built-in store does; its execution's `start` then goes on). The Redis
+ *   store's `start` needs no earlier mark: it does nothing.
  * - `accept` records the event as accepted (with its time) unless it already started
  *   (`duplicate`) or was accepted less than `startWithinMs` ago (`onItsWay`): either way the copy
  *   creates no execution. An event accepted longer ago that never started is taken again
@@ -83,7 +83,11 @@ export interface OverdueLook {
 	redelivers: boolean;
 }
 
-/** What a store keeps for the lifecycle; each keeps its own record of the ids. */
+/**
+ * The store's door: every step of the lifecycle, as the trigger calls it, whichever store keeps
+ * the ledger (each keeps its own record of the ids; a store with nothing to do for a step does
+ * nothing). A new step is added here, in memory/memoryLedger.ts and in redis/redisStore.ts.
+ */
 export interface EventLedger {
 	/**
 	 * Records the event as accepted now, unless started or accepted less than `startWithinMs` ago.
@@ -112,8 +116,17 @@ export interface EventLedger {
 	 * them only to a `look` that can do what it promises for them, and leaves them for the next.
 	 */
 	overdue(nowMs: number, startWithinMs: number, look: OverdueLook): Promise<OverdueEvent[]>;
-	/** n8n reads the answer, once the execution exists (see above). */
-	answered?(eventId: string): void;
+	/**
+	 * Whether the delivery of `eventId` (accepted, or a copy of one on its way) may be answered 2xx,
+	 * its acceptance kept where a restart finds it: true when it is already (Redis ran the script),
+	 * or a promise (the built-in store: true once a request's static data or its execution shows
+	 * n8n saved it, false when nothing does in time; memory/unsavedAcceptances.ts).
+	 */
+	durable(eventId: string): true | Promise<boolean>;
+	/** n8n reads the answer at `nowMs`, once the execution exists (see above). */
+	answered(eventId: string, nowMs: number): void;
+	/** A note for the started item: the built-in store's, when it should give way to Redis. */
+	notice(): string | undefined;
 }
 
 /** What the trigger tells the user of an event accepted and never started. */

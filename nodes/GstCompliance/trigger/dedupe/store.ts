@@ -1,7 +1,7 @@
 /**
  * Which store keeps a trigger's ledger (lifecycle.ts): Redis when a GST Compliance Dedupe Redis
- * credential is attached (redis/, shared by every n8n process, keyed by workflow, node id and
- * namespace; static data unused), otherwise the process's own (memory/, kept in the workflow's
+ * credential is attached (redis/, shared by every n8n process, keyed by workflow and node id;
+ * static data unused), otherwise the process's own (memory/, kept in the workflow's
  * static data). The lifecycle is the same whichever it is.
  */
 import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
@@ -9,32 +9,11 @@ import type { ICredentialDataDecryptedObject, INode } from 'n8n-workflow';
 import { CREDENTIAL } from '../../credentialNames';
 
 import { ledgerScope, triggerKey, type TriggerId } from './keys';
-import type { AcceptanceMark, EventLedger } from './lifecycle';
-import type { DedupeOptions } from './memory/memoryStore';
-import { memoryLedger, type MemorySite } from './memory/persistence';
+import type { EventLedger } from './lifecycle';
+import { memoryLedger, type MemorySite } from './memory/memoryLedger';
 import { redisClients } from './redis/redisClients';
 import { redisDedupeStore } from './redis/redisCredential';
 import { RedisCredentialMissingError } from './redis/redisSettings';
-import { thisProcess } from './thisProcess';
-
-/**
- * The most ids the built-in store keeps (its memory and static data; docs/trigger.md has the
- * measured sizes). It asks for Redis long before, from memory/capacity.ts's ATTACH_REDIS_FROM.
- */
-export const DEDUPE_CAPACITY = 125_000;
-
-/** A ledger as the trigger uses it: the lifecycle's steps, and what to tell the user about it. */
-export interface TriggerLedger extends EventLedger {
-	/** A note for the started item when the built-in store should give way to Redis. */
-	notice?(): string | undefined;
-	/**
-	 * Whether the delivery of `eventId` may be answered 2xx, its acceptance kept where a restart
-	 * finds it: true when it is already (Redis ran the script), or a promise (the built-in store:
-	 * true once a request's static data or its execution shows n8n saved it, false when nothing
-	 * does in time; memory/unsavedAcceptances.ts).
-	 */
-	durable(eventId: string): true | Promise<boolean>;
-}
 
 /** The trigger as the dedupe code needs it: the built-in store's view, and the Redis credential. */
 export interface DedupeSite extends MemorySite {
@@ -42,24 +21,20 @@ export interface DedupeSite extends MemorySite {
 	redisCredential?: () => Promise<ICredentialDataDecryptedObject>;
 }
 
-/** This process, accepting a delivery now, as the acceptance's mark names it. */
-export function thisAcceptor(nowMs: number): Pick<AcceptanceMark, 'process' | 'acceptedMs'> {
-	return { process: thisProcess.id, acceptedMs: nowMs };
-}
-
 /**
- * The ledger for this delivery or execution: Redis when a Redis credential is attached (throws
- * DedupeUnavailableError when it does not answer), otherwise the process's own.
+ * The ledger for this delivery or execution, remembering ids for `windowMs`: Redis when a Redis
+ * credential is attached (throws DedupeUnavailableError when it does not answer), otherwise the
+ * process's own (its capacity is the built-in store's, memory/capacity.ts).
  */
-export async function openLedger(site: DedupeSite, options: DedupeOptions): Promise<TriggerLedger> {
+export async function openLedger(site: DedupeSite, windowMs: number): Promise<EventLedger> {
 	if (site.redisCredential)
 		return await redisDedupeStore(await site.redisCredential(), {
 			scope: ledgerScope(site),
-			windowMs: options.windowMs,
+			windowMs,
 			user: triggerKey(site),
 			warn: site.warn,
 		});
-	return memoryLedger(site, options);
+	return memoryLedger(site, { windowMs });
 }
 
 /**

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'crypto';
 
+import type { AcceptanceMark } from './lifecycle';
+
 export interface ThisProcess {
 	id: string;
 	/** When it saved its first delivery into static data (its marker's start). */
@@ -12,6 +14,11 @@ export interface ThisProcess {
 }
 
 export const thisProcess: ThisProcess = { id: newId() };
+
+/** A new acceptance by this process at `nowMs`, with a token of its own. */
+export function newAcceptanceMark(nowMs: number): AcceptanceMark {
+	return { token: randomUUID(), process: thisProcess.id, acceptedMs: nowMs };
+}
 
 /** A process of its own, as a restart gives (the tests' restart: registry.ts `clear`). */
 export function renewThisProcess(): void {

@@ -5,7 +5,7 @@
  * window is forgotten once it has been named overdue. memoryStore.ts owns it.
  */
 import type { OverdueEvent } from '../lifecycle';
-import type { PendingRecord } from './snapshotRecords';
+import type { PendingRecord } from './snapshotFormat';
 
 /**
  * An accepted event waiting for its execution; `named` once said overdue; `restored` when read

@@ -13,6 +13,12 @@
 import type { MemoryDedupeStore } from './memoryStore';
 import { isDue, WARN_EVERY_MS } from '../../../throttle';
 
+/**
+ * The most ids the built-in store keeps (its memory and static data; docs/trigger.md has the
+ * measured sizes). It asks for Redis long before, from ATTACH_REDIS_FROM.
+ */
+export const DEDUPE_CAPACITY = 125_000;
+
 /** The largest measured size that keeps ≥ 0.9× of the empty store's rate on every database. */
 export const ATTACH_REDIS_FROM = 10_000;
 /** Warn from this share of the cap on, when the cap is below ATTACH_REDIS_FROM. */

@@ -13,7 +13,7 @@ import {
 	pendingFromSnapshot,
 	startedRecords,
 	type DedupeSnapshot,
-} from './snapshotRecords';
+} from './snapshotFormat';
 import { digestEventId, MINUTE_MS, StartedIds } from './startedIds';
 import { StartTokens } from './startTokens';
 
@@ -23,7 +23,10 @@ export interface DedupeOptions {
 	capacity: number;
 }
 
-export class MemoryDedupeStore implements EventLedger {
+/** The lifecycle's steps over the process's memory; memoryLedger.ts is the door that saves them. */
+export class MemoryDedupeStore
+	implements Pick<EventLedger, 'accept' | 'start' | 'startedElsewhere' | 'overdue'>
+{
 	/** Accepted events whose execution has not started (acceptedEvents.ts). */
 	private readonly pending = new AcceptedEvents();
 	/** The started ids (startedIds.ts). */

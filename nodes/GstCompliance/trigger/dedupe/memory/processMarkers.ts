@@ -143,7 +143,7 @@ function isMarker(value: unknown): value is [number, number] {
  * process that accepted nor the one that starts would learn what the other did. A community node
  * cannot read n8n's configuration (no `process.env` on n8n Cloud), so the execution tells it from
  * its item and its Production URL: accepted by another process, whose URL another process serves
- * (persistence.ts, readSavedFirst).
+ * (memoryLedger.ts, readSavedFirst).
  */
 export class AcceptedElsewhereError extends Error {
 	constructor() {

@@ -1,7 +1,7 @@
 /**
- * The built-in store's memory between deliveries: one store per workflow, trigger node and
- * namespace (production or test) for the life of the process, with the watch that says when it
- * should give way to Redis. Process-wide because n8n gives a webhook no state of its own between
+ * The built-in store's memory between deliveries: one store per workflow and trigger node
+ * (production's: Test-URL deliveries keep no ids) for the life of the process, with the watch
+ * that says when it should give way to Redis. Process-wide because n8n gives a webhook no state of its own between
  * requests, and because the execution that starts an event runs in the same process as the
  * delivery that accepted it (regular mode).
  */
@@ -17,7 +17,7 @@ import { renewThisProcess, thisProcess } from '../thisProcess';
  * A store no delivery or execution has used for this long, and for longer than its dedupe window,
  * is dropped, unless an accepted event waits in it or a start is not saved yet (it would be lost).
  * By then every id it holds has expired, so reading the static data again loses nothing, even a
- * copy another node's execution saved over newer ids (persistence.ts).
+ * copy another node's execution saved over newer ids (memoryLedger.ts).
  */
 export const IDLE_STORE_MS = 60 * 60_000;
 const SWEEP_EVERY_MS = 60_000;
@@ -25,7 +25,7 @@ const SWEEP_EVERY_MS = 60_000;
 export interface RegistryEntry {
 	store: MemoryDedupeStore;
 	/**
-	 * Which saved snapshot the store holds (persistence.ts): none yet; an execution's copy, which
+	 * Which saved snapshot the store holds (memoryLedger.ts): none yet; an execution's copy, which
 	 * may be none at all (n8n runs recovered, retried and queue-mode executions without static
 	 * data); or the row's, which a webhook loads. The row's is read into it once.
 	 */

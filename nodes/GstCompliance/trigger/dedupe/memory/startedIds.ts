@@ -1,12 +1,12 @@
 /**
  * The built-in store's started ids: each as a compact digest (66 bits of its SHA-256,
  * eventDigest.ts) with the minute it started, forgotten a window after that minute and evicted
- * oldest first beyond a cap, kept with its persisted records (persistedRecords.ts) so a snapshot
+ * oldest first beyond a cap, kept with its persisted records (snapshotLog.ts) so a snapshot
  * costs no walk over the ids. memoryStore.ts owns one and decides what a start means.
  */
 import { eventDigest } from '../eventDigest';
-import { PersistedRecords } from './persistedRecords';
-import { DIGEST_CHARS, encodeOffset, MAX_OFFSET } from './snapshotRecords';
+import { SnapshotLog } from './snapshotLog';
+import { DIGEST_CHARS, encodeOffset, MAX_OFFSET } from './snapshotFormat';
 
 export const MINUTE_MS = 60_000;
 
@@ -30,7 +30,7 @@ export class StartedIds {
 	private maxMinute = -Infinity;
 	private lastScanMinute = NaN;
 	/** The persisted records, in order of arrival. */
-	private readonly records = new PersistedRecords();
+	private readonly records = new SnapshotLog();
 	/** Ids forgotten out of order (after a clock step back): the records are rewritten first. */
 	private holes = false;
 	/** The minute the records' offsets count from. */

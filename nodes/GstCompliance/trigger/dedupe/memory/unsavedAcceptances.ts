@@ -1,6 +1,6 @@
 /**
  * The built-in store's acceptances nothing has yet shown to be in the database, and the deliveries
- * waiting to answer them (persistence.ts). n8n saves the static data a webhook changed right after
+ * waiting to answer them (memoryLedger.ts). n8n saves the static data a webhook changed right after
  * `webhook()` returns, unlocked, and tells the node nothing of it (n8nCompat.ts, 14.); what shows
  * the save landed:
  *

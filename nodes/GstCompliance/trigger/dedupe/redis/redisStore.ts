@@ -1,7 +1,7 @@
 /**
  * The lifecycle's ledger (../lifecycle.ts) in Redis, shared by every n8n process that runs the
- * trigger (webhook processes, workers, several mains). One key per workflow + node + namespace +
- * event-id digest, expired by Redis at the end of its window, so nothing grows without bound; each
+ * trigger (webhook processes, workers, several mains). One key per workflow + node + event-id
+ * digest, expired by Redis at the end of its window, so nothing grows without bound; each
  * step touches that one key in one atomic script, so the store works the same on a Redis Cluster.
  *
  * - accept: free (no key) → `a:<accepted ms>:<token>`; `d` → duplicate; `a:` younger than the
@@ -172,6 +172,14 @@ export class RedisDedupeStore implements EventLedger {
 	/** The accept's script ran in Redis before it answered: its acceptance is kept already. */
 	durable(): true {
 		return true;
+	}
+
+	/** Nothing to do: the start needs no earlier mark. */
+	answered(): void {}
+
+	/** Nothing to say: Redis is what the built-in store's notices ask for. */
+	notice(): undefined {
+		return undefined;
 	}
 
 	async startedElsewhere(eventId: string, mark?: AcceptanceMark): Promise<boolean> {

@@ -7,7 +7,7 @@
  * and its execution see it (duplicate, on its way, an execution n8n lost, runs again after a
  * restart, the acknowledgement by n8n version), the options as used and logged, and the service
  * emulator's own deliveries over real HTTP. Where the ids are kept (static data, per node) is in
- * dedupe/memory/persistence.test.ts; the refetched item itself in output.test.ts.
+ * dedupe/memory/memoryLedger.test.ts; the refetched item itself in output.test.ts.
  */
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';

@@ -111,9 +111,12 @@ const action: fc.Arbitrary<Action> = fc.oneof(
 /** Scenarios of 10 to 40 steps (fast-check's default size would keep them near 5). */
 const scenario = fc.array(action, { minLength: 10, maxLength: 40, size: 'max' });
 
+/** The steps the model drives: the lifecycle's, without the trigger's answer and notes. */
+type LedgerSteps = Pick<EventLedger, 'accept' | 'start' | 'startedElsewhere' | 'overdue'>;
+
 /** The world a store lives in. */
 interface StoreWorld {
-	ledger(): EventLedger;
+	ledger(): LedgerSteps;
 	/** The process dies and starts again: what it kept only in memory is gone. */
 	restart(): void;
 	failNext(commands: number): void;
@@ -359,8 +362,8 @@ function memoryWorld(): StoreWorld {
 	/** Ids started since the last save. */
 	let unsaved: number[] = [];
 	// The trigger writes the snapshot at each acceptance that creates an execution
-	// (memory/persistence.ts); a restart reads it back. A start changes memory only.
-	const ledger: EventLedger = {
+	// (memory/memoryLedger.ts); a restart reads it back. A start changes memory only.
+	const ledger: LedgerSteps = {
 		accept: async (eventId, nowMs, within) => {
 			const acceptance = memory.acceptNow(eventId, nowMs, within);
 			if (acceptance.kind === 'accepted' || acceptance.kind === 'retaken') {
@@ -421,7 +424,7 @@ describe('model: each event does its work once, and nothing acknowledged is lost
 				fc.asyncProperty(scenario, async (actions) => {
 					const world = memoryWorld();
 					const real = world.ledger();
-					const careless: EventLedger = {
+					const careless: LedgerSteps = {
 						...real,
 						accept: async (eventId, nowMs) => await real.accept(eventId, nowMs, 0),
 					};
@@ -441,7 +444,7 @@ describe('model: each event does its work once, and nothing acknowledged is lost
 			const failure = await fc.check(
 				fc.asyncProperty(scenario, async (actions) => {
 					const world = memoryWorld();
-					const silent: EventLedger = { ...world.ledger(), overdue: async () => [] };
+					const silent: LedgerSteps = { ...world.ledger(), overdue: async () => [] };
 					const result = await runScenario({ ...world, ledger: () => silent }, actions);
 					expect(result.violations).toEqual([]);
 				}),
@@ -460,7 +463,7 @@ describe('model: each event does its work once, and nothing acknowledged is lost
 					const world = memoryWorld();
 					const real = world.ledger();
 					const started = new Set<string>();
-					const racy: EventLedger = {
+					const racy: LedgerSteps = {
 						...real,
 						start: async (eventId, nowMs) => {
 							const seen = started.has(eventId);

@@ -5,8 +5,8 @@
 import {
 	ATTACH_REDIS_FROM,
 	CapacityWatch,
+	DEDUPE_CAPACITY,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/capacity';
-import { DEDUPE_CAPACITY } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 
 const NOW = Date.UTC(2025, 0, 15, 4, 30, 0);

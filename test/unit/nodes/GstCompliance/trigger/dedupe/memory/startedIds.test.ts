@@ -10,7 +10,7 @@ import {
 	MINUTE_MS,
 	StartedIds,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startedIds';
-import { startedRecords } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
+import { startedRecords } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 
 const M0 = Math.floor(Date.UTC(2025, 0, 15, 4, 30, 0) / MINUTE_MS);
 const TEN_MINUTES = 10 * MINUTE_MS;

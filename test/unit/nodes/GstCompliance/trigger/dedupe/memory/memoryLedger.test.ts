@@ -1,8 +1,8 @@
 /**
- * The built-in store as a trigger uses it (memory/persistence.ts), on plain static-data objects:
+ * The built-in store as a trigger uses it (memory/memoryLedger.ts), on plain static-data objects:
  * what a webhook's acceptance writes, what an execution never writes, the Test URL's own memory,
  * the move of an earlier version's snapshot, and the warning about another process. n8n's own
- * static-data handling around it is in test/integration/…/dedupe/memory/persistence.test.ts.
+ * static-data handling around it is in test/integration/…/dedupe/memory/memoryLedger.test.ts.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -12,7 +12,7 @@ import {
 	READ_SAVED_DELAYS_MS,
 	memoryLedger,
 	type MemorySite,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistence';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryLedger';
 import {
 	AcceptedElsewhereError,
 	SavedIdsUnreadError,

@@ -7,7 +7,7 @@ import {
 	isSnapshot,
 	MAX_OFFSET,
 	RECORD_CHARS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 
 describe('encodeOffset and decodeOffset: a minute offset in three base64url characters', () => {
 	it.each<[number, string]>([

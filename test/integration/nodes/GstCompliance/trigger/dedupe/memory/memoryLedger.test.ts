@@ -16,12 +16,15 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
-import { ATTACH_REDIS_FROM } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/capacity';
+import {
+	ATTACH_REDIS_FROM,
+	DEDUPE_CAPACITY,
+} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/capacity';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
+import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 import {
 	processesKey,
 	snapshotKey,
@@ -32,10 +35,7 @@ import {
 } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
 import { thisProcess } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
-import {
-	DEDUPE_CAPACITY,
-	releaseTrigger,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
+import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
 import { normaliseOptions } from '../../../../../../../nodes/GstCompliance/trigger/options';
 import { settings } from '../../../../../../../nodes/GstCompliance/settings';
 import * as output from '../../../../../../../nodes/GstCompliance/trigger/output';

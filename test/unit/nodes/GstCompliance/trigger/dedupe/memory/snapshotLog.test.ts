@@ -5,8 +5,8 @@
  * what `fold` and `reset` leave and how many records they count as copied. memoryStore.test.ts
  * covers the buffer through the store's snapshots.
  */
-import { PersistedRecords } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/persistedRecords';
-import { RECORD_CHARS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotRecords';
+import { SnapshotLog } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotLog';
+import { RECORD_CHARS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 
 /** A record of RECORD_CHARS characters that names its number: `r0000000007AAA`. */
 const record = (n: number): string => `r${String(n).padStart(RECORD_CHARS - 4, '0')}AAA`;
@@ -15,29 +15,29 @@ const records = (from: number, to: number): string =>
 	Array.from({ length: to - from + 1 }, (_, i) => record(from + i)).join('');
 
 /** Appends records `from`..`to`, each with the given total; the answers of `append`. */
-function appendAll(buffer: PersistedRecords, from: number, to: number, total: number): boolean[] {
+function appendAll(buffer: SnapshotLog, from: number, to: number, total: number): boolean[] {
 	const answers: boolean[] = [];
 	for (let n = from; n <= to; n++) answers.push(buffer.append(record(n), total));
 	return answers;
 }
 
 /** A buffer holding records 1..n folded into `persisted`, nothing in the tail. */
-function folded(n: number): PersistedRecords {
-	const buffer = new PersistedRecords();
+function folded(n: number): SnapshotLog {
+	const buffer = new SnapshotLog();
 	appendAll(buffer, 1, n, n);
 	buffer.fold();
 	return buffer;
 }
 
 describe('the records in order of arrival', () => {
-	it('new PersistedRecords() → text() "", copied 0', () => {
-		const buffer = new PersistedRecords();
+	it('new SnapshotLog() → text() "", copied 0', () => {
+		const buffer = new SnapshotLog();
 		expect(buffer.text()).toBe('');
 		expect(buffer.copied).toBe(0);
 	});
 
 	it('append(r1), append(r2), append(r3) → text() r1r2r3, no fold asked, nothing copied', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		expect(record(7)).toBe('r0000000007AAA');
 		expect(appendAll(buffer, 1, 3, 3)).toEqual([false, false, false]);
 		expect(buffer.text()).toBe(records(1, 3));
@@ -53,7 +53,7 @@ describe('the records in order of arrival', () => {
 
 describe('append asks for a fold once the tail is a sixteenth of the records, at least 1024', () => {
 	it('append of the 1st to 1024th record with totals up to 1024 → false, then true at the 1024th', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		const answers: boolean[] = [];
 		for (let n = 1; n <= 1024; n++) answers.push(buffer.append(record(n), n));
 		expect(answers.indexOf(true)).toBe(1023);
@@ -61,23 +61,23 @@ describe('append asks for a fold once the tail is a sixteenth of the records, at
 	});
 
 	it('append with a total of 32,768 → false up to the 2047th record, true at the 2048th', () => {
-		const answers = appendAll(new PersistedRecords(), 1, 2048, 32_768);
+		const answers = appendAll(new SnapshotLog(), 1, 2048, 32_768);
 		expect(answers.indexOf(true)).toBe(2047);
 	});
 
 	it('append with a total of 16,392 (a sixteenth is 1024.5) → false at the 1024th record, true at the 1025th', () => {
-		const answers = appendAll(new PersistedRecords(), 1, 1025, 16_392);
+		const answers = appendAll(new SnapshotLog(), 1, 1025, 16_392);
 		expect(answers.indexOf(true)).toBe(1024);
 	});
 
 	it('append past the threshold without a fold → true again: the tail still wants folding', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		appendAll(buffer, 1, 1024, 0);
 		expect(buffer.append(record(1025), 0)).toBe(true);
 	});
 
 	it('append after fold() → counts the tail from zero again: true only at the 1024th new record', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		appendAll(buffer, 1, 1024, 0);
 		buffer.fold();
 		const answers = appendAll(buffer, 1025, 2048, 0);
@@ -86,7 +86,7 @@ describe('append asks for a fold once the tail is a sixteenth of the records, at
 	});
 
 	it('append after reset() → counts the tail from zero again: true only at the 1024th new record', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		appendAll(buffer, 1, 1000, 0);
 		buffer.reset(records(1, 2), 2);
 		const answers = appendAll(buffer, 3, 1026, 0);
@@ -117,7 +117,7 @@ describe('dropFirst: the oldest record is gone', () => {
 	});
 
 	it('dropFirst() before any fold (every record in the tail) → true; after fold() the text is the rest', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		appendAll(buffer, 1, 3, 3);
 		expect(buffer.dropFirst()).toBe(true);
 		buffer.fold();
@@ -128,7 +128,7 @@ describe('dropFirst: the oldest record is gone', () => {
 
 describe('fold: the tail joined to the records, without those gone', () => {
 	it('fold() of r1..r3 → text() unchanged, 3 copied; fold() again → 3 more copied (persisted is copied whole)', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		appendAll(buffer, 1, 3, 3);
 		buffer.fold();
 		expect(buffer.text()).toBe(records(1, 3));
@@ -170,7 +170,7 @@ describe('reset: every record replaced', () => {
 	});
 
 	it('reset("", 0) → text() "", nothing copied; then append(r1) → text() r1', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		appendAll(buffer, 1, 2, 2);
 		buffer.reset('', 0);
 		expect(buffer.text()).toBe('');
@@ -182,7 +182,7 @@ describe('reset: every record replaced', () => {
 
 describe('used as memoryStore uses it, the text is the records held', () => {
 	it('append with the size as total, dropFirst beyond 1,500 records, fold when asked → text() the last 1,500 after every step', () => {
-		const buffer = new PersistedRecords();
+		const buffer = new SnapshotLog();
 		let expected = '';
 		let size = 0;
 		let folds = 0;

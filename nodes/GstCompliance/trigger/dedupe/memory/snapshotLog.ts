@@ -1,12 +1,12 @@
 /**
- * The built-in store's persisted records, in order of arrival (snapshotRecords.ts has their
+ * The snapshot's log of started-id records, in order of arrival (snapshotFormat.ts has their
  * encoding): `persisted` (flat after its first slice) and `tail` (appended since); the first `skip`
  * records of `persisted` are gone. A snapshot slices those off and adds the tail: O(1) until the
  * tail is folded in, amortized O(1). memoryStore.ts owns it and decides when to fold.
  */
-import { flat, RECORD_CHARS } from './snapshotRecords';
+import { flat, RECORD_CHARS } from './snapshotFormat';
 
-export class PersistedRecords {
+export class SnapshotLog {
 	private persisted = '';
 	private count = 0;
 	private skip = 0;

@@ -27,9 +27,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Acceptance, OverdueEvent, OverdueLook, Start, AcceptanceMark } from '../lifecycle';
-import type { DedupeOptions } from './memoryStore';
-import { MemoryDedupeStore } from './memoryStore';
+import type { EventLedger } from '../lifecycle';
+import { DEDUPE_CAPACITY } from './capacity';
+import { MemoryDedupeStore, type DedupeOptions } from './memoryStore';
 import {
 	LEGACY_SNAPSHOT_KEY,
 	ledgerScope,
@@ -44,7 +44,7 @@ import {
 	markThisProcess,
 	SavedIdsUnreadError,
 } from './processMarkers';
-import { isSnapshot, pendingFromSnapshot } from './snapshotRecords';
+import { isSnapshot, pendingFromSnapshot } from './snapshotFormat';
 import { dedupeRegistry, type RegistryEntry } from './registry';
 import { thisProcess } from '../thisProcess';
 import { settings } from '../../../settings';
@@ -81,23 +81,15 @@ export interface MemorySite extends TriggerId {
 	warn(message: string): void;
 }
 
-export interface MemoryLedger {
-	accept(eventId: string, nowMs: number, startWithinMs: number): Promise<Acceptance>;
-	start(eventId: string, nowMs: number, mark?: AcceptanceMark): Promise<Start>;
-	startedElsewhere: MemoryDedupeStore['startedElsewhere'];
-	overdue(nowMs: number, startWithinMs: number, look: OverdueLook): Promise<OverdueEvent[]>;
-	notice(): string | undefined;
-	/** n8n reads the answer, once the execution exists (n8nCompat.ts, 2.): saved with that read. */
-	answered(eventId: string, nowMs?: number): void;
-	/**
-	 * Whether the delivery of `eventId` (accepted here, or a copy of one on its way) may be
-	 * answered 2xx: true at once when its acceptance is known to be in the database, else once it
-	 * is shown to be; false when it is not within `settings.acceptanceSaveWithinMs`.
-	 */
-	durable(eventId: string): true | Promise<boolean>;
-}
-
-export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLedger {
+/**
+ * The built-in store's door for this request or execution: ids kept for `windowMs`, at most
+ * `capacity` of them (DEDUPE_CAPACITY unless a test sets its own).
+ */
+export function memoryLedger(
+	site: MemorySite,
+	{ windowMs, capacity = DEDUPE_CAPACITY }: { windowMs: number; capacity?: number },
+): EventLedger {
+	const options: DedupeOptions = { windowMs, capacity };
 	const { workflowId, nodeId } = site;
 	const idsKey = snapshotKey(nodeId);
 	const entry = dedupeRegistry.get(site, options, () => new MemoryDedupeStore(options));
@@ -152,13 +144,16 @@ export function memoryLedger(site: MemorySite, options: DedupeOptions): MemoryLe
 		// Named only where a user sees it: a delivery that starts nothing would say it in the log alone.
 		overdue: async (nowMs, within, look) => (look.shown ? await store.overdue(nowMs, within) : []),
 		notice: () => [entry.others.said, watch.notice(store)].filter(Boolean).join(' ') || undefined,
-		answered: (eventId, nowMs = Date.now()) => {
+		// Saved with n8n's read of the answer, once the execution exists (n8nCompat.ts, 2.).
+		answered: (eventId, nowMs) => {
 			store.startAtAnswer(eventId, nowMs);
 			// n8n saves the whole copy it loaded with this request: read after a wait, it may be
 			// older than what other nodes saved meanwhile, so the start waits for the next save.
 			if (acceptedMs !== undefined && nowMs - acceptedMs <= ANSWER_FRESH_MS) persist(nowMs);
 			else store.unsavedStarts++;
 		},
+		// True at once when the acceptance is known to be in the database, else once it is shown to
+		// be; false when it is not within `settings.acceptanceSaveWithinMs`.
 		durable: (eventId) => {
 			// A copy of an acceptance not shown saved yet (its save failed): this request's save
 			// carries it again.
