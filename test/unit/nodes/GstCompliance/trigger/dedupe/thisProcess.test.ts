@@ -1,4 +1,5 @@
 import {
+	newAcceptanceMark,
 	renewThisProcess,
 	thisProcess,
 } from '../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
@@ -15,5 +16,15 @@ describe('this process as its acceptances name it', () => {
 		expect(thisProcess.id).toMatch(/^[0-9a-f]{8}$/);
 		expect(thisProcess.id).not.toBe(before);
 		expect(thisProcess.startedMs).toBeUndefined();
+	});
+});
+
+describe('an acceptance this process makes', () => {
+	it('newAcceptanceMark(t) → this process, accepted at t, with a token of its own each time', () => {
+		const first = newAcceptanceMark(42);
+		const second = newAcceptanceMark(42);
+		expect(first).toEqual({ token: expect.any(String), process: thisProcess.id, acceptedMs: 42 });
+		expect(first.token).toMatch(/^[0-9a-f-]{36}$/);
+		expect(second.token).not.toBe(first.token);
 	});
 });
