@@ -8,7 +8,7 @@ import { activeTrigger, type Session as BenchSession, type N8n } from '../../tes
 import { ratios, type Row } from '../result';
 import { CONCURRENCY, postEvents } from './post';
 
-const HEADER_AUTH = { name: 'x-bench-key', value: 'bench-key-value' };
+export const HEADER_AUTH = { name: 'x-bench-key', value: 'bench-key-value' };
 
 /** n8n's Webhook node answering on receipt, bare or with Header Auth, at `path`. */
 export function webhookNode(label: string, path: string, auth?: { id: string; name: string }) {
