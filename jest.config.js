@@ -17,6 +17,8 @@ const base = {
 	testEnvironment: 'node',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	moduleFileExtensions: ['ts', 'js', 'json'],
+	// Tests import the package from the repository's root (`@/nodes/…`), as tsconfig.json's paths say.
+	moduleNameMapper: { '^@/(.*)$': '<rootDir>/$1' },
 };
 
 /** Real n8n: the runtime is installed and the package built once before any spec runs. */

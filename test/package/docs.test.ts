@@ -26,7 +26,7 @@ import * as path from 'path';
 
 // CommonJS beside test/mutation/run.mjs, which rewrites the table with it.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const mutationScores = require('../mutation/scores.js') as {
+const mutationScores = require('@/test/mutation/scores.js') as {
 	DOC: string;
 	documentWithScores(text: string): string;
 };

@@ -15,8 +15,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { EVENT_TYPES } from '../../emulator';
-import * as installer from '../../harness/install';
+import { EVENT_TYPES } from '@/test/emulator';
+import * as installer from '@/test/harness/install';
 import {
 	actionNode,
 	CRED,
@@ -47,9 +47,9 @@ import {
 	retryAfterFailedStart,
 	startReplyLate,
 	type Session,
-} from '../../harness';
-import { startRedis, type RunningRedis } from '../../harness/queue/services';
-import { triggerPanel } from '../../../nodes/GstCompliance/trigger/description';
+} from '@/test/harness';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
+import { triggerPanel } from '@/nodes/GstCompliance/trigger/description';
 
 jest.setTimeout(300_000);
 
@@ -97,7 +97,7 @@ it(`n8n ${VERSION}: the community package loads its two nodes and three credenti
 
 it("the API credential's Test button passes", async () => {
 	const { n8n, emulator, client } = session;
-	const { apiCredentialData } = await import('../../harness');
+	const { apiCredentialData } = await import('@/test/harness');
 	const data = apiCredentialData(emulator, client);
 	expect((await n8n.testCredential(session.apiCredential, CRED.api, data)).status).toBe('OK');
 });

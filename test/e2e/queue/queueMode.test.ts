@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /* eslint-disable no-console -- the spec prints the counts it measured, the numbers the issue asks to record */
 /**
  * The trigger in n8n 2.41 queue mode: Postgres, the queue's Redis, one main, one worker and two
@@ -12,7 +12,7 @@
  * One cluster for the whole file (it takes about a minute to start on 2 cores); the specs run in
  * order and each has its own workflow, so one spec's events never count for another.
  */
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
 import Redis from 'ioredis';
 
 import {
@@ -20,10 +20,10 @@ import {
 	ledgerScope,
 	REDIS_PREFIX,
 	redisEventKey,
-} from '../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { apiCredentialData, CRED, triggerNode, uuid } from '../../harness/gst';
-import { sleep, waitFor, type HttpResponse } from '../../harness/http';
-import type { N8n } from '../../harness/n8n';
+} from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { apiCredentialData, CRED, triggerNode, uuid } from '@/test/harness/gst';
+import { sleep, waitFor, type HttpResponse } from '@/test/harness/http';
+import type { N8n } from '@/test/harness/n8n';
 import {
 	CONCURRENCY,
 	deliverSigned,
@@ -33,17 +33,17 @@ import {
 	outcome,
 	UNIQUE,
 	type Envelope,
-} from '../reliability/lib/deliveries';
-import { executionCount, waitForFinished } from '../../harness/executions';
-import { runBounded, shuffled } from '../../harness/load';
-import { startBalancer, type Balancer } from '../../harness/queue/balancer';
-import { startQueueCluster, type QueueCluster } from '../../harness/queue/cluster';
+} from '@/test/e2e/reliability/lib/deliveries';
+import { executionCount, waitForFinished } from '@/test/harness/executions';
+import { runBounded, shuffled } from '@/test/harness/load';
+import { startBalancer, type Balancer } from '@/test/harness/queue/balancer';
+import { startQueueCluster, type QueueCluster } from '@/test/harness/queue/cluster';
 import {
 	startRedis,
 	startRedisCluster,
 	type RunningRedis,
 	type RunningRedisCluster,
-} from '../../harness/queue/services';
+} from '@/test/harness/queue/services';
 
 jest.setTimeout(900_000);
 

@@ -1,9 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * A 1,000-item run of our action node in n8n ("continue on fail") through a 429 storm, a 5xx storm
  * and dropped connections injected while it runs. Every item comes out, in order: the e-invoice
  * asked for, or an error that says what happened. None is silently missing.
  */
-import type { ApiFault } from '../../emulator';
+import type { ApiFault } from '@/test/emulator';
 import {
 	actionNode,
 	waitFor,
@@ -11,7 +12,7 @@ import {
 	batchWorkflow,
 	runBatch,
 	type Session,
-} from '../../harness';
+} from '@/test/harness';
 import { findLeaks } from './lib/leaks';
 
 jest.setTimeout(300_000);

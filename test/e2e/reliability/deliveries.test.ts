@@ -1,4 +1,4 @@
-/* eslint-disable no-console -- the spec prints how many deliveries were retried after a 409 */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, no-console -- the spec prints how many deliveries were retried after a 409; imports the package through the @/ alias */
 /**
  * 1,000 signed deliveries to our trigger in a real n8n: 30 % duplicates, shuffled order, and
  * bursts of 20 concurrent deliveries of one id. Every unique id must start exactly one execution.
@@ -11,8 +11,8 @@ import {
 	activeTrigger,
 	type Session,
 	type TriggerWorkflow,
-} from '../../harness';
-import { sleep } from '../../harness/http';
+} from '@/test/harness';
+import { sleep } from '@/test/harness/http';
 import {
 	CONCURRENCY,
 	deliverSigned,

@@ -1,10 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n; imports the package through the @/ alias */
 /**
  * n8n is SIGKILLed in the middle of a stream of events that the emulator delivers (real clock,
  * short retry base); the emulator keeps retrying what failed. After n8n is back, every event
  * must have exactly one execution: none lost, none doubled.
  */
-import { EVENT_TYPES } from '../../emulator';
+import { EVENT_TYPES } from '@/test/emulator';
 import {
 	CRED,
 	uuid,
@@ -16,7 +16,7 @@ import {
 	triggerUrlOf,
 	type Session,
 	type TriggerWorkflow,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(300_000);
 

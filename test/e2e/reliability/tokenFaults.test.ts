@@ -1,9 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * Token endpoint faults while n8n runs our action node: 500s, 429 with Retry-After, a timeout and
  * non-JSON answers. Each is retried a bounded number of times, fails with a clear message when the
  * retries run out, and the next run is served normally. Secrets and tokens appear nowhere.
  */
-import type { ClientInfo, TokenFault } from '../../emulator';
+import type { ClientInfo, TokenFault } from '@/test/emulator';
 import {
 	actionNode,
 	apiCredentialData,
@@ -13,7 +14,7 @@ import {
 	runBatch,
 	type Session,
 	type BatchRun,
-} from '../../harness';
+} from '@/test/harness';
 import { findLeaks } from './lib/leaks';
 
 jest.setTimeout(300_000);

@@ -1,10 +1,10 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * Inside a real n8n 2.41 with the packed package installed as a community package:
  * the credential's Test button (via REST), the action node executed by n8n, and n8n's own
  * HTTP Request node using our credential as a predefined credential type.
  */
-import { startEmulator, type RunningEmulator, type ClientInfo } from '../../emulator';
+import { startEmulator, type RunningEmulator, type ClientInfo } from '@/test/emulator';
 import {
 	request,
 	actionNode,
@@ -16,7 +16,7 @@ import {
 	webhookNode,
 	N8n,
 	startN8n,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
 import {
 	apiCredentialData,
 	CRED,
@@ -22,7 +22,7 @@ import {
 	triggerNode,
 	triggerUrl,
 	uuid,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * n8n's production concurrency limit (N8N_CONCURRENCY_PRODUCTION_LIMIT; n8n Cloud's Starter plan
  * has 5) in a real n8n 2.41, the service emulator as the sender: the trigger answers each verified
@@ -14,8 +15,8 @@ import {
 	KILL_IN_BURST,
 	killInsideBurst,
 	retakenAcrossRestart,
-} from '../../harness';
-import { startRedis } from '../../harness/queue/services';
+} from '@/test/harness';
+import { startRedis } from '@/test/harness/queue/services';
 
 jest.setTimeout(900_000);
 

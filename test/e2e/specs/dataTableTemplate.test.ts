@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- n8n's REST JSON is untyped here; each test asserts on the fields it reads */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- n8n's REST JSON is untyped here; each test asserts on the fields it reads; imports the package through the @/ alias */
 /**
  * examples/status-data-table-upsert.json in a real n8n 2.41, with n8n's own Data table node (no
  * outside account, so nothing is swapped): the template is imported as it is (only the webhook
@@ -11,7 +11,7 @@
  *   POST /rest/projects/:projectId/data-tables                     { name, columns: [{ name, type }] }
  *   GET  /rest/projects/:projectId/data-tables/:dataTableId/rows   ?take=&filter=<JSON> → { count, data }
  */
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
 import {
 	apiCredentialData,
 	bindCredentials,
@@ -25,7 +25,7 @@ import {
 	N8n,
 	startN8n,
 	STATUS_TABLE_COLUMNS,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @typescript-eslint/no-explicit-any -- workflow JSON for n8n's REST API, untyped here; each spec asserts on the fields it reads; imports the package through the @/ alias */
 /**
  * The trigger's delivery lifecycle at its edges, inside a real n8n (regular mode, SQLite): an
  * event that cannot be refetched still starts once; ids that differ only in lone surrogates are
@@ -6,7 +6,7 @@
  * writing workflow static data does to them (docs/guarantees.md); two GST triggers in one workflow
  * keep each other's ids.
  */
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
 import {
 	apiCredentialData,
 	CRED,
@@ -18,7 +18,7 @@ import {
 	triggerUrl,
 	uuid,
 	waitFor,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

@@ -12,7 +12,7 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { startEmulator, type RunningEmulator } from '../../emulator';
+import { startEmulator, type RunningEmulator } from '@/test/emulator';
 import {
 	N8n,
 	OWNER,
@@ -30,10 +30,10 @@ import {
 	STATUS_TABLE_COLUMNS,
 	triggerNode,
 	uuid,
-} from '../../harness';
-import { activationMessage, triggerPanel } from '../../../nodes/GstCompliance/trigger/description';
-import { ID_ERROR } from '../../../nodes/GstCompliance/actions/resourceId';
-import { description as einvoiceGet } from '../../../nodes/GstCompliance/actions/einvoice/get.operation';
+} from '@/test/harness';
+import { activationMessage, triggerPanel } from '@/nodes/GstCompliance/trigger/description';
+import { ID_ERROR } from '@/nodes/GstCompliance/actions/resourceId';
+import { description as einvoiceGet } from '@/nodes/GstCompliance/actions/einvoice/get.operation';
 
 jest.setTimeout(240_000);
 

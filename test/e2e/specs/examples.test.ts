@@ -5,7 +5,7 @@
  * own file nodes (Set → Convert to File → Read/Write Files from Disk, appending CSV rows).
  */
 import * as path from 'path';
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
 import {
 	bindCredentials,
 	CRED,
@@ -18,7 +18,7 @@ import {
 	uuid,
 	N8n,
 	startN8n,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

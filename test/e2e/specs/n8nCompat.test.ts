@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The n8n behaviours the package depends on (nodes/GstCompliance/n8nCompat.ts), checked on
  * the n8n this project runs: each test fails when n8n changes the behaviour, in one obvious place.
@@ -17,7 +18,7 @@ import {
 	triggerUrl,
 	uuid,
 	waitFor,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

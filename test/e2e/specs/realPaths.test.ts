@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * Paths the unit tests can only fake, inside a real n8n 2.41 against the emulator:
  * - the trigger with Refetch Latest State on: the GET runs through the API credential and n8n's
@@ -6,7 +7,7 @@
  *   controls, which records whether an Authorization header arrived, for the GST Compliance node
  *   and for n8n's HTTP Request node using the credential as a predefined credential type.
  */
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
 import {
 	N8n,
 	runOnce,
@@ -20,7 +21,7 @@ import {
 	triggerNode,
 	triggerUrl,
 	uuid,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

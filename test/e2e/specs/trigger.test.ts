@@ -1,9 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * GST Compliance Trigger inside a real n8n 2.41, fed by the emulator's real signed deliveries:
  * selected / unselected events, forged, duplicate, 20 concurrent duplicates, and a redelivery of an
  * old event after n8n restarts (dedupe state persisted in the workflow's static data).
  */
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../emulator';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
 import {
 	waitFor,
 	CRED,
@@ -15,7 +16,7 @@ import {
 	uuid,
 	N8n,
 	startN8n,
-} from '../../harness';
+} from '@/test/harness';
 
 jest.setTimeout(240_000);
 

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-import { GstCompliance } from '../../../nodes/GstCompliance/GstCompliance.node';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
 import {
 	DOCUMENTED_FIELDS,
 	EXAMPLES_DIR,
@@ -16,7 +16,7 @@ import {
 	sampleEnvelopes,
 	triggerItem,
 	triggerOf,
-} from '../../emulator/sampleEvents';
+} from '@/test/emulator/sampleEvents';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

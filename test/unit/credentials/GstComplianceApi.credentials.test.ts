@@ -9,14 +9,11 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
-import { defaultsOf, fieldOf } from '../helpers/credentialFields';
-import { authenticateRequest } from '../../../nodes/GstCompliance/credential/authenticate';
-import {
-	CLIENT_ID_PREFIX,
-	parseCredentials,
-} from '../../../nodes/GstCompliance/credential/environment';
-import { GstCredentialError } from '../../../nodes/GstCompliance/errors/credentialError';
+import { GstComplianceApi } from '@/credentials/GstComplianceApi.credentials';
+import { defaultsOf, fieldOf } from '@/test/unit/helpers/credentialFields';
+import { authenticateRequest } from '@/nodes/GstCompliance/credential/authenticate';
+import { CLIENT_ID_PREFIX, parseCredentials } from '@/nodes/GstCompliance/credential/environment';
+import { GstCredentialError } from '@/nodes/GstCompliance/errors/credentialError';
 
 const credential = new GstComplianceApi();
 const field = (name: string) => fieldOf(credential, name);

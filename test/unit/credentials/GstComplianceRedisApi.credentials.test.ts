@@ -10,12 +10,12 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import { GstComplianceRedisApi } from '../../../credentials/GstComplianceRedisApi.credentials';
-import { defaultsOf, fieldOf } from '../helpers/credentialFields';
+import { GstComplianceRedisApi } from '@/credentials/GstComplianceRedisApi.credentials';
+import { defaultsOf, fieldOf } from '@/test/unit/helpers/credentialFields';
 import {
 	connectionFromCredential,
 	describeConnection,
-} from '../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 
 const credential = new GstComplianceRedisApi();
 const field = (name: string) => fieldOf(credential, name);

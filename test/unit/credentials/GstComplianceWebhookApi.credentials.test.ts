@@ -7,7 +7,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
-import { GstComplianceWebhookApi } from '../../../credentials/GstComplianceWebhookApi.credentials';
+import { GstComplianceWebhookApi } from '@/credentials/GstComplianceWebhookApi.credentials';
 
 const credential = new GstComplianceWebhookApi();
 

@@ -11,7 +11,7 @@ import * as path from 'path';
 
 import type { INodeProperties } from 'n8n-workflow';
 
-import { GstComplianceTrigger } from '../../../nodes/GstCompliance/GstComplianceTrigger.node';
+import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
 
 interface TemplateNode {
 	name: string;

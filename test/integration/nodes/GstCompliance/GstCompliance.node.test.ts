@@ -8,12 +8,15 @@ import { join } from 'path';
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
-import { GstComplianceTrigger } from '../../../../nodes/GstCompliance/GstComplianceTrigger.node';
-import { concurrencyOf } from '../../../../nodes/GstCompliance/actions/getResources';
-import type { ClientInfo } from '../../../emulator';
-import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
-import { executeContext } from '../../helpers/executeNode';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
+import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
+import { concurrencyOf } from '@/nodes/GstCompliance/actions/getResources';
+import type { ClientInfo } from '@/test/emulator';
+import {
+	credentialData,
+	useEmulatorForPackage,
+} from '@/test/integration/helpers/emulatorForPackage';
+import { executeContext } from '@/test/integration/helpers/executeNode';
 
 const node = new GstCompliance();
 const { description } = node;

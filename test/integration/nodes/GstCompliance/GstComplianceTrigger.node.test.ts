@@ -8,8 +8,8 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import { NodeHelpers, type INode } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import { GstComplianceTrigger } from '../../../../nodes/GstCompliance/GstComplianceTrigger.node';
+import { dedupeRegistry } from '@/nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
 import {
 	deliver,
 	envelope,
@@ -19,7 +19,7 @@ import {
 	NOW_MS,
 	NOW_S,
 	signed,
-} from '../../helpers/deliverToTrigger';
+} from '@/test/integration/helpers/deliverToTrigger';
 
 const node = new GstComplianceTrigger();
 const { description } = node;

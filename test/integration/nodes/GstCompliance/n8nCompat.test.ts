@@ -6,9 +6,9 @@
  */
 import { sleep } from 'n8n-workflow';
 
-import { gstApiRequest } from '../../../../nodes/GstCompliance/transport/apiRequest';
-import { authenticateWith } from '../../../../nodes/GstCompliance/credential/authenticate';
-import { n8nHttpRequestPost } from '../../../../nodes/GstCompliance/credential/tokenClient';
+import { gstApiRequest } from '@/nodes/GstCompliance/transport/apiRequest';
+import { authenticateWith } from '@/nodes/GstCompliance/credential/authenticate';
+import { n8nHttpRequestPost } from '@/nodes/GstCompliance/credential/tokenClient';
 import type { AddressInfo } from 'net';
 import * as http from 'http';
 
@@ -20,10 +20,13 @@ import {
 	sendAuthenticated,
 	workflowNodeIds,
 	writeAnswer,
-} from '../../../../nodes/GstCompliance/n8nCompat';
-import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
-import { executeContext } from '../../helpers/executeNode';
-import { recordOutboundRequests } from '../../helpers/outboundRequests';
+} from '@/nodes/GstCompliance/n8nCompat';
+import {
+	credentialData,
+	useEmulatorForPackage,
+} from '@/test/integration/helpers/emulatorForPackage';
+import { executeContext } from '@/test/integration/helpers/executeNode';
+import { recordOutboundRequests } from '@/test/integration/helpers/outboundRequests';
 
 describe('writeAnswer, on a real HTTP response', () => {
 	it('answers 202 {"received":true} as JSON with its length; answeredByNode starts the workflow with the item', async () => {

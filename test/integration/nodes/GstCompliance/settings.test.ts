@@ -1,17 +1,21 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The shipped defaults users rely on (docs/guarantees.md, and the assumptions in docs/service-api.md),
  * read from `resetSettings()` and exercised against the emulator over real HTTP. Only the clock,
  * the sleep (recorded, not waited) and the jitter are replaced; every limit is the shipped one.
  */
-import { TokenCache } from '../../../../nodes/GstCompliance/credential/tokenCache';
-import { parseCredentials } from '../../../../nodes/GstCompliance/credential/environment';
-import { gstApiRequest } from '../../../../nodes/GstCompliance/transport/apiRequest';
-import { backoffDelay } from '../../../../nodes/GstCompliance/http/retry';
-import { settings } from '../../../../nodes/GstCompliance/settings';
-import { configureSettings, resetSettings } from '../../helpers/settings';
-import type { ClientInfo } from '../../../emulator';
-import { credentialData, useEmulatorForPackage } from '../../helpers/emulatorForPackage';
-import { executeContext } from '../../helpers/executeNode';
+import { TokenCache } from '@/nodes/GstCompliance/credential/tokenCache';
+import { parseCredentials } from '@/nodes/GstCompliance/credential/environment';
+import { gstApiRequest } from '@/nodes/GstCompliance/transport/apiRequest';
+import { backoffDelay } from '@/nodes/GstCompliance/http/retry';
+import { settings } from '@/nodes/GstCompliance/settings';
+import { configureSettings, resetSettings } from '@/test/integration/helpers/settings';
+import type { ClientInfo } from '@/test/emulator';
+import {
+	credentialData,
+	useEmulatorForPackage,
+} from '@/test/integration/helpers/emulatorForPackage';
+import { executeContext } from '@/test/integration/helpers/executeNode';
 
 describe('shipped retry defaults, against the emulator', () => {
 	const emulator = useEmulatorForPackage();

@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The one rule that keeps process-wide state small: the oldest entry goes first. */
-import { makeRoom } from '../../../../nodes/GstCompliance/bounded';
+import { makeRoom } from '@/nodes/GstCompliance/bounded';
 
 describe('makeRoom: at most max entries, the oldest first out', () => {
 	it('makeRoom(a map below max) → nothing removed', () => {

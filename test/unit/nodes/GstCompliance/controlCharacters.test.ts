@@ -1,10 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** Characters that are not what they look like: control characters, lone surrogates, invisibles. */
 import {
 	codePointName,
 	firstHiddenCharacter,
 	hasControlCharacter,
 	hasLoneSurrogate,
-} from '../../../../nodes/GstCompliance/controlCharacters';
+} from '@/nodes/GstCompliance/controlCharacters';
 
 describe('hasControlCharacter: ASCII control characters only', () => {
 	it.each([

@@ -1,10 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** One set of credential type names: the runtime's constants, the classes and the nodes agree. */
-import { GstComplianceApi } from '../../../../credentials/GstComplianceApi.credentials';
-import { GstComplianceRedisApi } from '../../../../credentials/GstComplianceRedisApi.credentials';
-import { GstComplianceWebhookApi } from '../../../../credentials/GstComplianceWebhookApi.credentials';
-import { GstCompliance } from '../../../../nodes/GstCompliance/GstCompliance.node';
-import { GstComplianceTrigger } from '../../../../nodes/GstCompliance/GstComplianceTrigger.node';
-import { CREDENTIAL } from '../../../../nodes/GstCompliance/credentialNames';
+import { GstComplianceApi } from '@/credentials/GstComplianceApi.credentials';
+import { GstComplianceRedisApi } from '@/credentials/GstComplianceRedisApi.credentials';
+import { GstComplianceWebhookApi } from '@/credentials/GstComplianceWebhookApi.credentials';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
+import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
+import { CREDENTIAL } from '@/nodes/GstCompliance/credentialNames';
 
 describe('credential type names', () => {
 	it('the classes and both nodes declare the names the runtime reads (nodes/GstCompliance/credentialNames.ts)', () => {

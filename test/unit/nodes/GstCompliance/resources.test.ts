@@ -1,16 +1,17 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The API's resources as the package knows them: a resource id checked before any request (one path
  * segment, never a dot segment or anything a server could read as one) with the exact message a
  * user reads in the n8n editor, the API path built and read back, and the capability names a
  * service rejection is mapped to. The trigger refetches an event's resource through the same check.
  */
-import { eventResource } from '../../../../nodes/GstCompliance/trigger/events';
+import { eventResource } from '@/nodes/GstCompliance/trigger/events';
 import {
 	capabilityName,
 	checkResourceId,
 	describePath,
 	resourcePath,
-} from '../../../../nodes/GstCompliance/resources';
+} from '@/nodes/GstCompliance/resources';
 
 const EINVOICE_EXPECTED = 'expected an id starting with "einv_", for example einv_123';
 const SEGMENT_RULE =

@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** A promise's outcome as a value. */
-import { settle } from '../../../../nodes/GstCompliance/settle';
+import { settle } from '@/nodes/GstCompliance/settle';
 
 describe('settle: what a promise gave, or what it threw', () => {
 	it('a resolved promise → ok with its value', async () => {

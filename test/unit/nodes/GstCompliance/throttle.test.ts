@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The one rule of every "at most every N ms" in the package, clock steps included. */
-import { isDue, WARN_EVERY_MS } from '../../../../nodes/GstCompliance/throttle';
+import { isDue, WARN_EVERY_MS } from '@/nodes/GstCompliance/throttle';
 
 const T = Date.UTC(2026, 10, 28, 9, 0, 0);
 

@@ -1,10 +1,14 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The action node run by n8n-core against the emulator over real HTTP. */
-import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
-import type { ClientInfo, Einvoice, Ewaybill } from '../../../../emulator';
-import { executeContext } from '../../../helpers/executeNode';
-import { ID_FROM_ITEM, runGet, type GetOptions } from '../../../helpers/runGet';
-import { recordOutboundRequests } from '../../../helpers/outboundRequests';
-import { credentialData, useEmulatorForPackage } from '../../../helpers/emulatorForPackage';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
+import type { ClientInfo, Einvoice, Ewaybill } from '@/test/emulator';
+import { executeContext } from '@/test/integration/helpers/executeNode';
+import { ID_FROM_ITEM, runGet, type GetOptions } from '@/test/integration/helpers/runGet';
+import { recordOutboundRequests } from '@/test/integration/helpers/outboundRequests';
+import {
+	credentialData,
+	useEmulatorForPackage,
+} from '@/test/integration/helpers/emulatorForPackage';
 
 const node = new GstCompliance();
 const outbound = recordOutboundRequests();

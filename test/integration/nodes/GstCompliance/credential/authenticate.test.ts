@@ -13,29 +13,29 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import { GstComplianceApi } from '../../../../../credentials/GstComplianceApi.credentials';
-import { gstApiRequest } from '../../../../../nodes/GstCompliance/transport/apiRequest';
+import { GstComplianceApi } from '@/credentials/GstComplianceApi.credentials';
+import { gstApiRequest } from '@/nodes/GstCompliance/transport/apiRequest';
 import {
 	assertVerifiedChannel,
 	authenticateRequest,
-} from '../../../../../nodes/GstCompliance/credential/authenticate';
-import { GstCredentialError } from '../../../../../nodes/GstCompliance/errors/credentialError';
-import { parseCredentials } from '../../../../../nodes/GstCompliance/credential/environment';
-import { tokenCache } from '../../../../../nodes/GstCompliance/credential/tokenCache';
-import { resetSettings } from '../../../helpers/settings';
-import type { ClientInfo } from '../../../../emulator';
-import { recordOutboundRequests } from '../../../helpers/outboundRequests';
+} from '@/nodes/GstCompliance/credential/authenticate';
+import { GstCredentialError } from '@/nodes/GstCompliance/errors/credentialError';
+import { parseCredentials } from '@/nodes/GstCompliance/credential/environment';
+import { tokenCache } from '@/nodes/GstCompliance/credential/tokenCache';
+import { resetSettings } from '@/test/integration/helpers/settings';
+import type { ClientInfo } from '@/test/emulator';
+import { recordOutboundRequests } from '@/test/integration/helpers/outboundRequests';
 import {
 	apiContext,
 	credentialData,
 	useEmulatorForPackage,
-} from '../../../helpers/emulatorForPackage';
-import { realN8nHelpers } from '../../../helpers/realN8nHelpers';
+} from '@/test/integration/helpers/emulatorForPackage';
+import { realN8nHelpers } from '@/test/integration/helpers/realN8nHelpers';
 import {
 	startScriptedServer,
 	tokenAnswer,
 	type ScriptedServer,
-} from '../../../helpers/scriptedServer';
+} from '@/test/integration/helpers/scriptedServer';
 
 const outbound = recordOutboundRequests();
 const emulator = useEmulatorForPackage();

@@ -10,13 +10,13 @@ import type { AddressInfo } from 'net';
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialDataDecryptedObject, ICredentialTestFunction } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
-import type { ClientInfo } from '../../../../emulator';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
+import type { ClientInfo } from '@/test/emulator';
 import {
 	closedPortUrl,
 	credentialData,
 	useEmulatorForPackage,
-} from '../../../helpers/emulatorForPackage';
+} from '@/test/integration/helpers/emulatorForPackage';
 
 const emulator = useEmulatorForPackage();
 let client: ClientInfo;

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n; imports the package through the @/ alias */
 /**
  * The token cache: its key, when a token is reused and when renewed, single flight, its bound, what
  * a 401 drops, and the pause of token requests after a 429. Each on its own with a scripted mint or
@@ -9,32 +9,31 @@
  */
 import fc from 'fast-check';
 
-import { GstCredentialError } from '../../../../../nodes/GstCompliance/errors/credentialError';
-import { parseCredentials } from '../../../../../nodes/GstCompliance/credential/environment';
-import {
-	cacheKey,
-	TokenCache,
-	tokenCache,
-} from '../../../../../nodes/GstCompliance/credential/tokenCache';
+import { GstCredentialError } from '@/nodes/GstCompliance/errors/credentialError';
+import { parseCredentials } from '@/nodes/GstCompliance/credential/environment';
+import { cacheKey, TokenCache, tokenCache } from '@/nodes/GstCompliance/credential/tokenCache';
 import {
 	mintToken,
 	type IssuedToken,
 	type TokenHttpRequest,
 	type TokenHttpResponse,
-} from '../../../../../nodes/GstCompliance/credential/tokenClient';
-import { gstApiRequest } from '../../../../../nodes/GstCompliance/transport/apiRequest';
-import type { GstSettings } from '../../../../../nodes/GstCompliance/settings';
-import { configureSettings, resetSettings } from '../../../helpers/settings';
-import type { ClientInfo } from '../../../../emulator';
-import { credentialData, useEmulatorForPackage } from '../../../helpers/emulatorForPackage';
-import { executeContext } from '../../../helpers/executeNode';
-import { recordOutboundRequests } from '../../../helpers/outboundRequests';
+} from '@/nodes/GstCompliance/credential/tokenClient';
+import { gstApiRequest } from '@/nodes/GstCompliance/transport/apiRequest';
+import type { GstSettings } from '@/nodes/GstCompliance/settings';
+import { configureSettings, resetSettings } from '@/test/integration/helpers/settings';
+import type { ClientInfo } from '@/test/emulator';
+import {
+	credentialData,
+	useEmulatorForPackage,
+} from '@/test/integration/helpers/emulatorForPackage';
+import { executeContext } from '@/test/integration/helpers/executeNode';
+import { recordOutboundRequests } from '@/test/integration/helpers/outboundRequests';
 import {
 	startScriptedServer,
 	tokenAnswer,
 	type ScriptedServer,
-} from '../../../helpers/scriptedServer';
-import { fcParameters, timeoutFor } from '../../../../properties/fcConfig';
+} from '@/test/integration/helpers/scriptedServer';
+import { fcParameters, timeoutFor } from '@/test/properties/fcConfig';
 
 const TOKEN_ENDPOINT_ADVICE =
 	'Tokens are cached per n8n process, so this usually means other n8n processes or tools ' +

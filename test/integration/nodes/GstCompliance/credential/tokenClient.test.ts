@@ -13,19 +13,16 @@
 import { Container } from '@n8n/di';
 import { createServer, type AddressInfo, type Server } from 'net';
 
-import type { GstCredentialError } from '../../../../../nodes/GstCompliance/errors/credentialError';
-import { parseCredentials } from '../../../../../nodes/GstCompliance/credential/environment';
+import type { GstCredentialError } from '@/nodes/GstCompliance/errors/credentialError';
+import { parseCredentials } from '@/nodes/GstCompliance/credential/environment';
 import {
 	mintToken,
 	n8nHttpRequestPost,
 	type TokenPost,
-} from '../../../../../nodes/GstCompliance/credential/tokenClient';
-import {
-	gstApiRequest,
-	type GstRequestContext,
-} from '../../../../../nodes/GstCompliance/transport/apiRequest';
-import { configureSettings, resetSettings } from '../../../helpers/settings';
-import type { ClientInfo, TokenFault } from '../../../../emulator';
+} from '@/nodes/GstCompliance/credential/tokenClient';
+import { gstApiRequest, type GstRequestContext } from '@/nodes/GstCompliance/transport/apiRequest';
+import { configureSettings, resetSettings } from '@/test/integration/helpers/settings';
+import type { ClientInfo, TokenFault } from '@/test/emulator';
 import {
 	closedPortUrl,
 	apiContext,
@@ -33,15 +30,15 @@ import {
 	FAST_RETRIES,
 	recordingSleep,
 	useEmulatorForPackage,
-} from '../../../helpers/emulatorForPackage';
-import { realN8nHelpers, TEST_NODE } from '../../../helpers/realN8nHelpers';
+} from '@/test/integration/helpers/emulatorForPackage';
+import { realN8nHelpers, TEST_NODE } from '@/test/integration/helpers/realN8nHelpers';
 import {
 	fakeJwt,
 	startScriptedServer,
 	tokenAnswer,
 	type ScriptedAnswer,
 	type ScriptedServer,
-} from '../../../helpers/scriptedServer';
+} from '@/test/integration/helpers/scriptedServer';
 
 // Characters a form must encode, so a decoded field proves the encoding.
 const SECRET = 'edge-secret-Qz8+Kp/Wm= &x';

@@ -8,14 +8,14 @@
 import { createServer } from 'http';
 import type { AddressInfo } from 'net';
 
-import { configureSettings } from '../../../helpers/settings';
-import type { ClientInfo, Einvoice } from '../../../../emulator';
-import { runGet, type GetOptions } from '../../../helpers/runGet';
+import { configureSettings } from '@/test/integration/helpers/settings';
+import type { ClientInfo, Einvoice } from '@/test/emulator';
+import { runGet, type GetOptions } from '@/test/integration/helpers/runGet';
 import {
 	FAST_RETRIES,
 	recordingSleep,
 	useEmulatorForPackage,
-} from '../../../helpers/emulatorForPackage';
+} from '@/test/integration/helpers/emulatorForPackage';
 
 describe('gstApiRequest through the GST Compliance node', () => {
 	const emulator = useEmulatorForPackage();

@@ -1,8 +1,15 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The signing-secret cache (credentialCache.ts) as deliveries meet it: a saved credential read once
  * per 5 s, a Test-URL delivery's read afresh.
  */
-import { deliver, envelope, newWorkflow, NOW_MS, signed } from '../../../helpers/deliverToTrigger';
+import {
+	deliver,
+	envelope,
+	newWorkflow,
+	NOW_MS,
+	signed,
+} from '@/test/integration/helpers/deliverToTrigger';
 
 describe('the signing-secret cache', () => {
 	let now = NOW_MS;

@@ -8,15 +8,15 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
-import { thisProcess } from '../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
-import { DELIVERED_FIELD } from '../../../../../nodes/GstCompliance/trigger/output';
+import { thisProcess } from '@/nodes/GstCompliance/trigger/dedupe/thisProcess';
+import { DELIVERED_FIELD } from '@/nodes/GstCompliance/trigger/output';
 import {
 	deliver,
 	envelope,
 	firstStepWith,
 	newWorkflow,
 	movingClock,
-} from '../../../helpers/deliverToTrigger';
+} from '@/test/integration/helpers/deliverToTrigger';
 
 const clock = movingClock();
 const { fresh } = clock;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The item an accepted event starts the workflow with when "Refetch Latest State" is on, over the
  * real path: n8n-core's WebhookContext runs the trigger's webhook(), which verifies a signed
@@ -8,17 +9,17 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import * as output from '../../../../../nodes/GstCompliance/trigger/output';
+import { dedupeRegistry } from '@/nodes/GstCompliance/trigger/dedupe/memory/registry';
+import * as output from '@/nodes/GstCompliance/trigger/output';
 const { REFETCH_BUDGET_MS } = output;
-import * as apiRequest from '../../../../../nodes/GstCompliance/transport/apiRequest';
-import type { ClientInfo } from '../../../../emulator';
-import { deliver, newWorkflow, signed } from '../../../helpers/deliverToTrigger';
+import * as apiRequest from '@/nodes/GstCompliance/transport/apiRequest';
+import type { ClientInfo } from '@/test/emulator';
+import { deliver, newWorkflow, signed } from '@/test/integration/helpers/deliverToTrigger';
 import {
 	closedPortUrl,
 	credentialData,
 	useEmulatorForPackage,
-} from '../../../helpers/emulatorForPackage';
+} from '@/test/integration/helpers/emulatorForPackage';
 
 // The shipped timeouts: on a loaded machine a 300 ms token timeout would re-mint and skew the
 // counts.

@@ -13,7 +13,7 @@ import {
 	newWorkflow,
 	movingClock,
 	signed,
-} from '../../../helpers/deliverToTrigger';
+} from '@/test/integration/helpers/deliverToTrigger';
 
 const MINUTE = 60_000;
 const clock = movingClock();

@@ -9,15 +9,15 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { judgeDelivery } from '../../../../../nodes/GstCompliance/trigger/delivery';
+import { judgeDelivery } from '@/nodes/GstCompliance/trigger/delivery';
 import {
 	probe,
 	PROBE_HEADER,
 	redeliver,
 	type OwnUrlContext,
-} from '../../../../../nodes/GstCompliance/trigger/ownUrl';
-import { SIGNATURE_HEADER } from '../../../../../nodes/GstCompliance/trigger/signature';
-import { executeContext } from '../../../helpers/executeNode';
+} from '@/nodes/GstCompliance/trigger/ownUrl';
+import { SIGNATURE_HEADER } from '@/nodes/GstCompliance/trigger/signature';
+import { executeContext } from '@/test/integration/helpers/executeNode';
 
 const SECRET = 'whsec_redelivery_0123456789abcdef';
 const BODY = Buffer.from(JSON.stringify({ id: 'evt_again', type: 'einvoice.generated', data: {} }));

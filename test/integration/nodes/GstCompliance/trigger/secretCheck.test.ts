@@ -1,13 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /** The webhook credential's Test button: the signing secrets are checked locally. */
 import { CredentialTestContext } from 'n8n-core';
 import type { ICredentialsDecrypted } from 'n8n-workflow';
 
-import { GstComplianceTrigger } from '../../../../../nodes/GstCompliance/GstComplianceTrigger.node';
+import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
 import {
 	checkSigningSecrets,
 	usableSigningSecrets,
-} from '../../../../../nodes/GstCompliance/trigger/secretCheck';
+} from '@/nodes/GstCompliance/trigger/secretCheck';
 
 describe('webhook credential test', () => {
 	it.each([

@@ -17,18 +17,18 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import Redis from 'ioredis';
 
-import { redisClients } from '../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { REDIS_PREFIX } from '../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { dedupeRegistry } from '../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import { MAX_BODY_BYTES } from '../../../../../nodes/GstCompliance/trigger/delivery';
-import { EVENT_TYPES } from '../../../../../nodes/GstCompliance/trigger/events';
-import * as output from '../../../../../nodes/GstCompliance/trigger/output';
-import { OVERDUE_LOOK_EVERY_MS } from '../../../../../nodes/GstCompliance/trigger/overdue';
-import { formatSignatureHeader, sign } from '../../../../../nodes/GstCompliance/trigger/signature';
-import { PROBE_HEADER } from '../../../../../nodes/GstCompliance/trigger/ownUrl';
-import * as n8nCompat from '../../../../../nodes/GstCompliance/n8nCompat';
-import { startEmulator, type ClientInfo, type RunningEmulator } from '../../../../emulator';
-import { startRedis, type RunningRedis } from '../../../../harness/queue/services';
+import { redisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { REDIS_PREFIX } from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { dedupeRegistry } from '@/nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { MAX_BODY_BYTES } from '@/nodes/GstCompliance/trigger/delivery';
+import { EVENT_TYPES } from '@/nodes/GstCompliance/trigger/events';
+import * as output from '@/nodes/GstCompliance/trigger/output';
+import { OVERDUE_LOOK_EVERY_MS } from '@/nodes/GstCompliance/trigger/overdue';
+import { formatSignatureHeader, sign } from '@/nodes/GstCompliance/trigger/signature';
+import { PROBE_HEADER } from '@/nodes/GstCompliance/trigger/ownUrl';
+import * as n8nCompat from '@/nodes/GstCompliance/n8nCompat';
+import { startEmulator, type ClientInfo, type RunningEmulator } from '@/test/emulator';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
 import {
 	deliver,
 	envelope,
@@ -40,13 +40,13 @@ import {
 	signed,
 	type DeliveryRequest,
 	type DeliveryResult,
-} from '../../../helpers/deliverToTrigger';
+} from '@/test/integration/helpers/deliverToTrigger';
 import {
 	closedPortUrl,
 	credentialData,
 	useEmulatorForPackage,
-} from '../../../helpers/emulatorForPackage';
-import { passRedisTime } from '../../../helpers/redisTime';
+} from '@/test/integration/helpers/emulatorForPackage';
+import { passRedisTime } from '@/test/integration/helpers/redisTime';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;

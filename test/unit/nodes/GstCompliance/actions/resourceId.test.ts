@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The action node's two versions: version 1 keeps the plain string ID fields of saved workflows,
  * version 2 (the default for new nodes) has resource locators that the editor validates. The
@@ -12,9 +13,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
-import { ID_ERROR, readResourceId } from '../../../../../nodes/GstCompliance/actions/resourceId';
-import { checkResourceId } from '../../../../../nodes/GstCompliance/resources';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
+import { ID_ERROR, readResourceId } from '@/nodes/GstCompliance/actions/resourceId';
+import { checkResourceId } from '@/nodes/GstCompliance/resources';
 
 const { description } = new GstCompliance();
 

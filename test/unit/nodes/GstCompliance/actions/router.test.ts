@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The action node's router on its own: it reads Resource and Operation of item 0, runs the one
  * operation they name with the node's context, gives its items as the node's single output, and
@@ -7,11 +8,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import * as einvoiceGet from '../../../../../nodes/GstCompliance/actions/einvoice/get.operation';
-import * as ewaybillGet from '../../../../../nodes/GstCompliance/actions/ewaybill/get.operation';
-import { router } from '../../../../../nodes/GstCompliance/actions/router';
-import * as testEventSend from '../../../../../nodes/GstCompliance/actions/testEvent/send.operation';
-import { NODE } from '../../../helpers/operationContext';
+import * as einvoiceGet from '@/nodes/GstCompliance/actions/einvoice/get.operation';
+import * as ewaybillGet from '@/nodes/GstCompliance/actions/ewaybill/get.operation';
+import { router } from '@/nodes/GstCompliance/actions/router';
+import * as testEventSend from '@/nodes/GstCompliance/actions/testEvent/send.operation';
+import { NODE } from '@/test/unit/helpers/operationContext';
 
 /** A context whose node is set to `resource` and `operation`, recording each parameter read. */
 function contextFor(resource: unknown, operation: unknown) {

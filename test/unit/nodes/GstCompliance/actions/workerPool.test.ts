@@ -1,6 +1,6 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n; imports the package through the @/ alias */
 /** The bounded worker pool behind the Concurrency option. */
-import { runPool } from '../../../../../nodes/GstCompliance/actions/workerPool';
+import { runPool } from '@/nodes/GstCompliance/actions/workerPool';
 
 describe('runPool', () => {
 	it('never runs more than the concurrency and visits every index once', async () => {

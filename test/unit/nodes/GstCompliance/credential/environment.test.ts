@@ -1,17 +1,18 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * Reading the `gstComplianceApi` credential: what is trimmed and what is kept, the token URL, which
  * fields each environment requires, which URLs may carry the secret or the token, which hosts count
  * as this machine, the client id against the environment, and the exact errors a user reads.
  */
-import { GstCredentialError } from '../../../../../nodes/GstCompliance/errors/credentialError';
+import { GstCredentialError } from '@/nodes/GstCompliance/errors/credentialError';
 import {
 	apiBaseUrl,
 	assertClientMatchesEnvironment,
 	isLoopbackHost,
 	parseCredentials,
 	tokenUrl,
-} from '../../../../../nodes/GstCompliance/credential/environment';
-import { cleartextUrl, urlWithUserInfo } from '../../../../../nodes/GstCompliance/errors/messages';
+} from '@/nodes/GstCompliance/credential/environment';
+import { cleartextUrl, urlWithUserInfo } from '@/nodes/GstCompliance/errors/messages';
 
 const sandbox = {
 	environment: 'sandbox',

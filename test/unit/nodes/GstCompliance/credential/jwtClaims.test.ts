@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * A token's lifetime from `expires_in` and its unverified JWT claims: what counts as claims, which
  * `expires_in` values are taken as given, and which exp/iat shapes cap the lifetime.
@@ -6,7 +7,7 @@ import {
 	decodeJwtClaims,
 	readExpiresIn,
 	tokenLifetimeMs,
-} from '../../../../../nodes/GstCompliance/credential/jwtClaims';
+} from '@/nodes/GstCompliance/credential/jwtClaims';
 
 const segment = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const token = (payload: unknown) => `eyJhbGciOiJIUzI1NiJ9.${segment(payload)}.sig`;

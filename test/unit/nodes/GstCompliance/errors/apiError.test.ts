@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The errors the node throws and what On Error → Continue outputs: a failure a server answered
  * becomes n8n's NodeApiError with our message kept (not n8n's wording for the status), a local one
@@ -15,11 +16,11 @@ import {
 	gstError,
 	gstErrorInfo,
 	type GstErrorCode,
-} from '../../../../../nodes/GstCompliance/errors/apiError';
+} from '@/nodes/GstCompliance/errors/apiError';
 import {
 	GstCredentialError,
 	type GstCredentialErrorKind,
-} from '../../../../../nodes/GstCompliance/errors/credentialError';
+} from '@/nodes/GstCompliance/errors/credentialError';
 
 const node: INode = {
 	id: 'node-1',

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The error the credential's `authenticate` throws: its kind, message and token-endpoint facts; no
  * property n8n reads as a status, so n8n's NodeApiError wrapper keeps our message instead of its
@@ -10,7 +11,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import {
 	findCredentialError,
 	GstCredentialError,
-} from '../../../../../nodes/GstCompliance/errors/credentialError';
+} from '@/nodes/GstCompliance/errors/credentialError';
 
 const node: INode = {
 	id: 'node-1',

@@ -1,9 +1,10 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * How a message becomes n8n's error title and description: at the first sentence end a capital
  * letter follows, outside parentheses and quotes. (That every message splits into what happened
  * and what to do: messages.test.ts.)
  */
-import { messageParts } from '../../../../../nodes/GstCompliance/errors/messageParts';
+import { messageParts } from '@/nodes/GstCompliance/errors/messageParts';
 
 describe('messageParts: the title is what happened, the remedy what to do', () => {
 	it.each<[string, string, { title: string; remedy?: string }]>([

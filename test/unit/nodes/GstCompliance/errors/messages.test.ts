@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The wording's own logic, each part at its edges: the rate-limit sentence put together from what
  * is known (who, where, how long, how often, what to do), waits in whole seconds rounded up and a
@@ -6,9 +7,9 @@
  * tab per environment; and, word for word, the messages other tests match only in part. (The messages as
  * the token client, cache and API request produce them: their integration tests.)
  */
-import * as messages from '../../../../../nodes/GstCompliance/errors/messages';
-import { messageParts } from '../../../../../nodes/GstCompliance/errors/messageParts';
-import { RETRY_AFTER_CEILING_MS } from '../../../../../nodes/GstCompliance/http/retry';
+import * as messages from '@/nodes/GstCompliance/errors/messages';
+import { messageParts } from '@/nodes/GstCompliance/errors/messageParts';
+import { RETRY_AFTER_CEILING_MS } from '@/nodes/GstCompliance/http/retry';
 
 const TOKEN_ADVICE =
 	'Tokens are cached per n8n process, so this usually means other n8n processes or tools request tokens with the same client. Try again later.';

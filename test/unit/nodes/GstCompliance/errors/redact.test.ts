@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * What may reach an error message or a log line from a server's text: anything shaped like a JWT
  * goes, and a secret goes in every form it is sent or echoed in, each form checked on its own and
@@ -6,7 +7,7 @@
  * limits at their edges, what stays untouched, parameters named like a secret, and the excerpt's
  * cut and head bound. (The token client's own messages: tokenClient.test.ts.)
  */
-import { excerpt, redact } from '../../../../../nodes/GstCompliance/errors/redact';
+import { excerpt, redact } from '@/nodes/GstCompliance/errors/redact';
 
 /** Space, plus, slash, quote, backslash and the HTML specials, each with hex letters in its code. */
 const PUNCTUATED = `Qz8 Kp+Wm/"Xv\\Ly&<Nb>'Rt`;

@@ -1,8 +1,5 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
-import {
-	SERVER_WORDS_MAX,
-	serverWords,
-} from '../../../../../nodes/GstCompliance/errors/serverWords';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
+import { SERVER_WORDS_MAX, serverWords } from '@/nodes/GstCompliance/errors/serverWords';
 
 const SECRET = 'client-secret-value-123';
 

@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The one status classifier: every class at its edges, and which classes are worth retrying. */
-import { classifyStatus } from '../../../../../nodes/GstCompliance/http/httpStatus';
+import { classifyStatus } from '@/nodes/GstCompliance/http/httpStatus';
 
 describe('classifyStatus', () => {
 	it.each([

@@ -1,8 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** Plain words for connection failures, found on the error or up to three causes deep. */
-import {
-	describeNetworkFailure,
-	isNetworkFailure,
-} from '../../../../../nodes/GstCompliance/http/networkError';
+import { describeNetworkFailure, isNetworkFailure } from '@/nodes/GstCompliance/http/networkError';
 
 const withCode = (code: string) => Object.assign(new Error('x'), { code });
 const nested = (depth: number, inner: unknown): unknown => {

@@ -1,10 +1,11 @@
-import type { Hop } from '../../../../../nodes/GstCompliance/http/redirects';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
+import type { Hop } from '@/nodes/GstCompliance/http/redirects';
 import {
 	followRedirects,
 	MAX_REDIRECTS,
 	nextHop,
 	requestUrl,
-} from '../../../../../nodes/GstCompliance/http/redirects';
+} from '@/nodes/GstCompliance/http/redirects';
 
 const API = 'https://api.example.com';
 const get = (url = `${API}/v1/einvoices/einv_1`, authenticated = true): Hop => ({

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * Bounded retries: `Retry-After` read as delay-seconds or one of the three HTTP-date forms, bounded
  * to a day; exponential backoff with jitter; and the retry loop's limits (attempts, the longest
@@ -14,7 +15,7 @@ import {
 	type AttemptResult,
 	type RetryFailure,
 	type RetryPolicy,
-} from '../../../../../nodes/GstCompliance/http/retry';
+} from '@/nodes/GstCompliance/http/retry';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 

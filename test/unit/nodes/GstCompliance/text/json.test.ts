@@ -1,9 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** Text that may be JSON, read without a try/catch at each reader. */
-import {
-	isJsonObject,
-	jsonObject,
-	parseJsonOr,
-} from '../../../../../nodes/GstCompliance/text/json';
+import { isJsonObject, jsonObject, parseJsonOr } from '@/nodes/GstCompliance/text/json';
 
 describe('parseJsonOr: what the text parses to, else the fallback', () => {
 	it.each([

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * The API's answers and what the node makes of each: "the API answers X → code, message,
  * retried or not", then the message the user reads once the retries are spent. Read beside
@@ -12,12 +12,12 @@ import {
 	finalError,
 	redirectedTooOften,
 	type RequestScope,
-} from '../../../../../nodes/GstCompliance/transport/apiAnswer';
-import { gstErrorInfo } from '../../../../../nodes/GstCompliance/errors/apiError';
-import { GstCredentialError } from '../../../../../nodes/GstCompliance/errors/credentialError';
-import type { GstCredentials } from '../../../../../nodes/GstCompliance/credential/environment';
-import * as messages from '../../../../../nodes/GstCompliance/errors/messages';
-import type { Hop } from '../../../../../nodes/GstCompliance/http/redirects';
+} from '@/nodes/GstCompliance/transport/apiAnswer';
+import { gstErrorInfo } from '@/nodes/GstCompliance/errors/apiError';
+import { GstCredentialError } from '@/nodes/GstCompliance/errors/credentialError';
+import type { GstCredentials } from '@/nodes/GstCompliance/credential/environment';
+import * as messages from '@/nodes/GstCompliance/errors/messages';
+import type { Hop } from '@/nodes/GstCompliance/http/redirects';
 
 const node: INode = {
 	id: 'node-1',

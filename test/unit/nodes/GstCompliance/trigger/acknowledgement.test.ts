@@ -1,4 +1,5 @@
-import { acknowledgeMode } from '../../../../../nodes/GstCompliance/trigger/acknowledgement';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
+import { acknowledgeMode } from '@/nodes/GstCompliance/trigger/acknowledgement';
 
 describe('the acknowledgement by n8n version (Automatic)', () => {
 	it.each([

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The trigger as n8n's contexts show it to webhook() and to the execution's first step. */
 import type {
 	IExecuteFunctions,
@@ -6,11 +7,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import {
-	readTrigger,
-	triggerOf,
-	type TriggerContext,
-} from '../../../../../nodes/GstCompliance/trigger/context';
+import { readTrigger, triggerOf, type TriggerContext } from '@/nodes/GstCompliance/trigger/context';
 
 /** n8n's getNodeParameter, standing in: says which names it was asked for. */
 const resolved: string[] = [];

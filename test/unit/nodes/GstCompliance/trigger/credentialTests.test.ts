@@ -1,14 +1,14 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * Each credential's Test, as both nodes offer it: the same function under the name the node gives
  * as `testedBy`, whichever node n8n finds first.
  */
 import type { ICredentialsDecrypted, ICredentialTestFunctions } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../../../nodes/GstCompliance/GstCompliance.node';
-import { GstComplianceTrigger } from '../../../../../nodes/GstCompliance/GstComplianceTrigger.node';
-import { testGstComplianceCredentials } from '../../../../../nodes/GstCompliance/credential/connectionCheck';
-import * as credentialTests from '../../../../../nodes/GstCompliance/trigger/credentialTests';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
+import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
+import { testGstComplianceCredentials } from '@/nodes/GstCompliance/credential/connectionCheck';
+import * as credentialTests from '@/nodes/GstCompliance/trigger/credentialTests';
 
 const call = async (test: typeof credentialTests.gstComplianceWebhookSecretCheck, data: object) =>
 	await test.call(

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * judgeDelivery, parseEnvelope, readEnvelope and envelopeFields on their own: the order of the checks (size → signature →
  * timestamp → envelope → event filter), that judging is pure (no store, nothing remembered), and
@@ -11,8 +11,8 @@ import {
 	parseEnvelope,
 	readEnvelope,
 	type DeliveryInput,
-} from '../../../../../nodes/GstCompliance/trigger/delivery';
-import { formatSignatureHeader, sign } from '../../../../../nodes/GstCompliance/trigger/signature';
+} from '@/nodes/GstCompliance/trigger/delivery';
+import { formatSignatureHeader, sign } from '@/nodes/GstCompliance/trigger/signature';
 
 const SECRET = 'whsec_delivery_0123456789';
 const NOW_MS = Date.UTC(2025, 0, 15, 4, 30, 0);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * What the editor shows for the trigger before any event: the trigger panel, the activation message
  * and the canvas text say where the subscription is made, which URL to paste and where the
@@ -6,7 +7,7 @@
 import type { INode, TriggerPanelDefinition } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { GstComplianceTrigger } from '../../../../../nodes/GstCompliance/GstComplianceTrigger.node';
+import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
 
 const { description } = new GstComplianceTrigger();
 const panel = description.triggerPanel as TriggerPanelDefinition;
@@ -156,7 +157,7 @@ describe('words a user knows', () => {
 
 	it('is found by searching e-invoice, IRN, e-way bill or GST (codex aliases)', () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- the codex file n8n reads beside the node
-		const codex = require('../../../../../nodes/GstCompliance/GstComplianceTrigger.node.json') as {
+		const codex = require('@/nodes/GstCompliance/GstComplianceTrigger.node.json') as {
 			alias?: string[];
 			resources?: object;
 		};

@@ -1,10 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The service's webhook event types, and which of them a trigger's selection lets through. */
 import {
 	ALL_EVENTS,
 	EVENT_TYPES,
 	eventResource,
 	isEventSelected,
-} from '../../../../../nodes/GstCompliance/trigger/events';
+} from '@/nodes/GstCompliance/trigger/events';
 
 describe('the event types (docs/service-api.md, "Event types")', () => {
 	it('lists the seven types of the spec, each named after its resource', () => {

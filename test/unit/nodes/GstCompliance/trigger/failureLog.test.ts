@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * FailureLog: the first refusal of a run is said at once, later ones at most once a minute with
  * their count, per trigger and reason.
  */
-import { FailureLog, SAY_EVERY_MS } from '../../../../../nodes/GstCompliance/trigger/failureLog';
+import { FailureLog, SAY_EVERY_MS } from '@/nodes/GstCompliance/trigger/failureLog';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * normaliseOptions: the trigger's options as the webhook uses them, whole milliseconds inside the
  * documented ranges whatever the editor, an expression or the REST API saved, with a note for each
@@ -8,7 +9,7 @@ import {
 	START_WITHIN_MINUTES,
 	TOLERANCE_SECONDS,
 	WINDOW_HOURS,
-} from '../../../../../nodes/GstCompliance/trigger/options';
+} from '@/nodes/GstCompliance/trigger/options';
 
 const HOUR = 3_600_000;
 const WINDOW = 'Dedupe Window (Hours)';

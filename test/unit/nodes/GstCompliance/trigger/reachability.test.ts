@@ -1,7 +1,5 @@
-import {
-	unreachableHost,
-	unreachableUrlMessage,
-} from '../../../../../nodes/GstCompliance/trigger/reachability';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
+import { unreachableHost, unreachableUrlMessage } from '@/nodes/GstCompliance/trigger/reachability';
 
 describe('a URL the service cannot reach over the internet', () => {
 	it.each([

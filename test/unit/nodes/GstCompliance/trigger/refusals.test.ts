@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * Each delivery the trigger does no work for (trigger/refusals.ts): the sender's answer in fixed
  * words, the log line where the user must act, and what the listening editor shows.
  */
-import { refusals } from '../../../../../nodes/GstCompliance/trigger/refusals';
+import { refusals } from '@/nodes/GstCompliance/trigger/refusals';
 
 describe('what each refusal answers, logs and shows', () => {
 	it('refusals for the sender alone (unreadable, too large, not an event) → 4xx, nothing logged', () => {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * The webhook signature: HMAC-SHA256 over "<t>.<raw body>", the `Service-Signature` header and its
  * grammar, and verification (every byte of the HMAC, each secret, the tolerance). Checks a partial
@@ -14,8 +14,8 @@ import {
 	parseSignatureHeader,
 	sign,
 	verify,
-} from '../../../../../nodes/GstCompliance/trigger/signature';
-import { fcParameters, timeoutFor } from '../../../../properties/fcConfig';
+} from '@/nodes/GstCompliance/trigger/signature';
+import { fcParameters, timeoutFor } from '@/test/properties/fcConfig';
 
 const SECRET = 'whsec_test_secret_value_123456';
 const T = 1736915400;

@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * What a Test-URL delivery that does no work carries to its execution (trigger/testUrl.ts): the
  * title and description the listening editor shows.
  */
-import { readShown, shownItem } from '../../../../../nodes/GstCompliance/trigger/testUrl';
+import { readShown, shownItem } from '@/nodes/GstCompliance/trigger/testUrl';
 
 describe('carrying why a Test-URL delivery does no work', () => {
 	it('shownItem → readShown gives the title and the description as written, nothing about the sender', () => {

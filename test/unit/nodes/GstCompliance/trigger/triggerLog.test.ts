@@ -1,10 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** What the trigger says in n8n's log: settings notes once, refusals at once and then counted. */
 import {
 	logLine,
 	logOnce,
 	sayRefused,
 	type LoggedTrigger,
-} from '../../../../../nodes/GstCompliance/trigger/triggerLog';
+} from '@/nodes/GstCompliance/trigger/triggerLog';
 
 function trigger(nodeId: string): LoggedTrigger & { lines: string[] } {
 	const lines: string[] = [];

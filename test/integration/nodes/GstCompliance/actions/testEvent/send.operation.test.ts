@@ -10,15 +10,15 @@ import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
-import { GstCompliance } from '../../../../../../nodes/GstCompliance/GstCompliance.node';
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
 import {
 	deliver,
 	newWorkflow,
 	SECRET,
 	type DeliveryRequest,
 	type DeliveryResult,
-} from '../../../../helpers/deliverToTrigger';
-import { executeContext } from '../../../../helpers/executeNode';
+} from '@/test/integration/helpers/deliverToTrigger';
+import { executeContext } from '@/test/integration/helpers/executeNode';
 
 const node = new GstCompliance();
 const WEBHOOK = { signingSecret: SECRET, previousSigningSecret: '' };

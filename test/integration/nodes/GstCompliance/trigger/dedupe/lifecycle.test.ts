@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node under jest, never inside n8n; imports the package through the @/ alias */
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a fixed password of the test's own redis-server */
 /**
  * The lifecycle (accept at the webhook → n8n's execution → start as its first step) as a model-based
@@ -13,24 +13,18 @@
 import fc from 'fast-check';
 import Redis from 'ioredis';
 
-import type {
-	EventLedger,
-	OverdueEvent,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/lifecycle';
-import { MemoryDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { type RedisConnection } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import type { EventLedger, OverdueEvent } from '@/nodes/GstCompliance/trigger/dedupe/lifecycle';
+import { MemoryDedupeStore } from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { DedupeUnavailableError } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { type RedisConnection } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import {
 	fixedClient,
 	RedisDedupeStore,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import {
-	REDIS_PREFIX,
-	ledgerScope,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { startRedis, type RunningRedis } from '../../../../../harness/queue/services';
-import { passRedisTime } from '../../../../helpers/redisTime';
-import { fcParameters, timeoutFor } from '../../../../../properties/fcConfig';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { REDIS_PREFIX, ledgerScope } from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
+import { passRedisTime } from '@/test/integration/helpers/redisTime';
+import { fcParameters, timeoutFor } from '@/test/properties/fcConfig';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 const WINDOW_MS = 24 * 3_600_000;

@@ -8,25 +8,25 @@
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 
-import { DedupeUnavailableError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { settings } from '../../../../../../nodes/GstCompliance/settings';
-import { RedisDedupeStore } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { DedupeUnavailableError } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { settings } from '@/nodes/GstCompliance/settings';
+import { RedisDedupeStore } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import {
 	redisDeliveryKey,
 	redisEventKey,
 	ledgerScope,
 	type LedgerScope,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { freePort, sleep, waitFor } from '../../../../../harness/http';
+} from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { freePort, sleep, waitFor } from '@/test/harness/http';
 import {
 	deliver,
 	envelope,
 	newWorkflow,
 	NOW_MS,
 	signed,
-} from '../../../../helpers/deliverToTrigger';
-import { holdingProxy } from '../../../../../harness/holdingProxy';
-import { suiteRedis } from '../../../../helpers/suiteRedis';
+} from '@/test/integration/helpers/deliverToTrigger';
+import { holdingProxy } from '@/test/harness/holdingProxy';
+import { suiteRedis } from '@/test/integration/helpers/suiteRedis';
 
 jest.setTimeout(60_000);
 

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The e-way bill Get operation on its own: the parameters it adds to the node (the Operation option
  * shown for e-way bills, the E-Way Bill ID field of each node version) and what `execute` asks for:
@@ -8,12 +9,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	description,
-	execute,
-} from '../../../../../../nodes/GstCompliance/actions/ewaybill/get.operation';
-import { ID_ERROR, ID_PATTERN } from '../../../../../../nodes/GstCompliance/actions/resourceId';
-import { CREDENTIAL, NODE, operationContext } from '../../../../helpers/operationContext';
+import { description, execute } from '@/nodes/GstCompliance/actions/ewaybill/get.operation';
+import { ID_ERROR, ID_PATTERN } from '@/nodes/GstCompliance/actions/resourceId';
+import { CREDENTIAL, NODE, operationContext } from '@/test/unit/helpers/operationContext';
 
 /** The operation with one item whose ID parameters are `ids` (by parameter name). */
 const run = (ids: Record<string, unknown>, answer?: (path: string) => IDataObject) =>

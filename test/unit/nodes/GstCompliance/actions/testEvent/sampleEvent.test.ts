@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * The sample event the Send operation posts: an envelope of each event type as the service sends
  * one (docs/service-api.md, "Event envelope"), marked as a sample by its ids, and its request
@@ -11,13 +11,10 @@ import {
 	SAMPLE_EVENT_PREFIX,
 	sampleEnvelope,
 	signedDelivery,
-} from '../../../../../../nodes/GstCompliance/actions/testEvent/sampleEvent';
-import { judgeDelivery } from '../../../../../../nodes/GstCompliance/trigger/delivery';
-import { EVENT_TYPES, type EventType } from '../../../../../../nodes/GstCompliance/trigger/events';
-import {
-	parseSignatureHeader,
-	SIGNATURE_HEADER,
-} from '../../../../../../nodes/GstCompliance/trigger/signature';
+} from '@/nodes/GstCompliance/actions/testEvent/sampleEvent';
+import { judgeDelivery } from '@/nodes/GstCompliance/trigger/delivery';
+import { EVENT_TYPES, type EventType } from '@/nodes/GstCompliance/trigger/events';
+import { parseSignatureHeader, SIGNATURE_HEADER } from '@/nodes/GstCompliance/trigger/signature';
 
 const SECRET = 'whsec_sample_0123456789abcdefghij';
 const NOW_MS = Date.UTC(2025, 0, 15, 4, 30, 0, 250);

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * Test Event → Send on its own: the parameters it adds (shown for Test Event only), and what
  * `execute` does with a faked n8n context: reads the Webhook Signing Secret once, POSTs each item's
@@ -15,14 +15,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import {
-	description,
-	execute,
-} from '../../../../../../nodes/GstCompliance/actions/testEvent/send.operation';
-import { judgeDelivery } from '../../../../../../nodes/GstCompliance/trigger/delivery';
-import { EVENT_TYPES } from '../../../../../../nodes/GstCompliance/trigger/events';
-import { unusableSecretRemedy } from '../../../../../../nodes/GstCompliance/trigger/refusals';
-import { NODE } from '../../../../helpers/operationContext';
+import { description, execute } from '@/nodes/GstCompliance/actions/testEvent/send.operation';
+import { judgeDelivery } from '@/nodes/GstCompliance/trigger/delivery';
+import { EVENT_TYPES } from '@/nodes/GstCompliance/trigger/events';
+import { unusableSecretRemedy } from '@/nodes/GstCompliance/trigger/refusals';
+import { NODE } from '@/test/unit/helpers/operationContext';
 
 const SECRET = 'whsec_send_0123456789abcdefghij';
 const URL_TEST = 'https://n8n.example.com/webhook-test/abc/webhook';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * What the answer to a sample event means: the trigger took it only when a GST Compliance Trigger
  * answered that it did (n8n 2.34+ 202, n8n 2.0–2.33 200, both `{received: true}`); every other
@@ -10,8 +11,8 @@ import {
 	judgeAnswer,
 	LISTEN_FIRST,
 	readTriggerUrl,
-} from '../../../../../../nodes/GstCompliance/actions/testEvent/triggerAnswer';
-import { messageParts } from '../../../../../../nodes/GstCompliance/errors/messageParts';
+} from '@/nodes/GstCompliance/actions/testEvent/triggerAnswer';
+import { messageParts } from '@/nodes/GstCompliance/errors/messageParts';
 
 const TEST = new URL('https://n8n.example.com/webhook-test/3f1c0d2e-aaaa/webhook');
 const PRODUCTION = new URL('https://n8n.example.com/webhook/3f1c0d2e-aaaa/webhook');

@@ -1,10 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The digest both dedupe stores key an event id by. */
 import { createHash } from 'crypto';
 
-import {
-	eventDigest,
-	eventIdBytes,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/eventDigest';
+import { eventDigest, eventIdBytes } from '@/nodes/GstCompliance/trigger/dedupe/eventDigest';
 
 describe('eventDigest: SHA-256 of the id exactly as received', () => {
 	it('a well-formed id → its UTF-8 bytes, as ids remembered by earlier versions were keyed', () => {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** Every name the trigger keeps state under, built and read back in one place. */
 import { createHash } from 'crypto';
 
@@ -16,7 +17,7 @@ import {
 	triggerKey,
 	triggerId,
 	triggerRunKey,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+} from '@/nodes/GstCompliance/trigger/dedupe/keys';
 
 const TRIGGER = { workflowId: 'wf1', nodeId: 'node-1' };
 const S = ledgerScope({ workflowId: 'w', nodeId: 'n' });

@@ -1,7 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 import {
 	duplicateStartMessage,
 	overdueMessage,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/lifecycle';
+} from '@/nodes/GstCompliance/trigger/dedupe/lifecycle';
 
 const AT = Date.UTC(2026, 10, 26, 9, 15, 0);
 

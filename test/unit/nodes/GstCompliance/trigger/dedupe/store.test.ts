@@ -1,16 +1,14 @@
-import { dedupeRegistry } from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
+import { dedupeRegistry } from '@/nodes/GstCompliance/trigger/dedupe/memory/registry';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import { redisClients } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { redisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
 import type { INode } from 'n8n-workflow';
 
-import { RedisCredentialMissingError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import {
-	releaseTrigger,
-	usesRedis,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/store';
+import { RedisCredentialMissingError } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { releaseTrigger, usesRedis } from '@/nodes/GstCompliance/trigger/dedupe/store';
 
 const SHIPPED: DedupeOptions = { windowMs: 24 * 3_600_000 + 300_000, capacity: 125_000 };
 const create = () => new MemoryDedupeStore(SHIPPED);

@@ -1,13 +1,14 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 import {
 	DedupeUnavailableError,
 	RedisClientMissingError,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { RedisCredentialError } from '../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { RedisCredentialError } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 import {
 	AcceptedElsewhereError,
 	SavedIdsUnreadError,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
-import { storeRefusal } from '../../../../../../nodes/GstCompliance/trigger/dedupe/storeRefusal';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import { storeRefusal } from '@/nodes/GstCompliance/trigger/dedupe/storeRefusal';
 
 describe('what a store error means for a delivery', () => {
 	it('storeRefusal(Redis unreachable) → 503 "retry later", the rate-limit key "redis:unreachable", what to check', () => {

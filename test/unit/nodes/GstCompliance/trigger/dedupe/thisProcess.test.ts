@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 import {
 	newAcceptanceMark,
 	renewThisProcess,
 	thisProcess,
-} from '../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
+} from '@/nodes/GstCompliance/trigger/dedupe/thisProcess';
 
 describe('this process as its acceptances name it', () => {
 	it('thisProcess → an id of 8 hex characters', () => {

@@ -19,26 +19,23 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	ATTACH_REDIS_FROM,
 	DEDUPE_CAPACITY,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/capacity';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/capacity';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import type { DedupeSnapshot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
-import {
-	processesKey,
-	snapshotKey,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import type { DedupeSnapshot } from '@/nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
+import { processesKey, snapshotKey } from '@/nodes/GstCompliance/trigger/dedupe/keys';
 import {
 	OVERLAP_MS,
 	PROCESS_LIVE_MS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
-import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import { thisProcess } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
-import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
-import { normaliseOptions } from '../../../../../../../nodes/GstCompliance/trigger/options';
-import { settings } from '../../../../../../../nodes/GstCompliance/settings';
-import * as output from '../../../../../../../nodes/GstCompliance/trigger/output';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import { dedupeRegistry } from '@/nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { thisProcess } from '@/nodes/GstCompliance/trigger/dedupe/thisProcess';
+import { releaseTrigger } from '@/nodes/GstCompliance/trigger/dedupe/store';
+import { normaliseOptions } from '@/nodes/GstCompliance/trigger/options';
+import { settings } from '@/nodes/GstCompliance/settings';
+import * as output from '@/nodes/GstCompliance/trigger/output';
 import {
 	deliver,
 	envelope,
@@ -49,7 +46,7 @@ import {
 	TRIGGER_NAME,
 	type DeliveryResult,
 	type WorkflowRow,
-} from '../../../../../helpers/deliverToTrigger';
+} from '@/test/integration/helpers/deliverToTrigger';
 
 const HOUR = 3_600_000;
 const SHIPPED: DedupeOptions = {

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * The process's shared Redis clients against a real redis-server (started here; missing, the suite
  * fails with the command that installs it): a client is closed only when no delivery or execution
@@ -6,18 +6,15 @@
  * sweep). Redis holds the commands with CLIENT PAUSE, as a slow or busy Redis does.
  */
 
-import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
-import { connectionFromCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { releaseTrigger } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/store';
-import {
-	redisEventKey,
-	ledgerScope,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { freePort, sleep, waitFor } from '../../../../../../harness/http';
-import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
-import { suiteRedis } from '../../../../../helpers/suiteRedis';
+import { redisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { DedupeUnavailableError } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { testRedisCredential } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { connectionFromCredential } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { releaseTrigger } from '@/nodes/GstCompliance/trigger/dedupe/store';
+import { redisEventKey, ledgerScope } from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { freePort, sleep, waitFor } from '@/test/harness/http';
+import { deliver, envelope, NOW_MS, signed } from '@/test/integration/helpers/deliverToTrigger';
+import { suiteRedis } from '@/test/integration/helpers/suiteRedis';
 
 jest.setTimeout(60_000);
 

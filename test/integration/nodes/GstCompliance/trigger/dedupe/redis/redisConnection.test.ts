@@ -11,11 +11,11 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import Redis from 'ioredis';
 
-import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { REDIS_COMMANDS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
-import { freePort, sleep } from '../../../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
-import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
+import { redisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { REDIS_COMMANDS } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
+import { freePort, sleep } from '@/test/harness/http';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
+import { deliver, envelope, NOW_MS, signed } from '@/test/integration/helpers/deliverToTrigger';
 
 jest.setTimeout(60_000);
 

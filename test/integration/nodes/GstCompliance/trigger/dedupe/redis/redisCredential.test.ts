@@ -13,17 +13,17 @@ import * as path from 'path';
 import Redis from 'ioredis';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { testRedisCredential } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
 	REDIS_ADVICE,
 	REDIS_COMMANDS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
-import { REDIS_PREFIX } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { freePort, waitFor } from '../../../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
+import { REDIS_PREFIX } from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { freePort, waitFor } from '@/test/harness/http';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the plain-Node installer of the test services
-const installer = require('../../../../../../harness/queue/installServices.js') as {
+const installer = require('@/test/harness/queue/installServices.js') as {
 	redisCli(): string | undefined;
 };
 

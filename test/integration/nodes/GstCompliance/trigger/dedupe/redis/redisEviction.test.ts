@@ -9,18 +9,18 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import Redis from 'ioredis';
 
-import { connectionFromCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { connectionFromCredential } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { redisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { testRedisCredential } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
 	fixedClient,
 	RedisDedupeStore,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import { sleep, waitFor } from '../../../../../../harness/http';
-import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
-import { suiteRedis } from '../../../../../helpers/suiteRedis';
-import { ledgerScope } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { sleep, waitFor } from '@/test/harness/http';
+import { deliver, envelope, NOW_MS, signed } from '@/test/integration/helpers/deliverToTrigger';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
+import { suiteRedis } from '@/test/integration/helpers/suiteRedis';
+import { ledgerScope } from '@/nodes/GstCompliance/trigger/dedupe/keys';
 
 jest.setTimeout(60_000);
 

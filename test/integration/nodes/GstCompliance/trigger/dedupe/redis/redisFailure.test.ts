@@ -13,16 +13,16 @@ import * as path from 'path';
 import Redis from 'ioredis';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { redisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { testRedisCredential } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
 	REDIS_ADVICE,
 	REDIS_COMMANDS,
 	REDIS_COMMAND_LIST,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
-import { sleep, waitFor } from '../../../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
-import { deliver, envelope, NOW_MS, signed } from '../../../../../helpers/deliverToTrigger';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
+import { sleep, waitFor } from '@/test/harness/http';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
+import { deliver, envelope, NOW_MS, signed } from '@/test/integration/helpers/deliverToTrigger';
 
 jest.setTimeout(90_000);
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- a fixed password of the test's own redis-server, not a credential */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- a fixed password of the test's own redis-server, not a credential; imports the package through the @/ alias */
 /**
  * The values the Redis store keeps in an event's key: the TypeScript side (startedMark,
  * startedByAnother) and the Lua side (START) against a real redis-server (Debian's
@@ -12,8 +12,8 @@ import {
 	START,
 	startedByAnother,
 	startedMark,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisScripts';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisScripts';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
 
 jest.setTimeout(60_000);
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * The Redis dedupe store against a real redis-server (Debian's `redis-server`, started here on a
  * free port with a password; missing, the suite fails with the command that installs it), on one
@@ -8,38 +8,38 @@
  */
 import Redis, { Cluster } from 'ioredis';
 
-import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { DedupeUnavailableError } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import {
 	connectionFromCredential,
 	type RedisConnection,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { redisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { testRedisCredential } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { redisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { testRedisCredential } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
 	fixedClient,
 	RedisDedupeStore,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisStore';
 import {
 	type LedgerScope,
 	ledgerScope,
 	redisAcceptedKey,
 	redisDeliveryKey,
 	redisEventKey,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { sleep, waitFor } from '../../../../../../harness/http';
+} from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { sleep, waitFor } from '@/test/harness/http';
 import {
 	startRedis,
 	startRedisCluster,
 	type RunningRedis,
 	type RunningRedisCluster,
-} from '../../../../../../harness/queue/services';
+} from '@/test/harness/queue/services';
 import {
 	deliver,
 	envelope,
 	newWorkflow,
 	NOW_MS,
 	signed,
-} from '../../../../../helpers/deliverToTrigger';
+} from '@/test/integration/helpers/deliverToTrigger';
 
 jest.setTimeout(60_000);
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- fixed secrets of the tests, not credentials; imports the package through the @/ alias */
 /**
  * A start survives a failover: a real master and replica (redis-server, started here), the
  * replica linked through a proxy that can hold the replication stream. The replica is promoted
@@ -10,20 +10,17 @@ import Redis from 'ioredis';
 import {
 	createClient,
 	loadRedisModule,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 import {
 	fixedClient,
 	RedisDedupeStore,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisStore';
-import {
-	redisEventKey,
-	ledgerScope,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { waitForReplica } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
-import type { RedisConnection } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
-import { sleep, waitFor } from '../../../../../../harness/http';
-import { startRedis, type RunningRedis } from '../../../../../../harness/queue/services';
-import { holdingProxy, type HoldingProxy } from '../../../../../../harness/holdingProxy';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisStore';
+import { redisEventKey, ledgerScope } from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { waitForReplica } from '@/nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
+import type { RedisConnection } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+import { sleep, waitFor } from '@/test/harness/http';
+import { startRedis, type RunningRedis } from '@/test/harness/queue/services';
+import { holdingProxy, type HoldingProxy } from '@/test/harness/holdingProxy';
 
 jest.setTimeout(60_000);
 

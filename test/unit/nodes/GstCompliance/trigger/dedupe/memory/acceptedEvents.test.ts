@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The built-in store's accepted events not started yet. */
-import { AcceptedEvents } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/acceptedEvents';
+import { AcceptedEvents } from '@/nodes/GstCompliance/trigger/dedupe/memory/acceptedEvents';
 
 const T0 = Date.UTC(2026, 10, 26, 9, 0, 0);
 const MINUTE = 60_000;

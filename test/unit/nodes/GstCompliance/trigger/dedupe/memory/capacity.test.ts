@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The single-process store near and at its cap: it says so in the n8n log (at most once per ten
  * minutes per store and kind) and counts every id it had to forget inside the window.
@@ -6,8 +7,8 @@ import {
 	ATTACH_REDIS_FROM,
 	CapacityWatch,
 	DEDUPE_CAPACITY,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/capacity';
-import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/capacity';
+import { MemoryDedupeStore } from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 
 const NOW = Date.UTC(2025, 0, 15, 4, 30, 0);
 const HOUR = 3_600_000;

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The built-in store as a trigger uses it (memory/memoryLedger.ts), on plain static-data objects:
  * what a webhook's acceptance writes, what an execution never writes, the Test URL's own memory,
@@ -6,25 +7,22 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { settings } from '../../../../../../../nodes/GstCompliance/settings';
+import { settings } from '@/nodes/GstCompliance/settings';
 import {
 	ANSWER_FRESH_MS,
 	READ_SAVED_DELAYS_MS,
 	memoryLedger,
 	type MemorySite,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryLedger';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryLedger';
 import {
 	AcceptedElsewhereError,
 	SavedIdsUnreadError,
 	OVERLAP_MS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
-import {
-	processesKey,
-	snapshotKey,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/keys';
-import { MemoryDedupeStore } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import { dedupeRegistry } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import { thisProcess } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+import { processesKey, snapshotKey } from '@/nodes/GstCompliance/trigger/dedupe/keys';
+import { MemoryDedupeStore } from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { dedupeRegistry } from '@/nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { thisProcess } from '@/nodes/GstCompliance/trigger/dedupe/thisProcess';
 
 const NOW = Date.UTC(2026, 10, 26, 9, 0, 0);
 const WITHIN = 30 * 60_000;

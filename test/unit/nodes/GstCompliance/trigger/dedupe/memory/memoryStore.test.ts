@@ -12,10 +12,10 @@ import { runInNewContext } from 'vm';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
-import { digestEventId } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startedIds';
-import { STARTED_BY_KEPT } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startTokens';
-import { fcParameters, timeoutFor } from '../../../../../../properties/fcConfig';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+import { digestEventId } from '@/nodes/GstCompliance/trigger/dedupe/memory/startedIds';
+import { STARTED_BY_KEPT } from '@/nodes/GstCompliance/trigger/dedupe/memory/startTokens';
+import { fcParameters, timeoutFor } from '@/test/properties/fcConfig';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

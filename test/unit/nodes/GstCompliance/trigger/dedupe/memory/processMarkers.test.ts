@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -6,7 +7,7 @@ import {
 	OtherProcesses,
 	OVERLAP_MS,
 	PROCESS_LIVE_MS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/processMarkers';
 
 const NOW = Date.UTC(2026, 10, 26, 9, 0, 0);
 const MINUTE = 60_000;

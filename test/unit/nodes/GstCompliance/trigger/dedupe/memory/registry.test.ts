@@ -1,12 +1,13 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 import {
 	DedupeRegistry,
 	IDLE_STORE_MS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/registry';
-import { thisProcess } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/thisProcess';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/registry';
+import { thisProcess } from '@/nodes/GstCompliance/trigger/dedupe/thisProcess';
 import {
 	MemoryDedupeStore,
 	type DedupeOptions,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/memoryStore';
 
 const HOUR = 3_600_000;
 const NOW_MS = Date.UTC(2025, 0, 15, 4, 30, 0);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The built-in store's persisted records: a digest and a minute offset, fixed width. */
 import {
 	decodeOffset,
@@ -7,7 +8,7 @@ import {
 	isSnapshot,
 	MAX_OFFSET,
 	RECORD_CHARS,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 
 describe('encodeOffset and decodeOffset: a minute offset in three base64url characters', () => {
 	it.each<[number, string]>([

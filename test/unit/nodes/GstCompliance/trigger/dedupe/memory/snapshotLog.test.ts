@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The built-in store's persisted-records buffer on its own: records appended in order, records
  * dropped from the front, the text a snapshot keeps, when `append` and `dropFirst` ask the owner to
@@ -5,8 +6,8 @@
  * what `fold` and `reset` leave and how many records they count as copied. memoryStore.test.ts
  * covers the buffer through the store's snapshots.
  */
-import { SnapshotLog } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotLog';
-import { RECORD_CHARS } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
+import { SnapshotLog } from '@/nodes/GstCompliance/trigger/dedupe/memory/snapshotLog';
+import { RECORD_CHARS } from '@/nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 
 /** A record of RECORD_CHARS characters that names its number: `r0000000007AAA`. */
 const record = (n: number): string => `r${String(n).padStart(RECORD_CHARS - 4, '0')}AAA`;

@@ -1,7 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 import {
 	STARTED_BY_KEPT,
 	StartTokens,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startTokens';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/startTokens';
 
 describe('StartTokens: which acceptance made each latest start', () => {
 	it('record(A) → startedBy(A) true; B, no token or another event → false', () => {

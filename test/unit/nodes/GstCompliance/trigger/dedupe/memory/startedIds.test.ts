@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The built-in store's started ids on their own: digests by minute, expiry by each id's own minute,
  * eviction oldest first, merge, and the persisted records. What a start means, and the whole store
@@ -9,8 +10,8 @@ import {
 	digestEventId,
 	MINUTE_MS,
 	StartedIds,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/startedIds';
-import { startedRecords } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/startedIds';
+import { startedRecords } from '@/nodes/GstCompliance/trigger/dedupe/memory/snapshotFormat';
 
 const M0 = Math.floor(Date.UTC(2025, 0, 15, 4, 30, 0) / MINUTE_MS);
 const TEN_MINUTES = 10 * MINUTE_MS;

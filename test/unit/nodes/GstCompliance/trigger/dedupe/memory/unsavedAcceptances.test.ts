@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /**
  * The built-in store's acceptances not yet shown to be in the database, and the deliveries waiting
  * on them (trigger/dedupe/memory/unsavedAcceptances.ts): released when a request's snapshot lists
@@ -6,7 +7,7 @@
 import {
 	UnsavedAcceptances,
 	type SaveProof,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/memory/unsavedAcceptances';
+} from '@/nodes/GstCompliance/trigger/dedupe/memory/unsavedAcceptances';
 
 /** Timers the test fires by hand, and the probes made. */
 function manualProof(probe?: () => Promise<void>) {

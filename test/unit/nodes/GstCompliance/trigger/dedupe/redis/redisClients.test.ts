@@ -1,6 +1,7 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** One client per connection settings, shared by the deliveries, closed with its last user. */
-import { RedisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import { FakeRedis, fakeModule, SETTINGS } from '../../../../../helpers/fakeRedis';
+import { RedisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import { FakeRedis, fakeModule, SETTINGS } from '@/test/unit/helpers/fakeRedis';
 
 describe('RedisClients: one client per settings, shared by the deliveries', () => {
 	let nowMs = Date.UTC(2025, 0, 15, 4, 30);

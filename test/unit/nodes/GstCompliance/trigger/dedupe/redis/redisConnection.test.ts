@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** n8n's ioredis, loaded only when a Redis credential is attached. */
 import {
 	loadRedisModule,
 	RedisClientMissingError,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
 
 class Redis {}
 class Cluster {}

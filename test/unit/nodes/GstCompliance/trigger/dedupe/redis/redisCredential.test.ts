@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The Redis credential's Test button. */
-import type { RedisModule } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { probeOnce } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
-import { DedupeUnavailableError } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { FakeRedis, fakeModule, noRehearsal, SETTINGS } from '../../../../../helpers/fakeRedis';
+import type { RedisModule } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { probeOnce } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { DedupeUnavailableError } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { FakeRedis, fakeModule, noRehearsal, SETTINGS } from '@/test/unit/helpers/fakeRedis';
 
 describe('probeOnce: the Test button connects, PINGs and always disconnects', () => {
 	beforeEach(() => {

@@ -1,9 +1,9 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node under jest, never inside n8n; imports the package through the @/ alias */
 
 /** Redis's maxmemory-policy, read at the Test button and at the first connect. */
-import { RedisClients } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisClients';
-import type { RedisModule } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
-import { probeOnce } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
+import { RedisClients } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisClients';
+import type { RedisModule } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisConnection';
+import { probeOnce } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisCredential';
 import {
 	CLUSTER,
 	clusterModule,
@@ -12,7 +12,7 @@ import {
 	fakeModule,
 	noRehearsal,
 	SETTINGS,
-} from '../../../../../helpers/fakeRedis';
+} from '@/test/unit/helpers/fakeRedis';
 
 const NOPERM = new Error(
 	"NOPERM User dedupe has no permissions to run the 'info' command (Pa55word)",

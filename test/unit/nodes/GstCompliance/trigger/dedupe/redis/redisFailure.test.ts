@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** Why Redis failed, read from what Redis or the client said. */
-import { redisFailure } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
+import { redisFailure } from '@/nodes/GstCompliance/trigger/dedupe/redis/redisFailure';
 
 describe('redisFailure: the cause of a failure, from its words', () => {
 	it.each([

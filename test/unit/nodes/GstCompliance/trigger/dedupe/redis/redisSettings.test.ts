@@ -1,10 +1,11 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** The Redis credential's fields as a connection (one Redis or a cluster), and what Redis errors may say. */
 import {
 	connectionFromCredential,
 	describeConnection,
 	redactConnectionSecrets,
 	RedisCredentialError,
-} from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
+} from '@/nodes/GstCompliance/trigger/dedupe/redis/redisSettings';
 
 describe('connectionFromCredential: Host is a host name alone', () => {
 	it.each([

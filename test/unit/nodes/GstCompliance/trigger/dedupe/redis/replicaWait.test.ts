@@ -1,5 +1,6 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: imports the package through the @/ alias (jest.config.js), never inside n8n */
 /** Redis Cluster's hash slot of a key, which picks the master a start waits on. */
-import { keySlot } from '../../../../../../../nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
+import { keySlot } from '@/nodes/GstCompliance/trigger/dedupe/redis/replicaWait';
 
 describe('keySlot', () => {
 	it("matches Redis Cluster's slots (CLUSTER KEYSLOT), hash tags included", () => {
