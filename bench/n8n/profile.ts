@@ -267,7 +267,8 @@ const LEGACY_ENGINE = 'legacy';
 export async function profileBench(runs: number, quick: boolean): Promise<Section> {
 	const title = "Item 6's CPU profile: the n8n process per event, by where the time goes";
 	const main = await measureProfile(runs, quick);
-	const legacy = measureInChild(main.version, runs, quick, LEGACY_ENGINE);
+	// The main runtime again (its folder is chosen the way this run's was), with the legacy engine.
+	const legacy = measureInChild(process.env.E2E_N8N_VERSION, runs, quick, LEGACY_ENGINE);
 	const other = measureInChild(WITHOUT_WEBHOOK_ISOLATE, runs, quick);
 	return {
 		title,
@@ -276,18 +277,19 @@ export async function profileBench(runs: number, quick: boolean): Promise<Sectio
 }
 
 /**
- * The same measurement on another n8n: its runtime (installed here when missing) is chosen when
- * the harness loads.
+ * The same measurement in a child process: the runtime of n8n `version` (the main runtime when
+ * undefined; installed here when missing) is chosen when the harness loads.
  */
 function measureInChild(
-	version: string,
+	version: string | undefined,
 	runs: number,
 	quick: boolean,
 	engine?: string,
 ): Measurement {
+	const named = version ? `n8n ${version}` : "the main runtime's n8n";
 	const env = {
 		...process.env,
-		E2E_N8N_VERSION: version,
+		...(version ? { E2E_N8N_VERSION: version } : {}),
 		...(engine ? { BENCH_EXPRESSION_ENGINE: engine } : {}),
 	};
 	const install = spawnSync(
@@ -301,7 +303,7 @@ function measureInChild(
 	);
 	if (install.status !== 0)
 		throw new Error(
-			`n8n ${version}'s runtime did not install (exit ${install.status}); try: E2E_N8N_VERSION=${version} npm run e2e:install`,
+			`${named}: its runtime did not install (exit ${install.status}); try: ${version ? `E2E_N8N_VERSION=${version} ` : ''}npm run e2e:install`,
 		);
 	const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gst-prof-')), 'measurement.json');
 	const child = spawnSync(
@@ -318,7 +320,7 @@ function measureInChild(
 	);
 	if (child.status !== 0 || !fs.existsSync(out))
 		throw new Error(
-			`item 6's profile on n8n ${version}${engine ? ` (${engine} engine)` : ''} failed (exit ${child.status}); what it said is above`,
+			`item 6's profile on ${named}${engine ? ` (${engine} engine)` : ''} failed (exit ${child.status}); what it said is above`,
 		);
 	return JSON.parse(fs.readFileSync(out, 'utf8')) as Measurement;
 }
