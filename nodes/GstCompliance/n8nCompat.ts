@@ -5,7 +5,7 @@
  * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
  * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
  * this file's integration test against n8n-core's own helper; 8 by this file's integration test and
- * the built-in store's persistence test, on n8n-core's own contexts; 9 to 13 as they say. The trigger's node file writes its
+ * the built-in store's memoryLedger test, on n8n-core's own contexts; 9 to 15 as they say. The trigger's node file writes its
  * versions, webhook and `execute` by 1 to 6.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
@@ -109,6 +109,13 @@
  *    receives no deliveries (a queue-mode worker). Pinned by the crash spec (a SIGKILL inside a
  *    burst: test/e2e/specs/concurrencyLimit.test.ts, and the compatibility project on 1.123.81
  *    and 2.8.4) and the queue spec (a worker, on the host's clock and 2 min ahead).
+ * 15. The editors of n8n 1.x and 2.0–2.33 take a node parameter that a credential slot's
+ *    `displayOptions.show` names as the node's authentication field when each of its option values
+ *    is named there (a boolean, having none, always is), and then leave that parameter out of the
+ *    node's panel; 2.41 takes only a parameter with options. So no slot `show`s on such a field:
+ *    the API slot is hidden while Refetch Latest State is off instead. Pinned by the trigger's
+ *    description test (n8n 2.8's rule, over both nodes) and the compatibility project's browser
+ *    check (the toggle is shown, and turning it on shows the slot).
  */
 import type {
 	IDataObject,

@@ -360,6 +360,44 @@ it('the trigger panel served by this n8n says publish, and activate for n8n 1.x'
 });
 
 it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)", async () => {
+	await withTriggerOpen('trigger-panel', 2, async (page) => {
+		await page.getByText('More info').click();
+		await page.getByText('This node has two URLs').waitFor();
+		const shown = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+		const help = (triggerPanel as { executionsHelp: { inactive: string } }).executionsHelp;
+		const asShown = help.inactive
+			.replace(/<br\s*\/?>/g, ' ')
+			.replace(/<[^>]+>/g, '')
+			.replace(/\s+/g, ' ')
+			.trim();
+		expect(shown).toContain(asShown);
+		expect(shown).toContain(MAJOR === 1 ? 'on n8n 1.x: activate it' : 'publish it');
+	});
+});
+
+it("the editor lists the trigger's Refetch Latest State, and turning it on asks for the API credential", async () => {
+	// An editor that took the toggle for the node's authentication field would hide it (n8n 1.x and
+	// 2.0–2.33 pick any field a credential's `show` names, a boolean included).
+	await withTriggerOpen('trigger-refetch', 3, async (page) => {
+		await page.locator('[data-test-id="parameter-input-refetch"]').waitFor();
+		expect(await page.locator('body').innerText()).not.toContain(REFETCH_SLOT);
+		await page.click('[data-test-id="parameter-input-refetch"] .el-switch');
+		await page.getByText(REFETCH_SLOT).waitFor();
+	});
+});
+
+const REFETCH_SLOT = 'API Access (for Refetch Latest State)';
+
+/**
+ * Signs in to this n8n in headless chromium, opens a workflow with the trigger (of `typeVersion`)
+ * and its node panel, and runs `check` on the page; a failure carries what the page showed, with a
+ * screenshot next to n8n's log.
+ */
+async function withTriggerOpen(
+	name: string,
+	typeVersion: number,
+	check: (page: Page) => Promise<void>,
+): Promise<void> {
 	const chromiumPath = '/usr/bin/chromium';
 	const playwright = path.join(
 		REPO_ROOT,
@@ -377,14 +415,14 @@ it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)"
 			launch(options: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }>;
 		};
 	};
-	const webhookCredential = session.webhookCredential;
 	const node = triggerNode({
 		events: ['*'],
-		webhookCredential,
+		webhookCredential: session.webhookCredential,
 		webhookId: uuid(),
 		position: [0, 0],
+		typeVersion,
 	});
-	const wf = await session.n8n.createWorkflow({ name: 'compat editor', nodes: [node] });
+	const wf = await session.n8n.createWorkflow({ name: `compat ${name}`, nodes: [node] });
 	const browser = await chromium.launch({
 		executablePath: chromiumPath,
 		headless: true,
@@ -403,21 +441,10 @@ it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)"
 			await page.goto(`${session.n8n.baseUrl}/workflow/${wf.id}`);
 			await page.dblclick(`[data-test-id="canvas-node"][data-node-name="${node.name as string}"]`);
 			await page.locator('[data-test-id="trigger-header"]').waitFor();
-			await page.getByText('More info').click();
-			await page.getByText('This node has two URLs').waitFor();
-			const shown = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
-			const help = (triggerPanel as { executionsHelp: { inactive: string } }).executionsHelp;
-			const asShown = help.inactive
-				.replace(/<br\s*\/?>/g, ' ')
-				.replace(/<[^>]+>/g, '')
-				.replace(/\s+/g, ' ')
-				.trim();
-			expect(shown).toContain(asShown);
-			expect(shown).toContain(MAJOR === 1 ? 'on n8n 1.x: activate it' : 'publish it');
-			await page.screenshot({ path: path.join(WORK_DIR, `compat-${VERSION}-trigger-panel.png`) });
+			await check(page);
+			await page.screenshot({ path: path.join(WORK_DIR, `compat-${VERSION}-${name}.png`) });
 		} catch (error) {
-			// What the page showed, for the failure message and a screenshot next to n8n's log.
-			const shotPath = path.join(WORK_DIR, `compat-${VERSION}-editor-failure.png`);
+			const shotPath = path.join(WORK_DIR, `compat-${VERSION}-${name}-failure.png`);
 			await page.screenshot({ path: shotPath }).catch(() => undefined);
 			const text = await page
 				.locator('body')
@@ -431,7 +458,7 @@ it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)"
 	} finally {
 		await browser.close();
 	}
-});
+}
 
 interface Page {
 	goto(url: string): Promise<unknown>;

@@ -4,9 +4,10 @@
  * and the canvas text say where the subscription is made, which URL to paste and where the
  * signing secret goes; the parameters carry no setup notice.
  */
-import type { INode, TriggerPanelDefinition } from 'n8n-workflow';
+import type { INode, INodeTypeDescription, TriggerPanelDefinition } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
+import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
 import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
 
 const { description } = new GstComplianceTrigger();
@@ -136,8 +137,49 @@ describe('each credential slot says what it is for', () => {
 
 	it('Refetch Latest State on → the API slot is shown and required, so n8n flags it while empty', () => {
 		expect(slot('gstComplianceApi').required).toBe(true);
-		expect(shown('gstComplianceApi', { refetch: true }, 3)).toBe(true);
-		expect(shown('gstComplianceApi', { refetch: false }, 3)).toBe(false);
+		for (const typeVersion of [1, 2, 3]) {
+			expect(shown('gstComplianceApi', { refetch: true }, typeVersion)).toBe(true);
+			expect(shown('gstComplianceApi', { refetch: false }, typeVersion)).toBe(false);
+		}
+	});
+});
+
+describe("no parameter is taken for the node's authentication field (n8nCompat.ts, 15.)", () => {
+	/**
+	 * n8n 2.8's editor (`findAlternativeAuthField`, 1.x alike): among the parameters the slots'
+	 * `displayOptions.show` name, the first whose every string option value is named there (a
+	 * boolean has none) is the authentication field, and the node's panel leaves it out.
+	 */
+	const authenticationField = (node: INodeTypeDescription) => {
+		const named: Record<string, string[]> = {};
+		for (const slot of node.credentials ?? [])
+			for (const [field, values] of Object.entries(slot.displayOptions?.show ?? {}))
+				named[field] = [...(named[field] ?? []), ...(values ?? []).map((v) => String(v ?? ''))];
+		return node.properties.find(
+			(field) =>
+				field.name in named &&
+				(field.options ?? []).every(
+					(option) =>
+						!('value' in option) ||
+						typeof option.value !== 'string' ||
+						named[field.name].includes(option.value),
+				),
+		);
+	};
+
+	it.each([
+		['GST Compliance Trigger', description],
+		['GST Compliance', new GstCompliance().description],
+	])('%s → none: every parameter stays in the panel on n8n 1.x and 2.0–2.33', (_, node) => {
+		expect(authenticationField(node)?.name).toBeUndefined();
+	});
+
+	it("a slot shown by a boolean → that boolean is taken (the rule's own check)", () => {
+		const withShow: INodeTypeDescription = {
+			...description,
+			credentials: [{ name: 'gstComplianceApi', displayOptions: { show: { refetch: [true] } } }],
+		};
+		expect(authenticationField(withShow)?.name).toBe('refetch');
 	});
 });
 
