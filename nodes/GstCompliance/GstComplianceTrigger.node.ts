@@ -72,9 +72,10 @@ export class GstComplianceTrigger implements INodeType {
 				displayName: 'API Access (for Refetch Latest State)',
 				// Shown only with Refetch on; required there, so n8n flags the node while it is empty.
 				// `hide`, not `show`: n8n 1.x and 2.0–2.33 editors hide a field a slot `show`s on
-				// (n8nCompat.ts, 15.).
+				// (n8nCompat.ts, 15.). `undefined` too: a saved node leaves the default out, and n8n's
+				// publish check reads the parameters as saved.
 				required: true,
-				displayOptions: { hide: { refetch: [false] } },
+				displayOptions: { hide: { refetch: [false, undefined] } },
 				testedBy: 'testGstComplianceCredentials',
 			},
 			{

@@ -113,9 +113,12 @@
  *    `displayOptions.show` names as the node's authentication field when each of its option values
  *    is named there (a boolean, having none, always is), and then leave that parameter out of the
  *    node's panel; 2.41 takes only a parameter with options. So no slot `show`s on such a field:
- *    the API slot is hidden while Refetch Latest State is off instead. Pinned by the trigger's
- *    description test (n8n 2.8's rule, over both nodes) and the compatibility project's browser
- *    check (the toggle is shown, and turning it on shows the slot).
+ *    the API slot is hidden while Refetch Latest State is off instead. n8n 2.x's publish check
+ *    (`validateNodeCredentials`) reads the node's parameters as saved, where a default is left
+ *    out, so it is hidden for a missing value too (`undefined`; the editor, which gets the
+ *    description as JSON, reads it as `null` and resolves defaults first). Pinned by the trigger's description
+ *    test (n8n 2.8's rule over both nodes; n8n's own check on a saved node) and the compatibility
+ *    project's browser check (the toggle is shown, and turning it on shows the slot).
  */
 import type {
 	IDataObject,

@@ -378,12 +378,18 @@ it("the editor shows the trigger panel in this line's words (n8n 1.x: activate)"
 it("the editor lists the trigger's Refetch Latest State, and turning it on asks for the API credential", async () => {
 	// An editor that took the toggle for the node's authentication field would hide it (n8n 1.x and
 	// 2.0–2.33 pick any field a credential's `show` names, a boolean included).
-	await withTriggerOpen('trigger-refetch', 3, async (page) => {
-		await page.locator('[data-test-id="parameter-input-refetch"]').waitFor();
-		expect(await page.locator('body').innerText()).not.toContain(REFETCH_SLOT);
-		await page.click('[data-test-id="parameter-input-refetch"] .el-switch');
-		await page.getByText(REFETCH_SLOT).waitFor();
-	});
+	// As n8n saves the node: Refetch at its default is left out.
+	await withTriggerOpen(
+		'trigger-refetch',
+		3,
+		async (page) => {
+			await page.locator('[data-test-id="parameter-input-refetch"]').waitFor();
+			expect(await page.locator('body').innerText()).not.toContain(REFETCH_SLOT);
+			await page.click('[data-test-id="parameter-input-refetch"] .el-switch');
+			await page.getByText(REFETCH_SLOT).waitFor();
+		},
+		{ omitRefetch: true },
+	);
 });
 
 const REFETCH_SLOT = 'API Access (for Refetch Latest State)';
@@ -397,6 +403,7 @@ async function withTriggerOpen(
 	name: string,
 	typeVersion: number,
 	check: (page: Page) => Promise<void>,
+	saved: { omitRefetch?: boolean } = {},
 ): Promise<void> {
 	const chromiumPath = '/usr/bin/chromium';
 	const playwright = path.join(
@@ -422,6 +429,7 @@ async function withTriggerOpen(
 		position: [0, 0],
 		typeVersion,
 	});
+	if (saved.omitRefetch) delete (node.parameters as Record<string, unknown>).refetch;
 	const wf = await session.n8n.createWorkflow({ name: `compat ${name}`, nodes: [node] });
 	const browser = await chromium.launch({
 		executablePath: chromiumPath,

@@ -5,7 +5,7 @@
  * signing secret goes; the parameters carry no setup notice.
  */
 import type { INode, INodeTypeDescription, TriggerPanelDefinition } from 'n8n-workflow';
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeHelpers, validateNodeCredentials } from 'n8n-workflow';
 
 import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
 import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
@@ -140,7 +140,29 @@ describe('each credential slot says what it is for', () => {
 		for (const typeVersion of [1, 2, 3]) {
 			expect(shown('gstComplianceApi', { refetch: true }, typeVersion)).toBe(true);
 			expect(shown('gstComplianceApi', { refetch: false }, typeVersion)).toBe(false);
+			expect(shown('gstComplianceApi', { events: ['*'] }, typeVersion)).toBe(false);
 		}
+	});
+
+	it("a saved node with Refetch left at its default → n8n's publish check asks for no API credential", () => {
+		// As n8n saves it: the default (`refetch: false`) left out; validateNodeCredentials reads it so.
+		const saved = (parameters: Record<string, unknown>) =>
+			validateNodeCredentials(
+				{
+					id: 'n',
+					name: 'GST Compliance Trigger',
+					type: 'n8n-nodes-gst-compliance.gstComplianceTrigger',
+					typeVersion: 3,
+					position: [0, 0],
+					parameters: parameters as never,
+					credentials: { gstComplianceWebhookApi: { id: '1', name: 'secret' } },
+				},
+				new GstComplianceTrigger(),
+			).map((issue) => `${issue.type}: ${issue.displayName}`);
+		expect(saved({ events: ['*'] })).toEqual([]);
+		expect(saved({ events: ['*'], refetch: true })).toEqual([
+			'missing: API Access (for Refetch Latest State)',
+		]);
 	});
 });
 
