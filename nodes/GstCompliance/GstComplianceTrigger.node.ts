@@ -1,13 +1,15 @@
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
+	INodeCredentialDescription,
 	INodeExecutionData,
 	INodeType,
+	INodeTypeBaseDescription,
 	INodeTypeDescription,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError, VersionedNodeType } from 'n8n-workflow';
 
 import { CREDENTIAL } from './credentialNames';
 
@@ -32,11 +34,26 @@ import { handleWebhook } from './trigger/webhook';
 import { logLine } from './trigger/triggerLog';
 import { triggerId } from './trigger/dedupe/keys';
 
+const triggerMethods = {
+	credentialTest: {
+		testGstComplianceCredentials,
+		gstComplianceWebhookSecretCheck,
+		gstComplianceRedisCheck,
+	},
+};
+
 /**
- * Starts a workflow once per verified event: webhook() accepts and answers (trigger/webhook.ts),
- * execute(), the execution's first step, starts each event once (trigger/execution.ts).
+ * Version 3's Redis slot: shown where Dedupe Store is Redis and required there, so n8n flags the
+ * node and refuses to publish it while the slot is empty. A saved node leaves the default
+ * (`builtIn`) out, and n8n's publish check reads it so: the slot is then not shown, as wanted.
  */
-export class GstComplianceTrigger implements INodeType {
+const requiredWhereRedis = (slot: INodeCredentialDescription): INodeCredentialDescription =>
+	slot.name === CREDENTIAL.redis
+		? { ...slot, required: true, displayOptions: { show: { dedupeStore: ['redis'] } } }
+		: slot;
+
+/** The trigger as one version, or a list of versions that share one description, runs it. */
+class TriggerVersion implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance Trigger',
 		name: 'gstComplianceTrigger',
@@ -47,9 +64,9 @@ export class GstComplianceTrigger implements INodeType {
 		group: ['trigger'],
 		// Version 2 is version 1 unchanged: n8n skips a per-request expression for nodes above
 		// version 1 (n8nCompat.ts, 3.). Version 3 asks which dedupe store (the Redis slot shows only
-		// for Redis) and says store notices as execution hints, not in the item. Saved version-1
-		// and version-2 nodes keep working as they are.
-		version: [1, 2, 3],
+		// for Redis, and is required there) and says store notices as execution hints, not in the
+		// item.
+		version: [1, 2],
 		defaultVersion: 3,
 		subtitle:
 			'={{$parameter["events"].includes("*") ? "All Events" : $parameter["events"].join(", ")}}',
@@ -81,10 +98,9 @@ export class GstComplianceTrigger implements INodeType {
 			{
 				name: 'gstComplianceRedisApi',
 				displayName: 'Shared Dedupe Store (Redis)',
+				// Versions 1 and 2 have no Dedupe Store parameter: the slot is always shown and
+				// optional there (empty: the built-in store). Version 3: requiredWhereRedis.
 				required: false,
-				// Version 3 shows it for Dedupe Store "Redis" only; versions 1 and 2 have no such
-				// parameter, and keep showing it (a hidden credential is not read at run time).
-				displayOptions: { hide: { dedupeStore: ['builtIn'] } },
 				testedBy: 'gstComplianceRedisCheck',
 			},
 		],
@@ -102,13 +118,16 @@ export class GstComplianceTrigger implements INodeType {
 		properties,
 	};
 
-	methods = {
-		credentialTest: {
-			testGstComplianceCredentials,
-			gstComplianceWebhookSecretCheck,
-			gstComplianceRedisCheck,
-		},
-	};
+	methods = triggerMethods;
+
+	constructor(version: [1, 2] | 3) {
+		if (version === 3)
+			this.description = {
+				...this.description,
+				version,
+				credentials: this.description.credentials!.map(requiredWhereRedis),
+			};
+	}
 
 	// Subscriptions are made in the service's dashboard only (docs/service-api.md: no API for
 	// them), so activation registers nothing remotely. n8n runs checkExists when the workflow is
@@ -150,6 +169,40 @@ export class GstComplianceTrigger implements INodeType {
 	// The first step of the execution the webhook started (n8nCompat.ts, 6.).
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await runExecution.call(this);
+	}
+}
+
+/**
+ * Starts a workflow once per verified event: webhook() accepts and answers (trigger/webhook.ts),
+ * execute(), the execution's first step, starts each event once (trigger/execution.ts).
+ *
+ * Each version has its own description (n8nCompat.ts, 16.): version 3 requires the Redis slot
+ * where Dedupe Store is Redis, which one description cannot say without also requiring it of the
+ * versions 1 and 2 that have no such parameter. Saved version-1 and version-2 nodes keep working
+ * as they are.
+ */
+export class GstComplianceTrigger extends VersionedNodeType {
+	// n8n's Credential Test finds a test through `nodeVersions` only where the package shares n8n's
+	// n8n-workflow (`instanceof`); with a copy installed beside the package (a manual `npm install`
+	// brings the peer along) it reads these two instead.
+	methods = triggerMethods;
+
+	constructor() {
+		const earlier = new TriggerVersion([1, 2]);
+		const latest = new TriggerVersion(3);
+		const { displayName, name, icon, group, subtitle, description, defaultVersion, credentials } =
+			latest.description;
+		const base: INodeTypeBaseDescription & Pick<INodeTypeDescription, 'credentials'> = {
+			displayName,
+			name,
+			icon,
+			group,
+			subtitle,
+			description,
+			defaultVersion,
+			credentials,
+		};
+		super({ 1: earlier, 2: earlier, 3: latest }, base);
 	}
 }
 

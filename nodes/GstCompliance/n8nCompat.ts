@@ -5,7 +5,7 @@
  * of the tested range); 3 by bench item 6's profile (the expression's cost) and by the e2e spec
  * (version-1 nodes keep working, and a version-2 node verifies a body of any Content-Type); 4 by
  * this file's integration test against n8n-core's own helper; 8 by this file's integration test and
- * the built-in store's memoryLedger test, on n8n-core's own contexts; 9 to 15 as they say. The trigger's node file writes its
+ * the built-in store's memoryLedger test, on n8n-core's own contexts; 9 to 16 as they say. The trigger's node file writes its
  * versions, webhook and `execute` by 1 to 6.
  *
  * 1. `responseData: ''` on the webhook description makes n8n answer an `onReceived` webhook with
@@ -119,6 +119,17 @@
  *    description as JSON, reads it as `null` and resolves defaults first). Pinned by the trigger's description
  *    test (n8n 2.8's rule over both nodes; n8n's own check on a saved node) and the compatibility
  *    project's browser check (the toggle is shown, and turning it on shows the slot).
+ * 16. A node type made of versions (`VersionedNodeType`) gives each version its own description:
+ *    n8n's loader and NodeTypes resolve a saved node by its `typeVersion` (`getNodeType`), the
+ *    editor draws a node from its version's description, and n8n-core reads a credential through
+ *    the first slot of that name in it, refusing it where that slot is hidden. So version 3 can
+ *    require the Redis slot where Dedupe Store is Redis while versions 1 and 2, which have no such
+ *    parameter, keep it optional; one description would need two slots of one name, and every
+ *    editor draws both. n8n's Credential Test finds a versioned type's Tests through its versions
+ *    only where the package shares n8n's n8n-workflow (`instanceof`), so the type carries its
+ *    slots and Tests itself too. Pinned by the trigger's description test (each version's slots
+ *    through n8n's own publish check), its integration test (the Tests on every version and the
+ *    type) and the editor spec (the slot is required where Redis is chosen).
  */
 import type {
 	IDataObject,

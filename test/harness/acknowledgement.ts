@@ -193,6 +193,8 @@ export interface ServiceView {
 	longestFailureRun: number;
 	notDelivered: string[];
 	active: boolean;
+	/** The successful attempts' answer times, 99th percentile (nearest rank), ms; printed, never asserted. */
+	ackP99Ms: number;
 }
 
 /**
@@ -211,7 +213,12 @@ export async function serviceView(s: Scenario, timeoutMs: number): Promise<Servi
 	const all = deliveries();
 	const sub = control.subscriptions().find((x) => x.id === s.subscriptionId);
 	const attempts = all.reduce((sum, d) => sum + d.attempts, 0);
+	const ackMs = all
+		.map((d) => d.acknowledgedAfterMs)
+		.filter((ms): ms is number => ms !== null)
+		.sort((a, b) => a - b);
 	return {
+		ackP99Ms: Math.round(ackMs[Math.max(0, Math.ceil(ackMs.length * 0.99) - 1)] ?? NaN),
 		attempts,
 		failedAttempts: attempts - all.filter((d) => d.state === 'delivered').length,
 		longestFailureRun: sub?.longestFailureRun ?? NaN,

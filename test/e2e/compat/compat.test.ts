@@ -392,7 +392,23 @@ it("the editor lists the trigger's Refetch Latest State, and turning it on asks 
 	);
 });
 
+it('the trigger with Dedupe Store Redis and no Redis credential: its panel shows one Shared Dedupe Store (Redis) slot, and the canvas flags the node for it', async () => {
+	// One description for every version could not require the slot for version 3 alone without a
+	// second slot of the same name, which every editor draws (n8nCompat.ts, 16.).
+	await withTriggerOpen(
+		'trigger-redis-required',
+		3,
+		async (page) => {
+			const text = await page.locator('body').innerText();
+			expect(text.split(REDIS_SLOT).length - 1).toBe(1);
+			await page.locator('[data-test-id="node-issues"]').waitFor();
+		},
+		{ dedupeStore: 'redis' },
+	);
+});
+
 const REFETCH_SLOT = 'API Access (for Refetch Latest State)';
+const REDIS_SLOT = 'Shared Dedupe Store (Redis)';
 
 /**
  * Signs in to this n8n in headless chromium, opens a workflow with the trigger (of `typeVersion`)
@@ -403,7 +419,7 @@ async function withTriggerOpen(
 	name: string,
 	typeVersion: number,
 	check: (page: Page) => Promise<void>,
-	saved: { omitRefetch?: boolean } = {},
+	saved: { omitRefetch?: boolean; dedupeStore?: 'redis' } = {},
 ): Promise<void> {
 	const chromiumPath = '/usr/bin/chromium';
 	const playwright = path.join(
@@ -430,6 +446,8 @@ async function withTriggerOpen(
 		typeVersion,
 	});
 	if (saved.omitRefetch) delete (node.parameters as Record<string, unknown>).refetch;
+	if (saved.dedupeStore)
+		(node.parameters as Record<string, unknown>).dedupeStore = saved.dedupeStore;
 	const wf = await session.n8n.createWorkflow({ name: `compat ${name}`, nodes: [node] });
 	const browser = await chromium.launch({
 		executablePath: chromiumPath,
@@ -512,7 +530,7 @@ describe(`n8n ${VERSION}: acknowledging behind the concurrency limit`, () => {
 				retryBaseMs: 2_000,
 			});
 			console.log(
-				`n8n ${VERSION}, burst of ${events}: ${service.failedAttempts} failed attempts of ${service.attempts}, longest run ${service.longestFailureRun}; ${work.executions} executions, ${work.empty} ended empty`,
+				`n8n ${VERSION}, burst of ${events}: ${service.failedAttempts} failed attempts of ${service.attempts}, longest run ${service.longestFailureRun}, acknowledgement p99 ${service.ackP99Ms} ms; ${work.executions} executions, ${work.empty} ended empty`,
 			);
 			expect({ notDelivered: service.notDelivered, active: service.active }).toEqual({
 				notDelivered: [],
@@ -580,7 +598,7 @@ describe(`n8n ${VERSION}: acknowledging with the Redis store`, () => {
 			redis: where(),
 		});
 		console.log(
-			`n8n ${VERSION}, Redis, burst of 100: ${service.failedAttempts} failed attempts of ${service.attempts}; ${work.executions} executions`,
+			`n8n ${VERSION}, Redis, burst of 100: ${service.failedAttempts} failed attempts of ${service.attempts}, acknowledgement p99 ${service.ackP99Ms} ms; ${work.executions} executions`,
 		);
 		expect(service).toMatchObject({ failedAttempts: 0, notDelivered: [], active: true });
 		expect(Object.fromEntries(work.workRuns)).toEqual(once(emitted));

@@ -30,7 +30,7 @@ it('a burst of 100 events behind a limit of 5: each event acknowledged once, its
 	// bursts behind the limit on a quiet machine, beside n8n's own Webhook node.
 	// eslint-disable-next-line no-console -- what the service saw, for whoever reads the run
 	console.log(
-		`burst of 100: ${service.failedAttempts} failed attempts, longest run ${service.longestFailureRun}`,
+		`burst of 100: ${service.failedAttempts} failed attempts, longest run ${service.longestFailureRun}, acknowledgement p99 ${service.ackP99Ms} ms`,
 	);
 	expect({
 		acknowledged: service.attempts - service.failedAttempts,

@@ -525,6 +525,41 @@ it('opens the webhook credential form: signing secret and previous signing secre
 	await shot('credential-webhook.png');
 });
 
+it('the trigger with Dedupe Store Redis and no Redis credential: the canvas flags the node for it, and its panel shows one Shared Dedupe Store (Redis) slot', async () => {
+	const trigger = triggerNode({
+		events: ['*'],
+		webhookCredential: webhookCred,
+		position: [0, 0],
+		typeVersion: 3,
+	});
+	trigger.parameters.dedupeStore = 'redis';
+	const wf = await n8n.createWorkflow({
+		name: 'Redis chosen, no Redis credential',
+		nodes: [trigger],
+		connections: {},
+	});
+	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
+	const node = page.locator(
+		'[data-test-id="canvas-node"][data-node-name="GST Compliance Trigger"]',
+	);
+	const issues = node.locator('[data-test-id="node-issues"]');
+	await issues.waitFor();
+	await issues.hover();
+	await page.getByText(REDIS_NOT_SET).first().waitFor();
+	await node.dblclick();
+	await page.locator('[data-test-id="node-parameters"]').waitFor();
+	expect(
+		await page.locator('[data-test-id="credentials-label"]', { hasText: REDIS_SLOT }).count(),
+	).toBe(1);
+	await page.click('[data-test-id="ndv-close-button"]');
+	await expectNoErrorTexts();
+});
+
+/** The slot's label, and n8n's node issue for a required credential left empty. */
+const REDIS_SLOT = 'Shared Dedupe Store (Redis)';
+const REDIS_NOT_SET =
+	/Credentials for .*(GST Compliance Dedupe Redis|Shared Dedupe Store \(Redis\)).* are not set/;
+
 it('the browser console shows no error from our package', () => {
 	const ours = consoleErrors.filter((e) => /gst|gstCompliance|n8n-nodes-gst-compliance/i.test(e));
 	expect(ours).toEqual([]);

@@ -287,8 +287,10 @@ function workflowNodes(row: WorkflowRow, node: INode): INode[] {
 	];
 }
 
-const nodeType = nodeTypes.getByNameAndVersion(NODE_TYPE.trigger, 1);
-const description = nodeType.description.webhooks![0] as IWebhookDescription;
+/** The trigger's description and methods for the version a saved node names, as n8n resolves them. */
+const nodeType = (typeVersion: number) =>
+	nodeTypes.getByNameAndVersion(NODE_TYPE.trigger, typeVersion);
+const description = nodeType(1).description.webhooks![0] as IWebhookDescription;
 
 function webhookDataOf(
 	row: WorkflowRow,
@@ -431,7 +433,7 @@ export async function deliver(delivery: DeliveryRequest): Promise<DeliveryResult
 
 	// webhook.service.js runWebhook()
 	const context = new WebhookContext(workflow, node, hostData, mode, webhookData, [], null);
-	const result = (await nodeType.webhook!.call(context)) as IWebhookResponseData;
+	const result = (await nodeType(node.typeVersion).webhook!.call(context)) as IWebhookResponseData;
 	const workflowData = result.workflowData?.[0];
 	if (delivery.reads)
 		for (const [type, count] of Object.entries(credentialsHelper.readsByType))
@@ -559,7 +561,9 @@ async function runFirstStep(
 		hints.push(...added.map((hint) => hint.message));
 		addHints(...added);
 	};
-	const output = (await nodeType.execute!.call(context)) as INodeExecutionData[][];
+	const output = (await nodeType(node.typeVersion).execute!.call(
+		context,
+	)) as INodeExecutionData[][];
 	const changed = (workflow.staticData as { __dataChanged?: boolean }).__dataChanged === true;
 	if (changed) throw new Error('the execution changed static data: n8n would save its old copy');
 	return { items: (output[0] ?? []).map((item) => item.json), hints };

@@ -17,7 +17,7 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	INodeCredentialsDetails,
 } from 'n8n-workflow';
-import { ICredentialsHelper } from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers } from 'n8n-workflow';
 
 import { GstComplianceApi } from '../../../credentials/GstComplianceApi.credentials';
 import { GstComplianceRedisApi } from '../../../credentials/GstComplianceRedisApi.credentials';
@@ -34,18 +34,20 @@ export const NODE_TYPE = {
 
 /** The package's node types as n8n's NodeTypes service serves them after loading the package. */
 export const nodeTypes: INodeTypes = (() => {
-	const types: Record<string, INodeType> = {
+	const types: Record<string, INodeType | IVersionedNodeType> = {
 		[NODE_TYPE.action]: new GstCompliance(),
 		[NODE_TYPE.trigger]: new GstComplianceTrigger(),
 	};
-	const get = (name: string): INodeType => {
+	const get = (name: string): INodeType | IVersionedNodeType => {
 		const type = types[name];
 		if (!type) throw new Error(`Unknown node type ${name}`);
 		return type;
 	};
 	return {
-		getByName: (name: string): INodeType | IVersionedNodeType => get(name),
-		getByNameAndVersion: (name: string) => get(name),
+		getByName: get,
+		// As n8n's NodeTypes does (node-types.js): a versioned type answers with the version asked.
+		getByNameAndVersion: (name: string, version?: number): INodeType =>
+			NodeHelpers.getVersionedNodeType(get(name), version),
 		getKnownTypes: () => ({}),
 	};
 })();

@@ -61,7 +61,7 @@ function shownAt(property: INodeProperties, version: number): boolean {
 }
 
 describe('the templates use the trigger the editor adds today', () => {
-	const { description } = new GstComplianceTrigger();
+	const { description } = new GstComplianceTrigger().getNodeType();
 
 	it('finds the trigger templates', () => {
 		expect(WITH_TRIGGER.length).toBeGreaterThanOrEqual(3);

@@ -105,9 +105,11 @@ describe('the credential each resource shows, as n8n-core reads it', () => {
 	});
 
 	it('Test Event → the slot is labelled as on the trigger, required', () => {
-		const trigger = new GstComplianceTrigger().description.credentials!.find(
-			(credential) => credential.name === 'gstComplianceWebhookApi',
-		)!;
+		const trigger = new GstComplianceTrigger()
+			.getNodeType(3)
+			.description.credentials!.find(
+				(credential) => credential.name === 'gstComplianceWebhookApi',
+			)!;
 		const own = description.credentials!.find(
 			(credential) => credential.name === 'gstComplianceWebhookApi',
 		)!;

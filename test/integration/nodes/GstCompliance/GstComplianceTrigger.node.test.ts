@@ -21,8 +21,11 @@ import {
 	signed,
 } from '@/test/integration/helpers/deliverToTrigger';
 
-const node = new GstComplianceTrigger();
+const trigger = new GstComplianceTrigger();
+// The nodes these tests save are version 1; the hooks and methods are every version's.
+const node = trigger.getNodeType(1);
 const { description } = node;
+const hooks = node.webhookMethods!.default!;
 
 beforeEach(() => {
 	jest.spyOn(Date, 'now').mockImplementation(() => NOW_MS);
@@ -101,22 +104,32 @@ describe('what the editor shows', () => {
 		expect(shown('gstComplianceRedisApi', false)).toBe(true);
 	});
 
-	it("wires each credential's Test button to a method the node has", () => {
-		const methods = node.methods.credentialTest as Record<string, unknown>;
-		for (const credential of description.credentials ?? []) {
-			expect({
-				credential: credential.name,
-				method: typeof methods[credential.testedBy as string],
-			}).toEqual({
-				credential: credential.name,
-				method: 'function',
-			});
+	it("wires each credential's Test button to a method the node has, in every version and on the node type itself", () => {
+		// n8n's Credential Test reads a versioned node's versions, or, where the package brings its
+		// own copy of n8n-workflow (`instanceof` fails), the node type's own description and methods.
+		const holders = [...Object.entries(trigger.nodeVersions), ['node type', trigger] as const];
+		for (const [holder, { description: slots, methods }] of holders) {
+			const credentialTest = methods?.credentialTest as Record<string, unknown>;
+			const credentials = (slots as { credentials?: Array<{ name: string; testedBy?: unknown }> })
+				.credentials;
+			expect(credentials?.map((slot) => slot.name)).toEqual([
+				'gstComplianceWebhookApi',
+				'gstComplianceApi',
+				'gstComplianceRedisApi',
+			]);
+			for (const credential of credentials ?? []) {
+				expect({
+					holder,
+					credential: credential.name,
+					method: typeof credentialTest[credential.testedBy as string],
+				}).toEqual({ holder, credential: credential.name, method: 'function' });
+			}
 		}
 	});
 });
 
 describe('publishing with a Production URL the service cannot reach', () => {
-	const checkExists = node.webhookMethods.default.checkExists;
+	const checkExists = hooks.checkExists;
 	const LOCAL = 'http://localhost:5678/webhook';
 
 	it('publish with WEBHOOK_URL unset (a localhost URL) → fails, naming the URL, WEBHOOK_URL and the option', async () => {
@@ -161,7 +174,7 @@ describe('publishing with a Production URL the service cannot reach', () => {
 describe('node lifecycle', () => {
 	it('activation or listening with a Signing Secret that breaks the rules → fails, naming the rule and the fix', async () => {
 		const context = hookContext('activate', { signingSecret: 'short' });
-		await expect(node.webhookMethods.default.checkExists.call(context)).rejects.toThrow(
+		await expect(hooks.checkExists.call(context)).rejects.toThrow(
 			'The Signing Secret cannot be used: Signing Secret is shorter than 16 characters: was it copied whole? Fix it in the GST Compliance Webhook Signing Secret credential',
 		);
 	});
@@ -172,13 +185,12 @@ describe('node lifecycle', () => {
 			{ signingSecret: SECRET },
 			{ typeVersion: 3, dedupeStore: 'redis' },
 		);
-		await expect(node.webhookMethods.default.checkExists.call(context)).rejects.toThrow(
+		await expect(hooks.checkExists.call(context)).rejects.toThrow(
 			/no Shared Dedupe Store \(Redis\) credential: select one, or set Dedupe Store to Built-In/,
 		);
 	});
 
 	it('registers nothing remotely: the lifecycle hooks are local no-ops', async () => {
-		const hooks = node.webhookMethods.default;
 		const context = hookContext('activate');
 		await expect(hooks.checkExists.call(context)).resolves.toBe(true);
 		await expect(hooks.create.call(context)).resolves.toBe(true);
@@ -191,7 +203,7 @@ describe('node lifecycle', () => {
 			await deliver({ ...signed(JSON.stringify(envelope({ id }))), workflow: row });
 		expect((await deliverId('evt_kept')).started).toHaveLength(1);
 		expect(dedupeRegistry.size).toBe(1);
-		await node.webhookMethods.default.delete.call(hookContext('activate'));
+		await hooks.delete.call(hookContext('activate'));
 		expect(dedupeRegistry.size).toBe(1);
 		expect(await deliverId('evt_kept')).toMatchObject({
 			status: 200,
@@ -201,16 +213,26 @@ describe('node lifecycle', () => {
 });
 
 describe('the trigger versions', () => {
-	it('the editor adds version 3; versions 1 and 2 stay loadable for saved workflows', () => {
-		const { description } = new GstComplianceTrigger();
-		expect(description.version).toEqual([1, 2, 3]);
-		expect(description.defaultVersion).toBe(3);
+	it('the editor adds version 3; versions 1 and 2 stay loadable for saved workflows, under one description of their own', () => {
+		expect(trigger.description.defaultVersion).toBe(3);
+		expect(trigger.getNodeType().description.version).toBe(3);
+		expect(Object.keys(trigger.nodeVersions)).toEqual(['1', '2', '3']);
+		expect(trigger.getNodeType(2)).toBe(trigger.getNodeType(1));
+		expect(trigger.getNodeType(1).description.version).toEqual([1, 2]);
+		// n8n's loader lists each description once, by its version list, and names each after the
+		// node type; the editor merges descriptions by version, so no version may be in two.
+		for (const version of Object.values(trigger.nodeVersions))
+			expect(version.description).toMatchObject({
+				name: trigger.description.name,
+				displayName: trigger.description.displayName,
+				defaultVersion: 3,
+			});
 	});
 });
 
 describe('the trigger webhook', () => {
 	it('is the one webhook of the node: POST, answered onReceived with responseData "" (so n8n reads webhookResponse)', () => {
-		const { webhooks } = new GstComplianceTrigger().description;
+		const { webhooks } = trigger.getNodeType(3).description;
 		expect(webhooks).toHaveLength(1);
 		expect(webhooks?.[0]).toMatchObject({
 			httpMethod: 'POST',

@@ -16,10 +16,9 @@ describe('credential type names', () => {
 			CREDENTIAL.api,
 			CREDENTIAL.webhook,
 		]);
-		expect(new GstComplianceTrigger().description.credentials?.map((c) => c.name)).toEqual([
-			CREDENTIAL.webhook,
-			CREDENTIAL.api,
-			CREDENTIAL.redis,
-		]);
+		for (const version of [1, 2, 3])
+			expect(
+				new GstComplianceTrigger().getNodeType(version).description.credentials?.map((c) => c.name),
+			).toEqual([CREDENTIAL.webhook, CREDENTIAL.api, CREDENTIAL.redis]);
 	});
 });

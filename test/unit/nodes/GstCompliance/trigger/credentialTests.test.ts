@@ -22,7 +22,8 @@ const call = async (test: typeof credentialTests.gstComplianceWebhookSecretCheck
 	);
 
 describe('each node offers the Test its credentials name, the one function', () => {
-	const nodes = { action: new GstCompliance(), trigger: new GstComplianceTrigger() };
+	// The trigger's versions share their slots' Tests (the integration test checks each version).
+	const nodes = { action: new GstCompliance(), trigger: new GstComplianceTrigger().getNodeType() };
 	const slots = Object.entries(nodes).flatMap(([node, type]) =>
 		(type.description.credentials ?? []).map((slot) => [node, slot.name, slot.testedBy] as const),
 	);
@@ -40,7 +41,7 @@ describe('each node offers the Test its credentials name, the one function', () 
 	it.each(slots)('the %s node, credential %s → %s, the shared Test', (node, _name, testedBy) => {
 		expect(typeof testedBy).toBe('string');
 		const offered = (
-			nodes[node as keyof typeof nodes].methods.credentialTest as Record<string, unknown>
+			nodes[node as keyof typeof nodes].methods!.credentialTest as Record<string, unknown>
 		)[testedBy as string];
 		const shared: Record<string, unknown> = { ...credentialTests, testGstComplianceCredentials };
 		expect(offered).toBe(shared[testedBy as string]);

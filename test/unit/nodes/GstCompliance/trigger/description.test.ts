@@ -10,7 +10,9 @@ import { NodeHelpers, validateNodeCredentials } from 'n8n-workflow';
 import { GstCompliance } from '@/nodes/GstCompliance/GstCompliance.node';
 import { GstComplianceTrigger } from '@/nodes/GstCompliance/GstComplianceTrigger.node';
 
-const { description } = new GstComplianceTrigger();
+const trigger = new GstComplianceTrigger();
+/** The description the editor adds a new trigger with (version 3); the parameters are every version's. */
+const { description } = trigger.getNodeType();
 const panel = description.triggerPanel as TriggerPanelDefinition;
 const both = (text: string | { active: string; inactive: string } | undefined) =>
 	typeof text === 'object' ? [text.inactive, text.active] : [text ?? ''];
@@ -106,29 +108,40 @@ describe('GST Compliance Trigger in the editor', () => {
 });
 
 describe('each credential slot says what it is for', () => {
-	const slot = (name: string) => description.credentials!.find((c) => c.name === name)!;
+	const slot = (name: string, typeVersion: number) =>
+		trigger.getNodeType(typeVersion).description.credentials!.find((c) => c.name === name)!;
 	const shown = (name: string, parameters: Record<string, unknown>, typeVersion: number) =>
 		NodeHelpers.displayParameter(
 			parameters as never,
-			slot(name),
+			slot(name, typeVersion),
 			{ typeVersion },
-			description,
+			trigger.getNodeType(typeVersion).description,
 			parameters as never,
 		);
 
-	it('labels every slot (n8n shows "Credential" for a slot without one)', () => {
-		expect(description.credentials!.map((c) => [c.name, c.displayName])).toEqual([
-			['gstComplianceWebhookApi', 'Webhook Signing Secret'],
-			['gstComplianceApi', 'API Access (for Refetch Latest State)'],
-			['gstComplianceRedisApi', 'Shared Dedupe Store (Redis)'],
-		]);
-	});
+	it.each([1, 2, 3])(
+		'version %i: labels every slot (n8n shows "Credential" for a slot without one)',
+		(typeVersion) => {
+			expect(
+				trigger
+					.getNodeType(typeVersion)
+					.description.credentials!.map((c) => [c.name, c.displayName]),
+			).toEqual([
+				['gstComplianceWebhookApi', 'Webhook Signing Secret'],
+				['gstComplianceApi', 'API Access (for Refetch Latest State)'],
+				['gstComplianceRedisApi', 'Shared Dedupe Store (Redis)'],
+			]);
+		},
+	);
 
-	it('version 3: the Redis slot only when Dedupe Store is Redis; versions 1 and 2 keep showing it', () => {
+	it('version 3: the Redis slot only when Dedupe Store is Redis, and required there; versions 1 and 2 keep showing it, optional', () => {
 		expect(shown('gstComplianceRedisApi', { dedupeStore: 'builtIn' }, 3)).toBe(false);
 		expect(shown('gstComplianceRedisApi', { dedupeStore: 'redis' }, 3)).toBe(true);
-		for (const typeVersion of [1, 2])
+		expect(slot('gstComplianceRedisApi', 3).required).toBe(true);
+		for (const typeVersion of [1, 2]) {
 			expect(shown('gstComplianceRedisApi', { events: ['*'] }, typeVersion)).toBe(true);
+			expect(slot('gstComplianceRedisApi', typeVersion).required).toBe(false);
+		}
 		const store = description.properties.find((p) => p.name === 'dedupeStore')!;
 		expect(store.default).toBe('builtIn');
 		expect(NodeHelpers.displayParameter({}, store, { typeVersion: 2 }, description)).toBe(false);
@@ -136,33 +149,54 @@ describe('each credential slot says what it is for', () => {
 	});
 
 	it('Refetch Latest State on → the API slot is shown and required, so n8n flags it while empty', () => {
-		expect(slot('gstComplianceApi').required).toBe(true);
 		for (const typeVersion of [1, 2, 3]) {
+			expect(slot('gstComplianceApi', typeVersion).required).toBe(true);
 			expect(shown('gstComplianceApi', { refetch: true }, typeVersion)).toBe(true);
 			expect(shown('gstComplianceApi', { refetch: false }, typeVersion)).toBe(false);
 			expect(shown('gstComplianceApi', { events: ['*'] }, typeVersion)).toBe(false);
 		}
 	});
 
+	/** n8n 2.x's publish check on a node as n8n saves it (a default left out), against its version. */
+	const publishIssues = (
+		typeVersion: number,
+		parameters: Record<string, unknown>,
+		credentials: string[] = ['gstComplianceWebhookApi'],
+	) =>
+		validateNodeCredentials(
+			{
+				id: 'n',
+				name: 'GST Compliance Trigger',
+				type: 'n8n-nodes-gst-compliance.gstComplianceTrigger',
+				typeVersion,
+				position: [0, 0],
+				parameters: parameters as never,
+				credentials: Object.fromEntries(credentials.map((name) => [name, { id: '1', name }])),
+			},
+			trigger.getNodeType(typeVersion),
+		).map((issue) => `${issue.type}: ${issue.displayName}`);
+
 	it("a saved node with Refetch left at its default → n8n's publish check asks for no API credential", () => {
-		// As n8n saves it: the default (`refetch: false`) left out; validateNodeCredentials reads it so.
-		const saved = (parameters: Record<string, unknown>) =>
-			validateNodeCredentials(
-				{
-					id: 'n',
-					name: 'GST Compliance Trigger',
-					type: 'n8n-nodes-gst-compliance.gstComplianceTrigger',
-					typeVersion: 3,
-					position: [0, 0],
-					parameters: parameters as never,
-					credentials: { gstComplianceWebhookApi: { id: '1', name: 'secret' } },
-				},
-				new GstComplianceTrigger(),
-			).map((issue) => `${issue.type}: ${issue.displayName}`);
-		expect(saved({ events: ['*'] })).toEqual([]);
-		expect(saved({ events: ['*'], refetch: true })).toEqual([
+		expect(publishIssues(3, { events: ['*'] })).toEqual([]);
+		expect(publishIssues(3, { events: ['*'], refetch: true })).toEqual([
 			'missing: API Access (for Refetch Latest State)',
 		]);
+	});
+
+	it("a saved version-3 node with Dedupe Store Redis and no Redis credential → n8n's publish check asks for it; the built-in store (left out as the default) and versions 1 and 2 → no Redis credential asked", () => {
+		expect(publishIssues(3, { events: ['*'], dedupeStore: 'redis' })).toEqual([
+			'missing: Shared Dedupe Store (Redis)',
+		]);
+		expect(
+			publishIssues(3, { events: ['*'], dedupeStore: 'redis' }, [
+				'gstComplianceWebhookApi',
+				'gstComplianceRedisApi',
+			]),
+		).toEqual([]);
+		expect(publishIssues(3, { events: ['*'] })).toEqual([]);
+		expect(publishIssues(3, { events: ['*'], dedupeStore: 'builtIn' })).toEqual([]);
+		for (const typeVersion of [1, 2])
+			expect(publishIssues(typeVersion, { events: ['*'] })).toEqual([]);
 	});
 });
 
@@ -190,7 +224,8 @@ describe("no parameter is taken for the node's authentication field (n8nCompat.t
 	};
 
 	it.each([
-		['GST Compliance Trigger', description],
+		['GST Compliance Trigger version 3', description],
+		['GST Compliance Trigger versions 1 and 2', trigger.getNodeType(1).description],
 		['GST Compliance', new GstCompliance().description],
 	])('%s → none: every parameter stays in the panel on n8n 1.x and 2.0–2.33', (_, node) => {
 		expect(authenticationField(node)?.name).toBeUndefined();
