@@ -34,6 +34,7 @@ import { handleWebhook } from './trigger/webhook';
 import { logLine } from './trigger/triggerLog';
 import { triggerId } from './trigger/dedupe/keys';
 
+/** Each credential's Test, which every version and the node type itself offer. */
 const triggerMethods = {
 	credentialTest: {
 		testGstComplianceCredentials,
@@ -52,7 +53,7 @@ const requiredWhereRedis = (slot: INodeCredentialDescription): INodeCredentialDe
 		? { ...slot, required: true, displayOptions: { show: { dedupeStore: ['redis'] } } }
 		: slot;
 
-/** The trigger as one version, or a list of versions that share one description, runs it. */
+/** One version of the trigger, or versions that share one description (1 and 2). */
 class TriggerVersion implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'GST Compliance Trigger',
@@ -184,7 +185,7 @@ class TriggerVersion implements INodeType {
 export class GstComplianceTrigger extends VersionedNodeType {
 	// n8n's Credential Test finds a test through `nodeVersions` only where the package shares n8n's
 	// n8n-workflow (`instanceof`); with a copy installed beside the package (a manual `npm install`
-	// brings the peer along) it reads these two instead.
+	// brings the peer along) it reads the type's own slots (`base.credentials`) and these Tests.
 	methods = triggerMethods;
 
 	constructor() {
