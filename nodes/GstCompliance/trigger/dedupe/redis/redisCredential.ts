@@ -3,10 +3,9 @@
  * or a Redis Cluster, through the process's shared clients) and its Test button. Kept apart from the single-process store's static-data handling, which the Redis
  * store does not use: Redis is the only record of the ids.
  */
-import { randomUUID } from 'crypto';
 import type { ICredentialDataDecryptedObject, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { type LedgerScope, probeScope } from '../keys';
+import { type LedgerScope } from '../keys';
 import { redisClients } from './redisClients';
 import { sleep } from 'n8n-workflow';
 
@@ -27,14 +26,15 @@ import {
 } from './redisSettings';
 import { evictionProblem, type EvictionProblem } from './redisEviction';
 import { REDIS_ADVICE, redisFailure } from './redisFailure';
-import { fixedClient, RedisDedupeStore } from './redisStore';
+import { rehearseStore } from './redisRehearsal';
+import { RedisDedupeStore } from './redisStore';
 
 /** How long the Test waits for a connection (ioredis's own connect timeouts each attempt). */
 const PROBE_CONNECT_MS = 3 * CONNECT_TIMEOUT_MS;
 
 /**
  * Connects once with these settings, PINGs, reads the eviction policy, runs the store's commands
- * on a probe event (RedisDedupeStore.rehearse) and disconnects (the credential's Test button).
+ * on a probe event (redisRehearsal.ts) and disconnects (the credential's Test button).
  */
 export async function probeOnce(
 	connection: RedisConnection,
@@ -80,20 +80,6 @@ export async function probeOnce(
 		describeConnection(connection),
 		redactConnectionSecrets(reason, connection),
 	);
-}
-
-/**
- * The store's commands on a probe event of a scope of its own (RedisDedupeStore.rehearse), and
- * WAIT: a start runs it only where the server has replicas, and goes on without a word when it is
- * refused (replicaWait.ts), so only here would a user without it be told. WAIT for no replica
- * answers at once.
- */
-async function rehearseStore(client: RedisClient, connection: RedisConnection): Promise<void> {
-	await new RedisDedupeStore(fixedClient(client), connection, {
-		scope: probeScope(randomUUID()),
-		windowMs: 60_000,
-	}).rehearse(Date.now());
-	await client.call('WAIT', 0, 0);
 }
 
 /** The TLS error of one standalone connection to a cluster's first node, if there is one. */

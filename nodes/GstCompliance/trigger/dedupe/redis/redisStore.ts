@@ -253,40 +253,6 @@ export class RedisDedupeStore implements EventLedger {
 	}
 
 	/**
-	 * The credential's Test: every command and script the store runs, once, on a probe event of
-	 * this store's scope, which it then deletes. What would refuse a delivery (an ACL without one of
-	 * the commands, a read-only replica, a renamed command) refuses this, with the same error; the
-	 * tidying steps, which a delivery's path lets fail, run plain. INFO and WAIT are left out: a
-	 * store that cannot read its replicas waits for none.
-	 */
-	async rehearse(nowMs: number): Promise<void> {
-		const probe = 'credential-test';
-		const key = redisEventKey(this.options.scope, probe);
-		const setKey = redisAcceptedKey(this.options.scope);
-		const deliveryKey = redisDeliveryKey(this.options.scope, probe);
-		try {
-			await this.accept(probe, nowMs, 1, probe, Buffer.from('{}'));
-			await this.step(async (run) => await run(script(TAKE_BACK, key, probe)));
-			await this.accept(probe, nowMs, 1, probe, Buffer.from('{}'));
-			await this.overdue(nowMs + 1_000, 1, { shown: false, redelivers: true });
-			await this.start(probe, nowMs, { token: probe, process: probe, acceptedMs: nowMs });
-			await this.startedElsewhere(probe);
-			await this.step(async (run) => {
-				await run(async (client) => await client.zadd(setKey, nowMs, probe));
-				await run(async (client) => await client.zrem(setKey, probe));
-				await run(async (client) => await client.del(key));
-			});
-		} finally {
-			// The accepted set has no expiry: a rehearsal refused half-way leaves nothing behind.
-			await this.step(async (run) => {
-				await run(async (client) => await client.del(setKey));
-				await run(async (client) => await client.del(key));
-				await run(async (client) => await client.del(deliveryKey));
-			}).catch(() => undefined);
-		}
-	}
-
-	/**
 	 * One step of the store on one client, held open until the step ends; each command's failure
 	 * is a DedupeUnavailableError naming hosts and ports.
 	 */
